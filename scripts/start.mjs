@@ -1,0 +1,19 @@
+// `npm start`: build once if there is no production build yet, then run the one-process server (site + API + worker).
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
+  console.log('No production build found: running `next build` (once)…');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', ...process.env },
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

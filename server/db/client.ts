@@ -1,0 +1,133 @@
+/**
+ * One database client per process (STYLE.md #10), kept on globalThis so that Next's bundled API routes and the
+ * custom server (server/main.ts) share it. PostgreSQL semantics everywhere:
+ *  - DATABASE_URL set → node-postgres pool;
+ *  - otherwise → PGlite (embedded PostgreSQL) in DATA_DIR/pglite. PGlite is single-process: a second process opening
+ *    the same directory is refused with a clear message (see lockDataDir).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import { env } from '../env';
+import { log } from '../log';
+import type { Database } from './types';
+import { migrateToLatest } from './migrate';
+
+export type DB = Kysely<Database>;
+
+export type DbTarget = { kind: 'postgres'; url: string; max?: number } | { kind: 'pglite'; dataDir?: string };
+
+type Handle = { db: DB; close: () => Promise<void>; target: DbTarget };
+
+const g = globalThis as unknown as { __arbDb?: Promise<Handle> };
+
+export class DataDirLockedError extends Error {}
+
+/** A pid lock file next to the PGlite data: a stale lock (dead pid) is taken over. */
+function lockDataDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
+  const lockFile = path.join(dir, 'arb.lock');
+  const tryCreate = () => fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  try {
+    tryCreate();
+  } catch {
+    const pid = Number(fs.readFileSync(lockFile, 'utf8'));
+    let alive = false;
+    if (pid && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
+    }
+    if (alive) {
+      throw new DataDirLockedError(
+        `The embedded database in ${dir} is already open in another process (pid ${pid}). ` +
+          'PGlite is single-process: stop that process, or set DATABASE_URL to share a PostgreSQL server between processes.',
+      );
+    }
+    fs.rmSync(lockFile, { force: true });
+    tryCreate();
+  }
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.rmSync(lockFile, { force: true });
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+export async function openDatabase(target: DbTarget): Promise<Handle> {
+  if (target.kind === 'postgres') {
+    const { default: pg } = await import('pg');
+    // BIGINT (int8) as JS number: our counters and ids fit comfortably.
+    pg.types.setTypeParser(20, (v: string) => Number(v));
+    const pool = new pg.Pool({ connectionString: target.url, max: target.max ?? 10 });
+    pool.on('error', (err) => log.error('postgres pool error', { err }));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, target, close: () => db.destroy() };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGliteDialect } = await import('kysely-pglite-dialect');
+  const dir = target.dataDir;
+  const unlock = dir ? lockDataDir(dir) : () => {};
+  try {
+    const client = dir ? await PGlite.create(dir) : await PGlite.create();
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    return {
+      db,
+      target,
+      close: async () => {
+        await db.destroy();
+        if (!client.closed) await client.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+export function defaultTarget(): DbTarget {
+  const e = env();
+  return e.DATABASE_URL
+    ? { kind: 'postgres', url: e.DATABASE_URL }
+    : { kind: 'pglite', dataDir: path.join(e.DATA_DIR, 'pglite') };
+}
+
+/** The process's database, opened and migrated on first use. */
+export function getDbHandle(): Promise<Handle> {
+  if (!g.__arbDb) {
+    g.__arbDb = (async () => {
+      const handle = await openDatabase(defaultTarget());
+      await migrateToLatest(handle.db);
+      return handle;
+    })();
+    g.__arbDb.catch(() => {
+      g.__arbDb = undefined;
+    });
+  }
+  return g.__arbDb;
+}
+
+export async function getDb(): Promise<DB> {
+  return (await getDbHandle()).db;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = g.__arbDb;
+  g.__arbDb = undefined;
+  if (h) await (await h).close();
+}
+
+/** Tests: make an already-open database the process's database. */
+export function useDbForTests(handle: Handle | null): void {
+  g.__arbDb = handle ? Promise.resolve(handle) : undefined;
+}
+
+export function isPostgres(): boolean {
+  return !!env().DATABASE_URL;
+}

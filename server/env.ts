@@ -1,0 +1,128 @@
+/**
+ * The one place that reads process.env on the server (STYLE.md #9).
+ * A wrong value stops the process at start with a message naming the variable.
+ * Secrets that are unset are generated once into DATA_DIR/secrets.json so a fresh `npm start` just works.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z.string().url().optional();
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+    .optional(),
+  APP_URL: optionalUrl,
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  POLL_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86400).default(300),
+  ITUNES_BASE_URL: z.string().url().default('https://itunes.apple.com'),
+  APPSTORE_CONNECT_BASE_URL: z.string().url().default('https://api.appstoreconnect.apple.com'),
+  GOOGLE_PLAY_BASE_URL: z.string().url().default('https://play.google.com'),
+  ANDROID_PUBLISHER_BASE_URL: z.string().url().default('https://androidpublisher.googleapis.com'),
+  GOOGLE_OAUTH_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  SLACK_API_BASE_URL: z.string().url().default('https://slack.com/api'),
+  SLACK_CLIENT_ID: z.string().optional(),
+  SLACK_CLIENT_SECRET: z.string().optional(),
+  DISCORD_API_BASE_URL: z.string().url().default('https://discord.com/api'),
+  DISCORD_CLIENT_ID: z.string().optional(),
+  DISCORD_CLIENT_SECRET: z.string().optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().default('ARB <reviews@arb.local>'),
+  TEAM_EMAIL: z.string().email().default('team@arb.local'),
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  TRANSLATE_BASE_URL: optionalUrl,
+  HCAPTCHA_SECRET: z.string().optional(),
+  HCAPTCHA_VERIFY_URL: z.string().url().default('https://api.hcaptcha.com/siteverify'),
+  NEXT_PUBLIC_HCAPTCHA_SITEKEY: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE_URL: z.string().url().default('https://api.stripe.com'),
+  NEXT_PUBLIC_POSTHOG_KEY: z.string().optional(),
+  NEXT_PUBLIC_POSTHOG_HOST: z.string().url().optional(),
+  NEXT_PUBLIC_API_BASE: z.string().default('/api/'),
+  ALLOW_PRIVATE_WEBHOOKS: flag,
+  WORKER: z.enum(['on', 'off']).default('on'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof schema> & {
+  APP_URL: string;
+  AUTH_SECRET: string;
+  ENCRYPTION_KEY: string;
+  DATA_DIR: string;
+};
+
+export class EnvError extends Error {}
+
+/** Blank strings count as unset, like most dotenv tools treat them. */
+function clean(source: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') out[k] = v;
+  return out;
+}
+
+function loadOrCreateSecrets(dataDir: string): { AUTH_SECRET: string; ENCRYPTION_KEY: string } {
+  const file = path.join(dataDir, 'secrets.json');
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { AUTH_SECRET: string; ENCRYPTION_KEY: string };
+    if (parsed.AUTH_SECRET && parsed.ENCRYPTION_KEY) return parsed;
+  } catch {
+    /* first start: generate below */
+  }
+  const secrets = { AUTH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = schema.safeParse(clean(source));
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const needSecrets = !e.AUTH_SECRET || !e.ENCRYPTION_KEY;
+  const generated = needSecrets ? loadOrCreateSecrets(dataDir) : undefined;
+  return {
+    ...e,
+    DATA_DIR: dataDir,
+    APP_URL: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    AUTH_SECRET: e.AUTH_SECRET ?? generated!.AUTH_SECRET,
+    ENCRYPTION_KEY: e.ENCRYPTION_KEY ?? generated!.ENCRYPTION_KEY,
+  };
+}
+
+const g = globalThis as unknown as { __arbEnv?: Env };
+
+/** The validated environment, parsed once per process (shared by Next's bundle and the custom server). */
+export function env(): Env {
+  if (!g.__arbEnv) g.__arbEnv = parseEnv();
+  return g.__arbEnv;
+}
+
+/** Tests: replace the environment (merged over the current one) and return a restore function. */
+export function setEnvForTests(overrides: Record<string, string | undefined>): () => void {
+  const before = g.__arbEnv;
+  g.__arbEnv = parseEnv({ ...process.env, ...overrides });
+  return () => {
+    g.__arbEnv = before;
+  };
+}

@@ -1,0 +1,207 @@
+/**
+ * Thin API routes (STYLE.md #6, #7). A route file is:
+ *
+ *   export const config = { api: { bodyParser: false } };
+ *   export default apiRoute({ POST: emailSignIn });
+ *
+ * and each endpoint reads the same way: validate (zod) → authorize → call a service → respond `{ data }`.
+ * Bodies are read here (not by Next) so that size limits answer 413 and bad JSON answers 400 in our one error shape.
+ * Handlers only use node's IncomingMessage/ServerResponse, so tests can serve them without Next (tests/helpers/api.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z, type ZodType } from 'zod';
+import { HttpError, unauthorized, forbidden } from './errors';
+import { verifyAuthToken, type AuthClaims } from '../auth/tokens';
+import { log, type Logger } from '../log';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** none: public · optional: user if a valid full token is sent · user: full token required · billing: billing or full token. */
+export type AuthMode = 'none' | 'optional' | 'user' | 'billing';
+
+type Infer<T> = T extends ZodType ? z.output<T> : undefined;
+
+export type Ctx<B, Q, P> = {
+  req: IncomingMessage & { query?: Record<string, string | string[] | undefined> };
+  res: ServerResponse;
+  body: B;
+  query: Q;
+  params: P;
+  /** Set when the request carries a valid token (always for auth 'user' and 'billing'). */
+  auth: AuthClaims | null;
+  ip: string;
+  requestId: string;
+  log: Logger;
+  /** Status of the success answer (default 200). */
+  status: number;
+  setHeader(name: string, value: string): void;
+};
+
+export type EndpointDef<BS extends ZodType | undefined, QS extends ZodType | undefined, PS extends ZodType | undefined> = {
+  summary: string;
+  tags?: string[];
+  body?: BS;
+  query?: QS;
+  /** Dynamic path segments ([id] in the file name). */
+  params?: PS;
+  /** Success answer's `data` schema, for the OpenAPI document only. */
+  response?: ZodType;
+  auth?: AuthMode;
+  maxBodyBytes?: number;
+  /**
+   * Return the `data` of the answer. Return RAW (the symbol) when the handler has written the response itself
+   * (streams, redirects, non-JSON documents).
+   */
+  handler: (ctx: Ctx<Infer<BS>, Infer<QS>, Infer<PS>>) => Promise<unknown> | unknown;
+};
+
+export const RAW = Symbol('raw-response');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Endpoint = EndpointDef<any, any, any>;
+
+export function endpoint<
+  BS extends ZodType | undefined = undefined,
+  QS extends ZodType | undefined = undefined,
+  PS extends ZodType | undefined = undefined,
+>(def: EndpointDef<BS, QS, PS>): EndpointDef<BS, QS, PS> {
+  return def;
+}
+
+const DEFAULT_MAX_BODY = 64 * 1024;
+
+export function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) {
+  if (res.headersSent) return;
+  const body = JSON.stringify(payload);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.end(body);
+}
+
+export function sendError(res: ServerResponse, err: HttpError) {
+  sendJson(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new HttpError(413, 'payload_too_large', `Request body is larger than ${limit} bytes.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, 'payload_too_large', `Request body is larger than ${limit} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** "email: Invalid email address" — the first issue, naming the field. */
+export function describeZodError(error: z.ZodError, where: string): string {
+  const issue = error.issues[0];
+  if (!issue) return `Invalid ${where}.`;
+  const field = issue.path.length ? issue.path.map(String).join('.') : where;
+  return `${field}: ${issue.message}`;
+}
+
+function parseWith<T extends ZodType | undefined>(schema: T, value: unknown, where: string): Infer<T> {
+  if (!schema) return undefined as Infer<T>;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new HttpError(400, 'invalid_request', describeZodError(result.error, where));
+  return result.data as Infer<T>;
+}
+
+function firstValues(q: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) out[k] = Array.isArray(v) ? v[0] : v;
+  return out;
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(.+)$/i.exec(h);
+  return m ? m[1].trim() : null;
+}
+
+async function authorize(mode: AuthMode, req: IncomingMessage): Promise<AuthClaims | null> {
+  const token = bearer(req);
+  if (mode === 'none') return null;
+  const claims = token ? await verifyAuthToken(token) : null;
+  if (mode === 'optional') return claims && claims.scope === 'full' ? claims : null;
+  if (!claims) throw unauthorized(token ? 'Your session has expired. Sign in again.' : 'Sign in to continue.');
+  if (mode === 'user' && claims.scope !== 'full') throw forbidden('This token is limited to billing and cannot be used here.');
+  return claims;
+}
+
+export function clientIp(req: IncomingMessage): string {
+  return req.socket?.remoteAddress ?? 'unknown';
+}
+
+export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
+  endpoints: Partial<Record<Method, Endpoint>>;
+};
+
+/** Map methods to endpoints; anything else answers 405 with Allow. */
+export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandler {
+  const allow = [...Object.keys(methods), 'OPTIONS'].join(', ');
+  const handler = async (req: IncomingMessage & { query?: Record<string, string | string[] | undefined> }, res: ServerResponse) => {
+    const started = performance.now();
+    const requestId = (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id'])
+      ? req.headers['x-request-id']
+      : randomUUID());
+    res.setHeader('X-Request-Id', requestId);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const rlog = log.child({ requestId, method: req.method, path: url.pathname });
+    const method = (req.method ?? 'GET').toUpperCase() as Method;
+    try {
+      if (method === ('OPTIONS' as Method)) {
+        res.statusCode = 204;
+        res.setHeader('Allow', allow);
+        res.end();
+        return;
+      }
+      const ep = methods[method];
+      if (!ep) throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here. Use ${allow}.`, { Allow: allow });
+
+      // Next puts dynamic segments and the query string together in req.query; tests' router does the same.
+      const merged = { ...Object.fromEntries(url.searchParams), ...firstValues(req.query ?? {}) };
+      const params = parseWith(ep.params, merged, 'path');
+      const query = parseWith(ep.query, Object.fromEntries(url.searchParams), 'query');
+      let body: unknown = undefined;
+      if (ep.body) {
+        const raw = await readBody(req, ep.maxBodyBytes ?? DEFAULT_MAX_BODY);
+        let json: unknown;
+        try {
+          json = raw.trim() === '' ? undefined : JSON.parse(raw);
+        } catch {
+          throw new HttpError(400, 'invalid_json', 'Request body is not valid JSON.');
+        }
+        if (json === undefined) throw new HttpError(400, 'invalid_request', 'Request body is missing: send a JSON object.');
+        body = parseWith(ep.body, json, 'body');
+      }
+      const auth = await authorize(ep.auth ?? 'none', req);
+      const ctx: Ctx<unknown, unknown, unknown> = {
+        req, res, body, query, params, auth, ip: clientIp(req), requestId, log: rlog, status: 200,
+        setHeader: (n, v) => res.setHeader(n, v),
+      };
+      const data = await ep.handler(ctx as never);
+      if (data !== RAW) sendJson(res, ctx.status, { data: data ?? null });
+    } catch (err) {
+      if (err instanceof HttpError) {
+        if (err.status >= 500) rlog.error('request failed', { status: err.status, code: err.code, message: err.message });
+        sendError(res, err);
+      } else {
+        rlog.error('unhandled error', { err });
+        if (!res.headersSent) sendError(res, new HttpError(500, 'internal_error', `Something went wrong on our side (request ${requestId}). Try again.`));
+        else res.end();
+      }
+    } finally {
+      rlog.debug('request', { status: res.statusCode, ms: Math.round(performance.now() - started) });
+    }
+  };
+  return Object.assign(handler, { endpoints: methods });
+}

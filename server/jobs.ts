@@ -1,0 +1,2 @@
+// Import each module that registers background jobs (see server/background.ts).
+export {};

@@ -1,0 +1,72 @@
+/**
+ * `npm start`: ONE process — validate env, open and migrate the database, start the background workers, serve Next.
+ * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests, stop workers (they finish or release their
+ * work), close the database.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import next from 'next';
+import { env, EnvError } from './env';
+import { log } from './log';
+import { getDbHandle, closeDb, DataDirLockedError } from './db/client';
+import { startWorkers } from './workers';
+
+async function main() {
+  const dev = process.argv.includes('--dev');
+  let e;
+  try {
+    e = env();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  try {
+    const h = await getDbHandle();
+    log.info('database ready', { kind: h.target.kind, ...(h.target.kind === 'pglite' ? { dataDir: h.target.dataDir } : {}) });
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const stopWorkers = e.WORKER === 'on' ? await startWorkers() : async () => {};
+
+  const app = next({ dev, dir: path.resolve(__dirname, '..'), port: e.PORT, hostname: 'localhost' });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      log.error('request handler failed', { err, path: req.url });
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end('Internal error');
+      }
+    });
+  });
+  server.listen(e.PORT, () => log.info('ARB is running', { url: e.APP_URL, port: e.PORT }));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    server.close();
+    server.closeIdleConnections?.();
+    await stopWorkers().catch((err) => log.error('worker stop failed', { err }));
+    await closeDb().catch((err) => log.error('database close failed', { err }));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

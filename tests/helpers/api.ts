@@ -1,0 +1,66 @@
+/**
+ * Serves the real API route files (pages/api/**) on a loopback port without Next, for API tests:
+ * the file system is the route table, exactly as Next reads it ([param] segments, index files).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+
+type Route = { pattern: RegExp; names: string[]; file: string };
+
+function collect(dir: string, prefix = ''): Route[] {
+  const out: Route[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      out.push(...collect(full, `${prefix}/${entry.name}`));
+      continue;
+    }
+    if (!/\.tsx?$/.test(entry.name)) continue;
+    const base = entry.name.replace(/\.tsx?$/, '');
+    const segs = `${prefix}${base === 'index' ? '' : `/${base}`}`.split('/').filter(Boolean);
+    const names: string[] = [];
+    const re = segs
+      .map((s) => {
+        const m = /^\[(\.\.\.)?(\w+)\]$/.exec(s);
+        if (!m) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(m[2]);
+        return m[1] ? '(.+)' : '([^/]+)';
+      })
+      .join('/');
+    out.push({ pattern: new RegExp(`^/api/${re}/?$`), names, file: full });
+  }
+  // Static segments win over dynamic ones, as in Next.
+  return out.sort((a, b) => a.names.length - b.names.length);
+}
+
+export type TestApi = { url: string; close: () => Promise<void> };
+
+export async function startTestApi(root = path.resolve(__dirname, '../../pages/api')): Promise<TestApi> {
+  const routes = collect(root);
+  const cache = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>>();
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    for (const r of routes) {
+      const m = r.pattern.exec(url.pathname);
+      if (!m) continue;
+      let handler = cache.get(r.file);
+      if (!handler) {
+        handler = ((await import(r.file)) as { default: typeof handler }).default!;
+        cache.set(r.file, handler);
+      }
+      const query: Record<string, string> = Object.fromEntries(url.searchParams);
+      r.names.forEach((n, i) => (query[n] = decodeURIComponent(m[i + 1])));
+      (req as http.IncomingMessage & { query: Record<string, string> }).query = query;
+      await handler(req, res);
+      return;
+    }
+    res.statusCode = 404;
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({ error: { code: 'not_found', message: `No API route for ${url.pathname}` } }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}

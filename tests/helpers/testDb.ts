@@ -1,0 +1,32 @@
+/**
+ * A fresh, migrated database for one test file, made the process's database (so handlers use it).
+ * ARB_TEST_DB=postgres (the *-postgres vitest projects) → a new database on the harness's PostgreSQL server;
+ * otherwise → an in-memory PGlite.
+ */
+import { inject } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { openDatabase, useDbForTests, type DB } from '@/server/db/client';
+import { migrateToLatest } from '@/server/db/migrate';
+
+export type TestDb = { db: DB; kind: 'pglite' | 'postgres'; url?: string; close: () => Promise<void> };
+
+export async function createTestDb(): Promise<TestDb> {
+  if (process.env.ARB_TEST_DB === 'postgres') {
+    const admin = inject('pgAdminUrl');
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    const { default: pg } = await import('pg');
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`create database ${name}`);
+    await c.end();
+    const url = admin.replace(/\/postgres$/, `/${name}`);
+    const handle = await openDatabase({ kind: 'postgres', url });
+    await migrateToLatest(handle.db);
+    useDbForTests(handle);
+    return { db: handle.db, kind: 'postgres', url, close: async () => { useDbForTests(null); await handle.close(); } };
+  }
+  const handle = await openDatabase({ kind: 'pglite' });
+  await migrateToLatest(handle.db);
+  useDbForTests(handle);
+  return { db: handle.db, kind: 'pglite', close: async () => { useDbForTests(null); await handle.close(); } };
+}

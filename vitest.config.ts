@@ -1,0 +1,45 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const alias = { '@': path.resolve(__dirname) };
+const quiet = { LOG_LEVEL: 'silent', DATA_DIR: path.resolve(__dirname, 'data-test'), NODE_ENV: 'test' };
+
+// Projects: unit (node), component (jsdom), and the API/worker suites twice — on PGlite and on a real PostgreSQL
+// that tests/helpers/pgGlobalSetup.ts starts and stops.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    globals: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { resolve: { alias }, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], env: quiet } },
+      {
+        plugins: [react()],
+        resolve: { alias },
+        test: {
+          name: 'component',
+          environment: 'jsdom',
+          include: ['tests/component/**/*.test.tsx', 'tests/component/**/*.test.ts'],
+          setupFiles: ['tests/helpers/componentSetup.ts'],
+          env: { ...quiet, NEXT_PUBLIC_API_BASE: 'http://api.test/api/' },
+        },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'api-pglite', environment: 'node', include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'], env: { ...quiet, ARB_TEST_DB: 'pglite' } },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'api-postgres',
+          environment: 'node',
+          include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'],
+          globalSetup: ['tests/helpers/pgGlobalSetup.ts'],
+          env: { ...quiet, ARB_TEST_DB: 'postgres' },
+        },
+      },
+    ],
+  },
+});
