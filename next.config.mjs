@@ -1,16 +1,40 @@
+import { contentSecurityPolicy, securityHeaders } from './server/http/securityHeaders.mjs';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Separate build folders let parallel builds (tests, benches) not trample each other.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
   poweredByHeader: false,
+  // The whole tree (tests included) is type-checked once by `npm run typecheck`, which `npm test` runs first; the
+  // build does not repeat it, so a half-written test file elsewhere never blocks a build.
+  typescript: { ignoreBuildErrors: true },
   // Server-only packages with native/wasm parts stay outside the bundle.
   serverExternalPackages: ['@electric-sql/pglite', 'kysely-pglite-dialect', 'pg', 'nodemailer', 'undici'],
   async redirects() {
-    return [];
+    return [
+      // Alternative paths the spec's menus use (kept in step with ROUTE_ALIASES in lib/publicRoutes.ts by a unit test).
+      { source: '/books', destination: '/ebooks', permanent: true },
+      { source: '/features/review-monitoring', destination: '/features/app-review-monitoring', permanent: true },
+      { source: '/sources/app-reviews/ios', destination: '/sources/app-reviews/apple-app-store', permanent: true },
+    ];
   },
+  // Security headers on every response (pages, static files, API). CSP inputs are read here because next.config is
+  // evaluated at build time, like the NEXT_PUBLIC_* values the browser code is built with.
   async headers() {
-    return [];
+    const csp = contentSecurityPolicy({
+      dev: process.env.NODE_ENV === 'development',
+      posthogHost: process.env.NEXT_PUBLIC_POSTHOG_HOST,
+      apiBase: process.env.NEXT_PUBLIC_API_BASE,
+      searchBase: process.env.NEXT_PUBLIC_SEARCH_BASE,
+    });
+    const https = (process.env.APP_URL ?? '').startsWith('https://');
+    return [
+      {
+        source: '/:path*',
+        headers: securityHeaders({ csp, https }).map(([key, value]) => ({ key, value })),
+      },
+    ];
   },
 };
 

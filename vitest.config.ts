@@ -3,7 +3,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const alias = { '@': path.resolve(__dirname) };
-const quiet = { LOG_LEVEL: 'silent', DATA_DIR: path.resolve(__dirname, 'data-test'), NODE_ENV: 'test' };
+const quiet = { LOG_LEVEL: 'silent', DATA_DIR: path.resolve(__dirname, 'data-test'), NODE_ENV: 'test' as const };
+// Inline projects do not inherit the root `test` options: each spreads these (a cold PGlite or PostgreSQL database
+// takes seconds on a busy machine, well past vitest's 5 s/10 s defaults).
+const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 // Projects: unit (node), component (jsdom), and the API/worker suites twice — on PGlite and on a real PostgreSQL
 // that tests/helpers/pgGlobalSetup.ts starts and stops.
@@ -14,11 +17,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { resolve: { alias }, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], env: quiet } },
+      { resolve: { alias }, test: { ...timeouts, name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], env: quiet } },
       {
         plugins: [react()],
         resolve: { alias },
         test: {
+          ...timeouts,
           name: 'component',
           environment: 'jsdom',
           include: ['tests/component/**/*.test.tsx', 'tests/component/**/*.test.ts'],
@@ -28,11 +32,12 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'api-pglite', environment: 'node', include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'], env: { ...quiet, ARB_TEST_DB: 'pglite' } },
+        test: { ...timeouts, name: 'api-pglite', environment: 'node', include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'], env: { ...quiet, ARB_TEST_DB: 'pglite' } },
       },
       {
         resolve: { alias },
         test: {
+          ...timeouts,
           name: 'api-postgres',
           environment: 'node',
           include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'],

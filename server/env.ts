@@ -32,6 +32,10 @@ const schema = z.object({
   ITUNES_BASE_URL: z.string().url().default('https://itunes.apple.com'),
   APPSTORE_CONNECT_BASE_URL: z.string().url().default('https://api.appstoreconnect.apple.com'),
   GOOGLE_PLAY_BASE_URL: z.string().url().default('https://play.google.com'),
+  /** App search and details: how long to wait for the App Store or Google Play before answering 502. */
+  APPS_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(8000),
+  /** Least time between two requests to Google Play's web pages (bursts get a captcha). 0 turns the throttle off. */
+  GOOGLE_PLAY_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(10_000).default(150),
   ANDROID_PUBLISHER_BASE_URL: z.string().url().default('https://androidpublisher.googleapis.com'),
   GOOGLE_OAUTH_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   SLACK_API_BASE_URL: z.string().url().default('https://slack.com/api'),
@@ -56,8 +60,21 @@ const schema = z.object({
   NEXT_PUBLIC_POSTHOG_KEY: z.string().optional(),
   NEXT_PUBLIC_POSTHOG_HOST: z.string().url().optional(),
   NEXT_PUBLIC_API_BASE: z.string().default('/api/'),
+  // The app-search service the browser calls (POST <base>search); this site's own API unless an edge service is used.
+  NEXT_PUBLIC_SEARCH_BASE: z.string().default('/api/'),
   ALLOW_PRIVATE_WEBHOOKS: flag,
+  /**
+   * Set when a reverse proxy in front of ARB appends the client's address to X-Forwarded-For: per-IP rate limits then
+   * use that address instead of the proxy's. Leave unset when clients reach ARB directly (they could forge the header).
+   */
+  TRUST_PROXY: flag,
   WORKER: z.enum(['on', 'off']).default('on'),
+  /** A worker's claim on a source or destination expires after this long unless renewed (a killed worker's work comes back). */
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How many destinations one worker process sends to at the same time (and how many sources it polls at once). */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /** Tests and benchmarks only: 'off' sends as fast as receivers answer, ignoring each platform's pace. */
+  DELIVERY_PACING: z.enum(['platform', 'off']).default('platform'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -70,8 +87,11 @@ export type Env = z.infer<typeof schema> & {
 
 export class EnvError extends Error {}
 
+/** Every variable the server reads (tests/unit/envExample.test.ts checks that .env.example lists each one). */
+export const ENV_KEYS: readonly string[] = Object.keys(schema.shape);
+
 /** Blank strings count as unset, like most dotenv tools treat them. */
-function clean(source: NodeJS.ProcessEnv): Record<string, string> {
+function clean(source: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') out[k] = v;
   return out;
@@ -91,7 +111,7 @@ function loadOrCreateSecrets(dataDir: string): { AUTH_SECRET: string; ENCRYPTION
   return secrets;
 }
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = schema.safeParse(clean(source));
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -3,6 +3,7 @@
  * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests, stop workers (they finish or release their
  * work), close the database.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
@@ -11,8 +12,20 @@ import { log } from './log';
 import { getDbHandle, closeDb, DataDirLockedError } from './db/client';
 import { startWorkers } from './workers';
 
+/**
+ * Settings from .env.local and .env in the project folder (as `next build` reads them), read before env() so the server
+ * sees what the build saw. Variables already in the environment win over the files.
+ */
+function loadEnvFiles(root: string) {
+  for (const name of ['.env.local', '.env']) {
+    const file = path.join(root, name);
+    if (fs.existsSync(file)) process.loadEnvFile(file);
+  }
+}
+
 async function main() {
   const dev = process.argv.includes('--dev');
+  loadEnvFiles(path.resolve(__dirname, '..'));
   let e;
   try {
     e = env();

@@ -44,18 +44,25 @@ function lockDataDir(dir: string): () => void {
     if (alive) {
       throw new DataDirLockedError(
         `The embedded database in ${dir} is already open in another process (pid ${pid}). ` +
-          'PGlite is single-process: stop that process, or set DATABASE_URL to share a PostgreSQL server between processes.',
+          'PGlite is single-process: stop that process, or set DATABASE_URL to share a PostgreSQL server between processes. ' +
+          `(If no such process is running, delete ${lockFile}.)`,
       );
     }
     fs.rmSync(lockFile, { force: true });
     tryCreate();
   }
-  return () => {
+  const release = () => {
     try {
       if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.rmSync(lockFile, { force: true });
     } catch {
       /* already gone */
     }
+  };
+  // A process that exits without closing the database (process.exit after an error) still frees the directory.
+  process.once('exit', release);
+  return () => {
+    process.off('exit', release);
+    release();
   };
 }
 

@@ -1,7 +1,13 @@
 /**
  * Table types for Kysely. Keep in step with migrations/. Each later migration adds its tables to Database below.
  */
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated as KyselyGenerated } from 'kysely';
+
+/**
+ * Kysely's Generated<ColumnType<…>> nests one ColumnType in another, so `created_at: Generated<Timestamp>` could not
+ * be compared with a Date in a WHERE. This Generated unwraps a ColumnType first (and keeps unions whole).
+ */
+type Generated<T> = [T] extends [ColumnType<infer S, infer I, infer U>] ? ColumnType<S, I | undefined, U> : KyselyGenerated<T>;
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -70,6 +76,168 @@ export interface ContactMessagesTable {
   created_at: Generated<Timestamp>;
 }
 
+// ── 0002 monitoring engine (server/monitor/README.md) ──────────────────────────────────────────────────────────────
+type Json = ColumnType<unknown, string, string>;
+
+export interface AppsTable {
+  /** `${store}__${app_id}` */
+  key: string;
+  store: string;
+  app_id: string;
+  title: string;
+  icon_url: string | null;
+  store_url: string | null;
+  developer: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface MonitoredSourcesTable {
+  id: Generated<number>;
+  app_key: string;
+  kind: string;
+  country: Generated<string>;
+  language: Generated<string>;
+  credentials_enc: string | null;
+  status: Generated<'active' | 'paused' | 'disabled'>;
+  status_reason: string | null;
+  next_poll_at: Generated<Timestamp>;
+  watermark: NullableTimestamp;
+  failure_count: Generated<number>;
+  last_error: string | null;
+  last_polled_at: NullableTimestamp;
+  last_success_at: NullableTimestamp;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+  created_at: Generated<Timestamp>;
+}
+
+export interface ReviewsTable {
+  id: Generated<number>;
+  app_key: string;
+  store: string;
+  store_review_id: string;
+  country: string | null;
+  language: string | null;
+  author_name: string;
+  title: string | null;
+  body: string;
+  rating: number;
+  app_version: string | null;
+  written_at: NullableTimestamp;
+  updated_at: Timestamp;
+  reply_text: string | null;
+  reply_updated_at: NullableTimestamp;
+  permalink: string | null;
+  version: Generated<number>;
+  sentiment: string | null;
+  sentiment_score: number | null;
+  first_seen_at: Generated<Timestamp>;
+  last_changed_at: Generated<Timestamp>;
+}
+
+export interface ReviewVersionsTable {
+  id: Generated<number>;
+  review_id: number;
+  version: number;
+  rating: number;
+  title: string | null;
+  body: string;
+  updated_at: Timestamp;
+  recorded_at: Generated<Timestamp>;
+}
+
+export interface DestinationsTable {
+  id: string;
+  org_id: string | null;
+  platform: string;
+  target_enc: string;
+  target_hash: string;
+  target_hint: string;
+  label: string | null;
+  /** DestinationFilters (server/monitor/filters.ts) as jsonb: write JSON.stringify(filters). */
+  filters: Json;
+  status: Generated<'active' | 'paused' | 'disabled'>;
+  status_reason: string | null;
+  warning: string | null;
+  welcome_count: Generated<number>;
+  backfill: Generated<boolean>;
+  created_by_email: string | null;
+  last_delivery_at: NullableTimestamp;
+  last_error: string | null;
+  last_error_at: NullableTimestamp;
+  next_send_at: Generated<Timestamp>;
+  pace_tat: NullableTimestamp;
+  consecutive_failures: Generated<number>;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface DestinationAppsTable {
+  destination_id: string;
+  app_key: string;
+  welcomed_at: NullableTimestamp;
+  created_at: Generated<Timestamp>;
+}
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  destination_id: string;
+  review_id: number | null;
+  app_key: string;
+  kind: 'new' | 'updated' | 'welcome';
+  review_version: Generated<number>;
+  status: Generated<'pending' | 'sending' | 'retry' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Timestamp>;
+  first_attempt_at: NullableTimestamp;
+  last_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  last_status: number | null;
+  last_error: string | null;
+  worker: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+// ── 0003 reviews by e-mail (server/subscriptions/README.md) ───────────────────────────────────────────────────────
+export interface EmailRecipientsTable {
+  email: string;
+  unsubscribed_at: NullableTimestamp;
+  next_digest_at: NullableTimestamp;
+  last_digest_at: NullableTimestamp;
+  created_at: Generated<Timestamp>;
+}
+
+export interface EmailSubscriptionsTable {
+  id: string;
+  email: string;
+  app_key: string;
+  country: Generated<string>;
+  digest_status: Generated<'offered' | 'active' | 'off'>;
+  digest_confirmed_at: NullableTimestamp;
+  digest_cursor: NullableTimestamp;
+  created_ip: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export type EmailRequestKind = 'recent_reviews' | 'summary' | 'confirm_recent_reviews' | 'confirm_summary';
+
+export interface EmailRequestsTable {
+  id: Generated<number>;
+  subscription_id: string;
+  kind: EmailRequestKind;
+  status: Generated<'pending' | 'sent' | 'failed' | 'cancelled'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Timestamp>;
+  lease_until: NullableTimestamp;
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -78,4 +246,14 @@ export interface Database {
   rate_limits: RateLimitsTable;
   app_events: AppEventsTable;
   contact_messages: ContactMessagesTable;
+  apps: AppsTable;
+  monitored_sources: MonitoredSourcesTable;
+  reviews: ReviewsTable;
+  review_versions: ReviewVersionsTable;
+  destinations: DestinationsTable;
+  destination_apps: DestinationAppsTable;
+  deliveries: DeliveriesTable;
+  email_recipients: EmailRecipientsTable;
+  email_subscriptions: EmailSubscriptionsTable;
+  email_requests: EmailRequestsTable;
 }

@@ -10,9 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import ipaddr from 'ipaddr.js';
 import { z, type ZodType } from 'zod';
 import { HttpError, unauthorized, forbidden } from './errors';
+import { API_CONTENT_SECURITY_POLICY, securityHeaders } from './securityHeaders.mjs';
 import { verifyAuthToken, type AuthClaims } from '../auth/tokens';
+import { env } from '../env';
 import { log, type Logger } from '../log';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -84,6 +87,15 @@ export function sendError(res: ServerResponse, err: HttpError) {
   sendJson(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);
 }
 
+/** JSON bodies only: a form post or plain text would otherwise reach the JSON parser and answer a confusing 400. */
+function assertJsonContentType(req: IncomingMessage) {
+  const type = req.headers['content-type'];
+  if (!type) return;
+  const media = type.split(';')[0].trim().toLowerCase();
+  if (media === 'application/json' || /^application\/[\w.+-]+\+json$/.test(media)) return;
+  throw new HttpError(415, 'unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
+}
+
 async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
@@ -107,16 +119,33 @@ export function describeZodError(error: z.ZodError, where: string): string {
   return `${field}: ${issue.message}`;
 }
 
+/**
+ * The path of the first string (value or key) holding a NUL character, or null. PostgreSQL text cannot store U+0000,
+ * so such input would otherwise fail deep in a query with a 500; nothing in this API needs it.
+ */
+function findNul(value: unknown, path: string[] = [], depth = 0): string[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (!value || typeof value !== 'object' || depth > 64) return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.includes('\u0000')) return [...path, k];
+    const found = findNul(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
 function parseWith<T extends ZodType | undefined>(schema: T, value: unknown, where: string): Infer<T> {
   if (!schema) return undefined as Infer<T>;
+  const nul = findNul(value);
+  if (nul) throw new HttpError(400, 'invalid_request', `${nul.length ? nul.join('.') : where}: text cannot contain NUL (\\u0000) characters.`);
   const result = schema.safeParse(value);
   if (!result.success) throw new HttpError(400, 'invalid_request', describeZodError(result.error, where));
   return result.data as Infer<T>;
 }
 
-function firstValues(q: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(q)) if (v !== undefined) out[k] = Array.isArray(v) ? v[0] : v;
+function definedValues(q: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) out[k] = v;
   return out;
 }
 
@@ -137,8 +166,45 @@ async function authorize(mode: AuthMode, req: IncomingMessage): Promise<AuthClai
   return claims;
 }
 
+/**
+ * The caller's address, normalised (IPv4-mapped IPv6 → IPv4). Behind a trusted proxy (TRUST_PROXY) it is the last
+ * X-Forwarded-For entry: the one our proxy appended, which a client cannot forge.
+ */
 export function clientIp(req: IncomingMessage): string {
-  return req.socket?.remoteAddress ?? 'unknown';
+  let raw = req.socket?.remoteAddress ?? '';
+  if (env().TRUST_PROXY) {
+    const header = req.headers['x-forwarded-for'];
+    const forwarded = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const last = forwarded[forwarded.length - 1];
+    if (last && ipaddr.isValid(last)) raw = last;
+  }
+  return ipaddr.isValid(raw) ? ipaddr.process(raw).toString() : 'unknown';
+}
+
+const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+
+/**
+ * CORS for the site's own origin only (APP_URL): another origin gets no Access-Control-* headers, so browsers keep
+ * its scripts from reading our answers. Same-origin calls need none of this.
+ */
+function applyCors(req: IncomingMessage, res: ServerResponse, allow: string): void {
+  const origin = req.headers.origin;
+  if (!origin) return;
+  res.setHeader('Vary', 'Origin');
+  if (origin !== new URL(env().APP_URL).origin) return;
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Allow-Credentials', 'true');
+  res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+  if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+    res.setHeader('Access-Control-Allow-Methods', allow);
+    res.setHeader('Access-Control-Allow-Headers', CORS_ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+  }
+}
+
+function applySecurityHeaders(res: ServerResponse): void {
+  const https = env().APP_URL.startsWith('https://');
+  for (const [name, value] of securityHeaders({ csp: API_CONTENT_SECURITY_POLICY, https })) res.setHeader(name, value);
 }
 
 export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
@@ -158,6 +224,8 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
     const rlog = log.child({ requestId, method: req.method, path: url.pathname });
     const method = (req.method ?? 'GET').toUpperCase() as Method;
     try {
+      applySecurityHeaders(res);
+      applyCors(req, res, allow);
       if (method === ('OPTIONS' as Method)) {
         res.statusCode = 204;
         res.setHeader('Allow', allow);
@@ -167,12 +235,14 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
       const ep = methods[method];
       if (!ep) throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here. Use ${allow}.`, { Allow: allow });
 
-      // Next puts dynamic segments and the query string together in req.query; tests' router does the same.
-      const merged = { ...Object.fromEntries(url.searchParams), ...firstValues(req.query ?? {}) };
+      // Next puts dynamic segments and the query string together in req.query; tests' router does the same. Values
+      // stay as Next gives them: a string, or an array for a catch-all segment ([...slug]).
+      const merged = { ...Object.fromEntries(url.searchParams), ...definedValues(req.query ?? {}) };
       const params = parseWith(ep.params, merged, 'path');
       const query = parseWith(ep.query, Object.fromEntries(url.searchParams), 'query');
       let body: unknown = undefined;
       if (ep.body) {
+        assertJsonContentType(req);
         const raw = await readBody(req, ep.maxBodyBytes ?? DEFAULT_MAX_BODY);
         let json: unknown;
         try {

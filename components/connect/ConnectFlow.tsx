@@ -1,0 +1,223 @@
+/**
+ * The connect flow under the selected app on / and /try-free (issue 5), driven by the spec's stores:
+ *   connectionState  idle → choosing_platform → entering_webhook → connecting → connected | error
+ * Step 1 picks the platform (Slack by default), step 2 takes the webhook (or address) and, for App Store apps, the
+ * storefront; the browser then builds the v2 connection payload (lib/connectionPayload) and calls
+ * POST v1/oauth/platform/connect. Slack and Discord can instead be installed through their OAuth page.
+ * Loaded only once an app is picked (see LazyConnectFlow), with its own React Query client.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import QueryProvider from '@/components/common/QueryProvider';
+import type { Platform } from '@/lib/appStores';
+import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
+import { ALL_COUNTRIES } from '@/lib/storefronts';
+import { usePublicConfigQuery } from '@/lib/queries/connect';
+import { useAppSelectionStore } from '@/stores/appSelection';
+import { useAuthStore } from '@/stores/auth';
+import { useConnectionStore } from '@/stores/connection';
+import styles from './Connect.module.css';
+import ConnectionStatus from './ConnectionStatus';
+import PlatformPicker from './PlatformPicker';
+import { PLATFORM_GUIDES } from './platformGuides';
+import WebhookStep, { checkStep, type WebhookStepValues } from './WebhookStep';
+
+const PER_PLATFORM_WEBHOOK = {
+  discord: 'setDiscordWebhook',
+  msteams: 'setMsteamsWebhook',
+  mattermost: 'setMattermostWebhook',
+} as const;
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error && err.message ? err.message : 'Something went wrong. Please try again.';
+}
+
+function Flow() {
+  const app = useAppSelectionStore((s) => s.selectedAppDetails);
+  const countryCode = useAppSelectionStore((s) => s.selectedCountryCode);
+  const continueEnabled = useAppSelectionStore((s) => s.continueButtonEnabled);
+  const state = useConnectionStore((s) => s.connectionState);
+  const platform = useConnectionStore((s) => s.selectedPlatform);
+  const webhook = useConnectionStore((s) => s.integrationWebhook);
+  const userEmail = useConnectionStore((s) => s.userEmail);
+  const allCountries = useConnectionStore((s) => s.allCountries);
+  const destinationId = useConnectionStore((s) => s.destinationId);
+  const connectionError = useConnectionStore((s) => s.connectionError);
+  const source = useConnectionStore((s) => s.connectionSource);
+  const authEmail = useAuthStore((s) => s.authData.email);
+  const config = usePublicConfigQuery();
+  const [oauthBusy, setOauthBusy] = useState(false);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const stepHeading = useRef<HTMLHeadingElement | null>(null);
+  const focusNext = useRef<'step2' | 'platform' | null>(null);
+
+  const values: WebhookStepValues = { webhook, email: userEmail, country: allCountries ? ALL_COUNTRIES : countryCode };
+  const appKey = app ? `${app.store}:${app.id}` : null;
+
+  // A newly picked app starts the flow; picking another app starts it over (the connection was for the old one).
+  const connectedFor = useRef(appKey);
+  useEffect(() => {
+    const c = useConnectionStore.getState();
+    if (!appKey) return;
+    if (connectedFor.current !== appKey) {
+      connectedFor.current = appKey;
+      c.setDestinationId(null);
+      c.setConnectionError(null);
+      c.setConnectionState('choosing_platform');
+    } else if (c.connectionState === 'idle') {
+      c.setConnectionState('choosing_platform');
+    }
+  }, [appKey]);
+
+  // The spec's continueButtonEnabled: the current step is complete.
+  const stepComplete =
+    state === 'choosing_platform' ? true : state === 'entering_webhook' || state === 'error' ? checkStep(platform, values, config.data?.allow_private_webhooks ?? false).complete : false;
+  useEffect(() => {
+    if (useAppSelectionStore.getState().continueButtonEnabled !== stepComplete) useAppSelectionStore.getState().setContinueButtonEnabled(stepComplete);
+  }, [stepComplete]);
+
+  useEffect(() => {
+    if (focusNext.current === 'step2' && (state === 'entering_webhook' || state === 'error')) stepHeading.current?.focus();
+    if (focusNext.current === 'platform' && state === 'choosing_platform') containerRef.current?.querySelector<HTMLInputElement>('input[type="radio"]:checked')?.focus();
+    focusNext.current = null;
+  }, [state]);
+
+  const choosePlatform = (p: Platform) => {
+    useConnectionStore.getState().setSelectedPlatform(p);
+    useAppSelectionStore.getState().setPlatform(p);
+  };
+
+  const changeValues = (next: WebhookStepValues) => {
+    const c = useConnectionStore.getState();
+    const sel = useAppSelectionStore.getState();
+    if (next.webhook !== webhook) {
+      c.setIntegrationWebhook(next.webhook);
+      const setter = PER_PLATFORM_WEBHOOK[platform as keyof typeof PER_PLATFORM_WEBHOOK];
+      if (setter) sel[setter](next.webhook);
+    }
+    if (next.email !== userEmail) {
+      c.setUserEmail(next.email);
+      sel.setEmail(next.email);
+    }
+    if (next.country === ALL_COUNTRIES) c.setAllCountries(true);
+    else {
+      c.setAllCountries(false);
+      sel.setSelectedCountryCode(next.country);
+    }
+  };
+
+  const payloadInput = () => ({
+    platform,
+    userEmail: values.email,
+    authEmail,
+    source,
+    webhookUrl: platform === 'email' ? '' : values.webhook,
+    appId: app!.id,
+    appStore: app!.store,
+    country: values.country,
+  });
+
+  const connect = async () => {
+    const c = useConnectionStore.getState();
+    c.setConnectionError(null);
+    c.setConnectionState('connecting');
+    try {
+      const { connectPlatform } = await import('@/lib/api/connect');
+      const result = await connectPlatform(connectionRequest(payloadInput()));
+      c.setDestinationId(result.destination_id);
+      c.setConnectionState('connected');
+      c.setShowSignupBanner(true);
+      useAppSelectionStore.getState().setShowSignupBanner(true);
+      toast.success(platform === 'email' ? 'Connected — the first e-mail is on its way' : `Connected to ${PLATFORM_GUIDES[platform].name}`);
+    } catch (err) {
+      c.setConnectionError(errorMessage(err));
+      c.setConnectionState('error');
+    }
+  };
+
+  const startOAuth = async (p: 'slack' | 'discord') => {
+    const c = useConnectionStore.getState();
+    setOauthBusy(true);
+    c.setConnectionError(null);
+    try {
+      const { startOAuth: start } = await import('@/lib/api/oauth');
+      const payload = encodeConnectionPayload(buildConnectionPayload({ ...payloadInput(), webhookUrl: '' }));
+      const { url } = await start({ platform: p, payload });
+      window.location.assign(url);
+    } catch (err) {
+      c.setConnectionError(errorMessage(err));
+      c.setConnectionState('error');
+      setOauthBusy(false);
+    }
+  };
+
+  const connectAnother = useCallback(() => {
+    const c = useConnectionStore.getState();
+    c.setDestinationId(null);
+    c.setIntegrationWebhook('');
+    c.setConnectionState('choosing_platform');
+    focusNext.current = 'platform';
+  }, []);
+
+  if (!app) return null;
+
+  return (
+    <section ref={containerRef} className={styles.flow} aria-label="Send the reviews">
+      {state === 'connected' && destinationId ? (
+        <ConnectionStatus destinationId={destinationId} onConnectAnother={connectAnother} />
+      ) : state === 'choosing_platform' || state === 'idle' ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            focusNext.current = 'step2';
+            useConnectionStore.getState().setConnectionState('entering_webhook');
+          }}
+        >
+          <p className={styles.progress}>Step 1 of 2</p>
+          <PlatformPicker value={platform} onChange={choosePlatform} name="arb-platform" />
+          <div className={styles.actions}>
+            <button type="submit" className={styles.primary} disabled={!continueEnabled}>
+              Continue
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <WebhookStep
+            platform={platform}
+            appStore={app.store}
+            values={values}
+            onChange={changeValues}
+            config={config.data}
+            busy={state === 'connecting'}
+            onBack={() => {
+              focusNext.current = 'platform';
+              useConnectionStore.getState().setConnectionError(null);
+              useConnectionStore.getState().setConnectionState('choosing_platform');
+            }}
+            onConnect={() => void connect()}
+            onOAuth={(p) => void startOAuth(p)}
+            oauthBusy={oauthBusy}
+            headingRef={(el) => {
+              stepHeading.current = el;
+            }}
+          />
+          <div role="alert" className={styles.alert}>
+            {state === 'error' ? connectionError : null}
+          </div>
+          <div role="status" className={styles.live}>
+            {state === 'connecting' ? 'Connecting… the welcome message follows within seconds.' : null}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+export default function ConnectFlow() {
+  return (
+    <QueryProvider>
+      <Flow />
+    </QueryProvider>
+  );
+}

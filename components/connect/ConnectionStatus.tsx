@@ -1,0 +1,108 @@
+/**
+ * What happened after connecting, read from GET v1/public/destination/{id} every few seconds: "Connected to #channel"
+ * (or the platform's equivalent), whether the welcome has arrived, the last delivery, and any problem in plain words —
+ * plus the invitation to create an account to manage the connection.
+ */
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+import { APP_STORE_NAMES, isAppStore, isPlatform, type Platform } from '@/lib/appStores';
+import { useDestinationQuery } from '@/lib/queries/connect';
+import { selectIsSignedIn, useAuthStore } from '@/stores/auth';
+import styles from './Connect.module.css';
+import { PLATFORM_GUIDES } from './platformGuides';
+import { connectedHeading, plainProblem, timeAgo } from './statusWords';
+
+const SIGNUP_HREF = `/login?redirect_to=${encodeURIComponent('/dashboard')}`;
+
+const WELCOME_WORDS = {
+  waiting_for_first_poll: 'Reading the latest reviews from the store…',
+  queued: 'On its way…',
+  delivered: 'Delivered',
+} as const;
+
+/** Re-render every few seconds so "12 seconds ago" stays true between polls. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
+}
+
+export default function ConnectionStatus({ destinationId, onConnectAnother }: { destinationId: string; onConnectAnother?: () => void }) {
+  const { data, error, isPending } = useDestinationQuery(destinationId);
+  const signedIn = useAuthStore(selectIsSignedIn);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const now = useNow(5000);
+  const hasData = Boolean(data);
+
+  // Move focus to the result once it is there, so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    if (hasData) headingRef.current?.focus();
+  }, [hasData]);
+
+  if (isPending) {
+    return (
+      <p role="status" className={styles.fieldHint}>
+        Checking the connection…
+      </p>
+    );
+  }
+  if (!data) {
+    return (
+      <p role="alert" className={styles.alert}>
+        {error instanceof Error ? error.message : 'The connection could not be read.'}
+      </p>
+    );
+  }
+
+  const platform: Platform = isPlatform(data.platform) ? data.platform : 'slack';
+  const problem = plainProblem(platform, data.status === 'disabled' ? (data.status_reason ?? data.last_error) : data.last_error);
+  const app = data.app;
+  return (
+    <section className={styles.status} aria-labelledby={`${destinationId}-heading`}>
+      <h3 id={`${destinationId}-heading`} ref={headingRef} tabIndex={-1} className={styles.stepHeading}>
+        {connectedHeading(platform, data.label, data.target)}
+      </h3>
+      {app ? (
+        <p className={styles.stepLead}>
+          New reviews of <strong>{app.title ?? app.app_id}</strong>
+          {isAppStore(app.app_store) ? ` on ${APP_STORE_NAMES[app.app_store]}` : ''} will appear there
+          {platform === 'email' ? ' as e-mails' : ` in ${PLATFORM_GUIDES[platform].name}`}.
+        </p>
+      ) : null}
+      <dl className={styles.statusList}>
+        <dt>Status</dt>
+        <dd className={data.status === 'active' ? styles.ok : styles.bad}>
+          {data.status === 'active' ? 'Active' : data.status === 'paused' ? 'Paused' : 'Stopped'}
+        </dd>
+        <dt>Welcome message</dt>
+        <dd>{WELCOME_WORDS[data.welcome] ?? data.welcome}</dd>
+        <dt>Last delivery</dt>
+        <dd>{data.last_delivery_at ? timeAgo(data.last_delivery_at, now) : 'Not yet'}</dd>
+        <dt>Messages delivered</dt>
+        <dd>{data.delivered}</dd>
+      </dl>
+      {data.warning ? <p className={styles.fieldWarning}>{data.warning}</p> : null}
+      <div role="alert" className={styles.alert}>
+        {problem}
+      </div>
+      {signedIn ? null : (
+        <div className={styles.cta}>
+          <p>Create your free ARB account to manage this connection: filters, more apps, replies and summaries.</p>
+          <Link href={SIGNUP_HREF} className={styles.ctaLink}>
+            Create free account
+          </Link>
+        </div>
+      )}
+      {onConnectAnother ? (
+        <div className={styles.actions}>
+          <button type="button" className={styles.secondary} onClick={onConnectAnother}>
+            Connect another channel
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * Where Slack or Discord sends the browser back after "Add to …": finishes the install (POST v1/oauth/slack/callback
+ * or v1/oauth/bot/connect with the code and the signed state) and shows the connection's status. The address bar is
+ * then switched to ?destination=… so a reload shows the status instead of replaying a used code.
+ */
+import Link from 'next/link';
+import { useRouter } from 'next/router';
+import { useEffect, useRef, useState } from 'react';
+import styles from './Connect.module.css';
+import ConnectionStatus from './ConnectionStatus';
+
+type Phase = { kind: 'working' } | { kind: 'done'; destinationId: string } | { kind: 'failed'; message: string };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+const DESTINATION = /^dst_[0-9A-Za-z]{24}$/;
+
+export default function OAuthReturn({ platform }: { platform: 'slack' | 'discord' }) {
+  const router = useRouter();
+  const name = platform === 'slack' ? 'Slack' : 'Discord';
+  const [phase, setPhase] = useState<Phase>({ kind: 'working' });
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!router.isReady || started.current) return;
+    started.current = true; // one exchange per visit, even if React runs effects twice
+    const destination = one(router.query.destination);
+    const code = one(router.query.code);
+    const state = one(router.query.state);
+    const error = one(router.query.error);
+    if (DESTINATION.test(destination)) {
+      setPhase({ kind: 'done', destinationId: destination });
+      return;
+    }
+    if (error) {
+      setPhase({
+        kind: 'failed',
+        message: error === 'access_denied' ? `You cancelled on ${name}’s page, so nothing was connected.` : `${name} did not complete the install (${error}).`,
+      });
+      return;
+    }
+    if (!code || !state) {
+      setPhase({ kind: 'failed', message: `This page finishes “Add to ${name}”, but the link is missing its code. Start again from the ARB home page.` });
+      return;
+    }
+    (async () => {
+      try {
+        const api = await import('@/lib/api/connect');
+        const result = platform === 'slack' ? await api.finishSlackOAuth({ code, state }) : await api.connectBot({ platform, code, state });
+        setPhase({ kind: 'done', destinationId: result.destination_id });
+        void router.replace({ pathname: router.pathname, query: { destination: result.destination_id } }, undefined, { shallow: true });
+      } catch (err) {
+        setPhase({ kind: 'failed', message: err instanceof Error && err.message ? err.message : `The ${name} install could not be finished. Try again.` });
+      }
+    })();
+  }, [router, platform, name]);
+
+  return (
+    <div className={styles.page}>
+      <h1 className={styles.pageHeading}>Add to {name}</h1>
+      {phase.kind === 'working' ? (
+        <p role="status">Finishing the connection with {name}…</p>
+      ) : phase.kind === 'failed' ? (
+        <>
+          <p role="alert" className={styles.alert}>
+            {phase.message}
+          </p>
+          <p>
+            <Link href="/try-free">Start again</Link>
+          </p>
+        </>
+      ) : (
+        <div className={styles.flow}>
+          <ConnectionStatus destinationId={phase.destinationId} />
+        </div>
+      )}
+    </div>
+  );
+}

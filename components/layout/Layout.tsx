@@ -1,0 +1,36 @@
+/**
+ * Every page's frame: a skip link, the header, the page in <main id="main">, and the footer. /ask-arb is the one dark
+ * page: dark footer, and the body turns black (the server sets it in _document; this keeps it right across
+ * client-side navigation).
+ */
+import { useRouter } from 'next/router';
+import { useEffect, type ReactNode } from 'react';
+import Footer from './Footer';
+import Header from './Header';
+
+export const DARK_PATHS = new Set(['/ask-arb']);
+
+export function isDarkPage(pathname: string): boolean {
+  return DARK_PATHS.has(pathname);
+}
+
+export default function Layout({ children }: { children: ReactNode }) {
+  const { pathname } = useRouter();
+  const dark = isDarkPage(pathname);
+  useEffect(() => {
+    if (dark) document.body.dataset.theme = 'dark';
+    else delete document.body.dataset.theme;
+  }, [dark]);
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer dark={pathname === '/ask-arb'} />
+    </>
+  );
+}

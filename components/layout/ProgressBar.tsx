@@ -1,0 +1,39 @@
+/**
+ * The top progress bar (spec sections 2, 4, 9): shown on every non-shallow route change, hidden when the change
+ * completes or fails; shallow changes (query-only updates) show nothing. Starts at 8 %, trickles every 800 ms,
+ * animates in 200 ms; nprogress itself never trickles past 99.4 % before done(). Each completed route change is also
+ * recorded as a page view.
+ */
+import { useRouter } from 'next/router';
+import NProgress from 'nprogress';
+import { useEffect } from 'react';
+import { trackPageview } from '@/lib/analytics';
+
+export const PROGRESS_SETTINGS = { minimum: 0.08, trickleSpeed: 800, speed: 200, showSpinner: false } as const;
+/** nprogress caps its trickle at this value until done() (see NProgress.inc). */
+export const PROGRESS_MAXIMUM = 0.994;
+
+NProgress.configure(PROGRESS_SETTINGS);
+
+export default function ProgressBar() {
+  const router = useRouter();
+  useEffect(() => {
+    const onStart = (_url: string, { shallow }: { shallow: boolean }) => {
+      if (!shallow) NProgress.start();
+    };
+    const onComplete = (url: string) => {
+      NProgress.done();
+      void trackPageview(url);
+    };
+    const onError = () => NProgress.done();
+    router.events.on('routeChangeStart', onStart);
+    router.events.on('routeChangeComplete', onComplete);
+    router.events.on('routeChangeError', onError);
+    return () => {
+      router.events.off('routeChangeStart', onStart);
+      router.events.off('routeChangeComplete', onComplete);
+      router.events.off('routeChangeError', onError);
+    };
+  }, [router.events]);
+  return null;
+}

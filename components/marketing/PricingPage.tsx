@@ -1,0 +1,24 @@
+/** /pricing: the plans from content/pricing.md, then what every plan includes and the billing questions. */
+import Seo from '@/components/layout/Seo';
+import CTA from './CTA';
+import Hero from './Hero';
+import Markdown from './Markdown';
+import PricingPlans from './PricingPlans';
+import type { PricingDoc } from './types';
+import styles from './PricingPage.module.css';
+
+export default function PricingPage({ doc }: { doc: PricingDoc }) {
+  return (
+    <>
+      <Seo title={doc.title} description={doc.description} og_image={doc.og_image} path="/pricing" />
+      <Hero eyebrow="Pricing" heading={doc.heading} lead={doc.lead} />
+      <div className={styles.plans}>
+        <PricingPlans plans={doc.plans} />
+      </div>
+      <div className={styles.body}>
+        <Markdown html={doc.html} />
+      </div>
+      <CTA heading="Start on the Free plan today" />
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * The home search box (spec section 2): a searchbox named "Search your app" that searches the App Store and Google
+ * Play as the visitor types and lists the apps found. Keyboard: ↓/↑ move through the results (announced through
+ * aria-activedescendant), Enter picks, Escape closes the list (a second Escape clears the text).
+ * Picking an app fills the app selection store, which records the app_selected event.
+ */
+import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useDismiss } from '@/components/common/useDismiss';
+import type { AppSearchResult } from '@/lib/api/types';
+import { APP_STORE_NAMES } from '@/lib/appStores';
+import { useAppSelectionStore } from '@/stores/appSelection';
+import styles from './AppSearch.module.css';
+import { SEARCH_INPUT_ID } from './searchFocus';
+import { useAppSearch } from './useAppSearch';
+
+function statusText(status: string, count: number, term: string): string {
+  if (status === 'loading') return 'Searching…';
+  if (status === 'error') return 'Search is not available right now. Please try again in a moment.';
+  if (status === 'done' && count === 0) return `No apps found for “${term}”. Try the exact name shown in the store.`;
+  if (status === 'done') return `${count} ${count === 1 ? 'app' : 'apps'} found. Use the arrow keys to choose.`;
+  return '';
+}
+
+export default function AppSearch({ placeholder = 'Type the name of your app, e.g. Duolingo' }: { placeholder?: string }) {
+  const query = useAppSelectionStore((s) => s.query);
+  const setQuery = useAppSelectionStore((s) => s.setQuery);
+  const isOpen = useAppSelectionStore((s) => s.isOpen);
+  const setIsOpen = useAppSelectionStore((s) => s.setIsOpen);
+  const country = useAppSelectionStore((s) => s.selectedCountryCode);
+  const setSelectedAppDetails = useAppSelectionStore((s) => s.setSelectedAppDetails);
+  const { status, results, query: answeredQuery } = useAppSearch(query, country, isOpen);
+  const [active, setActive] = useState(-1);
+  const wrapperRef = useRef<HTMLDivElement>(null);
+  const listId = useId();
+  const optionId = (i: number) => `${listId}-option-${i}`;
+
+  const closeList = useCallback(() => setIsOpen(false), [setIsOpen]);
+  useDismiss(wrapperRef, isOpen, closeList);
+
+  const showList = isOpen && query.trim() !== '' && status !== 'idle';
+  const showOptions = showList && results.length > 0;
+
+  const choose = (app: AppSearchResult) => {
+    setSelectedAppDetails({
+      id: app.app_id,
+      store: app.app_store,
+      title: app.title,
+      developer: app.developer ?? null,
+      icon: app.icon ?? null,
+      rating: app.rating ?? null,
+      ratings_count: app.ratings_count ?? null,
+    });
+    setQuery(app.title);
+    setActive(-1);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (!results.length) return;
+      event.preventDefault();
+      if (!isOpen) setIsOpen(true);
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((i) => (i + step + results.length) % results.length);
+    } else if (event.key === 'Enter') {
+      if (showOptions && active >= 0 && results[active]) {
+        event.preventDefault();
+        choose(results[active]);
+      }
+    } else if (event.key === 'Escape') {
+      if (isOpen) {
+        event.preventDefault();
+        setIsOpen(false);
+        setActive(-1);
+      } else if (query) {
+        event.preventDefault();
+        setQuery('');
+      }
+    }
+  };
+
+  return (
+    <div ref={wrapperRef} className={styles.search}>
+      <div className={styles.field}>
+        <span aria-hidden="true" className={styles.magnifier}>
+          ⌕
+        </span>
+        <input
+          id={SEARCH_INPUT_ID}
+          type="search"
+          aria-label="Search your app"
+          aria-autocomplete="list"
+          aria-controls={showOptions ? listId : undefined}
+          aria-activedescendant={showOptions && active >= 0 ? optionId(active) : undefined}
+          autoComplete="off"
+          autoCorrect="off"
+          spellCheck={false}
+          enterKeyHint="search"
+          className={styles.input}
+          placeholder={placeholder}
+          value={query}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            setIsOpen(true);
+            setActive(-1);
+          }}
+          onFocus={() => {
+            if (query.trim() && results.length) setIsOpen(true);
+          }}
+          onKeyDown={onKeyDown}
+        />
+      </div>
+      <div role="status" aria-live="polite" className="visually-hidden">
+        {showList ? statusText(status, results.length, answeredQuery) : ''}
+      </div>
+      {showList ? (
+        <div className={styles.popup}>
+          {showOptions ? (
+            <ul id={listId} role="listbox" aria-label="Apps found" className={styles.results}>
+              {results.map((app, i) => (
+                <li
+                  key={`${app.app_store}:${app.app_id}`}
+                  id={optionId(i)}
+                  role="option"
+                  aria-selected={i === active}
+                  className={styles.result}
+                  data-active={i === active || undefined}
+                  // Keep focus in the input: a mousedown on the option would blur it first.
+                  onMouseDown={(event) => event.preventDefault()}
+                  onMouseEnter={() => setActive(i)}
+                  onClick={() => choose(app)}
+                >
+                  {app.icon ? (
+                    // Store icons come from the stores' CDNs in any size; a plain img avoids an image proxy.
+                    <img src={app.icon} alt="" width={40} height={40} className={styles.icon} loading="lazy" />
+                  ) : (
+                    <span aria-hidden="true" className={styles.iconFallback}>
+                      {app.title.slice(0, 1).toUpperCase()}
+                    </span>
+                  )}
+                  <span className={styles.text}>
+                    <span className={styles.title}>{app.title}</span>
+                    <span className={styles.meta}>
+                      {app.developer ? <span>{app.developer}</span> : null}
+                      <span className={styles.store} data-store={app.app_store}>
+                        {APP_STORE_NAMES[app.app_store] ?? app.app_store}
+                      </span>
+                    </span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className={styles.message}>{statusText(status, 0, answeredQuery || query.trim())}</p>
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+/** The app the visitor picked, shown plainly so the next step is clearly about this app. */
+import { APP_STORE_NAMES } from '@/lib/appStores';
+import { useAppSelectionStore } from '@/stores/appSelection';
+import styles from './SearchHero.module.css';
+import { focusSearchBoxQuietly } from './searchFocus';
+
+export default function SelectedAppCard() {
+  const app = useAppSelectionStore((s) => s.selectedAppDetails);
+  const setSelectedAppDetails = useAppSelectionStore((s) => s.setSelectedAppDetails);
+  const setQuery = useAppSelectionStore((s) => s.setQuery);
+  if (!app) return null;
+  return (
+    <section className={styles.selected} aria-label="Selected app">
+      {app.icon ? (
+        <img src={app.icon} alt="" width={56} height={56} className={styles.selectedIcon} />
+      ) : (
+        <span aria-hidden="true" className={styles.selectedIconFallback}>
+          {app.title.slice(0, 1).toUpperCase()}
+        </span>
+      )}
+      <div className={styles.selectedText}>
+        <p className={styles.selectedLabel}>Selected app</p>
+        <p className={styles.selectedTitle}>{app.title}</p>
+        <p className={styles.selectedMeta}>
+          {app.developer ? `${app.developer} · ` : ''}
+          {APP_STORE_NAMES[app.store]}
+        </p>
+      </div>
+      <button
+        type="button"
+        className={styles.changeButton}
+        onClick={() => {
+          setSelectedAppDetails(null);
+          setQuery('');
+          focusSearchBoxQuietly();
+        }}
+      >
+        Choose another app
+      </button>
+    </section>
+  );
+}

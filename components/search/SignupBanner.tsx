@@ -1,0 +1,35 @@
+/**
+ * Shown when a visitor arrives with an app in the link (spec section 4): an invitation to sign up, which they can
+ * dismiss (the banner is a toggleable flag). Signed-in users are past this point and never see it.
+ */
+import Link from 'next/link';
+import { useRouter } from 'next/router';
+import { loginHref } from '@/lib/redirect';
+import { useAppSelectionStore } from '@/stores/appSelection';
+import { selectIsSignedIn, useAuthStore } from '@/stores/auth';
+import styles from './SearchHero.module.css';
+
+export default function SignupBanner() {
+  const router = useRouter();
+  const show = useAppSelectionStore((s) => s.showSignupBanner);
+  const setShow = useAppSelectionStore((s) => s.setShowSignupBanner);
+  const title = useAppSelectionStore((s) => s.selectedAppDetails?.title);
+  const signedIn = useAuthStore(selectIsSignedIn);
+  if (!show || signedIn || !title) return null;
+  return (
+    <aside className={styles.banner} aria-label="Sign up">
+      <p>
+        Get every new review of <strong>{title}</strong> in your team chat. Create your free ARB account to manage where
+        they go.
+      </p>
+      <div className={styles.bannerActions}>
+        <Link href={loginHref(router.asPath, {})} className={styles.bannerLink}>
+          Sign up free
+        </Link>
+        <button type="button" className={styles.bannerDismiss} onClick={() => setShow(false)}>
+          Dismiss
+        </button>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * Product analytics behind a small list of sinks. PostHog is the one vendor; its SDK is fetched with import() only when
+ * NEXT_PUBLIC_POSTHOG_KEY is set, so it never weighs on the bundle otherwise, and without a key every call is a no-op.
+ * The spec's "second analytics service" is just another sink added with registerAnalyticsSink — no second SDK.
+ */
+export type AnalyticsSink = {
+  pageview(url: string): void;
+  identify(email: string, traits: Record<string, unknown>): void;
+  capture(event: string, properties?: Record<string, unknown>): void;
+};
+
+type PosthogLike = {
+  init(key: string, options: Record<string, unknown>): unknown;
+  capture(event: string, properties?: Record<string, unknown>): unknown;
+  identify(distinctId: string, properties?: Record<string, unknown>): unknown;
+};
+
+export type AnalyticsConfig = {
+  posthogKey?: string;
+  posthogHost?: string;
+  loadPosthog?: () => Promise<PosthogLike>;
+};
+
+const sinks: Array<Promise<AnalyticsSink | null>> = [];
+let initialized = false;
+
+function posthogSink(posthog: PosthogLike, key: string, host: string | undefined): AnalyticsSink {
+  // Page views are sent by hand on route changes (the pages router does not reload), not by the SDK's own capture.
+  posthog.init(key, { api_host: host || 'https://us.i.posthog.com', capture_pageview: false, persistence: 'localStorage' });
+  return {
+    pageview: (url) => void posthog.capture('$pageview', { $current_url: url }),
+    identify: (email, traits) => void posthog.identify(email, traits),
+    capture: (event, properties) => void posthog.capture(event, properties),
+  };
+}
+
+const defaultLoader = async (): Promise<PosthogLike> => (await import('posthog-js')).default as unknown as PosthogLike;
+
+/** Called once in the browser from the app shell. Safe to call again (the second call does nothing). */
+export function initAnalytics(config: AnalyticsConfig = {}): void {
+  if (initialized) return;
+  initialized = true;
+  const key = config.posthogKey ?? process.env.NEXT_PUBLIC_POSTHOG_KEY;
+  if (!key) return;
+  const host = config.posthogHost ?? process.env.NEXT_PUBLIC_POSTHOG_HOST;
+  const load = config.loadPosthog ?? defaultLoader;
+  sinks.push(
+    load()
+      .then((posthog) => posthogSink(posthog, key, host))
+      .catch((err: unknown) => {
+        // Blocked by an ad blocker or offline: analytics must never break the page.
+        console.warn('Analytics could not load', err);
+        return null;
+      }),
+  );
+}
+
+export function registerAnalyticsSink(sink: AnalyticsSink): void {
+  sinks.push(Promise.resolve(sink));
+}
+
+function each(fn: (sink: AnalyticsSink) => void): Promise<void> {
+  return Promise.all(sinks.map((p) => p.then((s) => s && fn(s)))).then(() => undefined);
+}
+
+export function trackPageview(url: string): Promise<void> {
+  return each((s) => s.pageview(url));
+}
+
+/** Known e-mails are identified as unverified: the person typed it, nobody has proved they own it. */
+export function identifyUser(email: string): Promise<void> {
+  return each((s) => s.identify(email, { email, is_verified: false }));
+}
+
+export function trackEvent(event: string, properties?: Record<string, unknown>): Promise<void> {
+  return each((s) => s.capture(event, properties));
+}
+
+/** Tests only: forget sinks and allow initAnalytics again. */
+export function resetAnalyticsForTests(): void {
+  sinks.length = 0;
+  initialized = false;
+}

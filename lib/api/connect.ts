@@ -1,0 +1,24 @@
+/** Connecting an app to a chat platform, and reading a destination back. These throw ApiError with the server's message. */
+import type { Platform } from '@/lib/appStores';
+import { api, call } from './client';
+import type { ConnectResult, Destination } from './types';
+
+/** POST v1/oauth/platform/connect — `payload` is the encoded v2 connection payload (lib/connectionPayload). */
+export function connectPlatform(request: { platform: Platform; payload: string }): Promise<ConnectResult> {
+  return call(api.post('v1/oauth/platform/connect', request));
+}
+
+/** POST v1/oauth/bot/connect — finishes a bot install (OAuth code + state). */
+export function connectBot(request: { platform: Platform; code: string; state: string }): Promise<{ destination_id: string }> {
+  return call(api.post('v1/oauth/bot/connect', request));
+}
+
+/** POST v1/oauth/slack/callback — finishes "Add to Slack". */
+export function finishSlackOAuth(request: { code: string; state: string }): Promise<{ destination_id: string }> {
+  return call(api.post('v1/oauth/slack/callback', request));
+}
+
+/** GET v1/public/destination/{id} — the spec reads `data.data`, which is what `call` unwraps. */
+export function getDestination(id: string): Promise<Destination> {
+  return call(api.get(`v1/public/destination/${encodeURIComponent(id)}`));
+}

@@ -1,0 +1,8 @@
+/** The contact form's call (spec section 7: POST e-mail and message as JSON). */
+import { api, call } from './client';
+
+export type ContactMessage = { email: string; message: string };
+
+export function sendContactMessage(body: ContactMessage): Promise<{ ok: true }> {
+  return call<{ ok: true }>(api.post('v1/public/contact', body));
+}

@@ -1,0 +1,19 @@
+/** The pages behind the links in review e-mails: confirm a request or the digest, unsubscribe. Throw ApiError. */
+import { api, call } from './client';
+
+export type ConfirmResult = { action: 'digest_on' | 'queued'; app: string; email: string };
+
+/** POST v1/public/email/confirm */
+export function confirmEmailLink(token: string): Promise<ConfirmResult> {
+  return call(api.post('v1/public/email/confirm', { token }));
+}
+
+/** GET v1/public/email/unsubscribe — who the link is for (masked), without changing anything. */
+export function describeUnsubscribeLink(token: string): Promise<{ email: string; unsubscribed: boolean }> {
+  return call(api.get('v1/public/email/unsubscribe', { params: { token } }));
+}
+
+/** POST v1/public/email/unsubscribe */
+export function unsubscribeWithLink(token: string): Promise<{ email: string; unsubscribed: true; apps: string[] }> {
+  return call(api.post('v1/public/email/unsubscribe', undefined, { params: { token } }));
+}

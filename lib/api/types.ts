@@ -1,0 +1,41 @@
+/** Shapes of the API's `data` answers the browser reads (shared/CONTRACT.md). */
+import type { AppStore, Platform } from '@/lib/appStores';
+
+export type SignedInUser = { authToken: string; email: string; name?: string | null; displayName?: string | null };
+
+export type AttributionMetadata = {
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  referral: string | null;
+};
+
+export type AppSearchResult = {
+  app_id: string;
+  app_store: AppStore;
+  title: string;
+  developer?: string | null;
+  icon?: string | null;
+  rating?: number | null;
+  ratings_count?: number | null;
+};
+
+export type AppDetails = AppSearchResult & { country?: string | null; url?: string | null };
+
+export type CheckoutUrl = { url: string };
+
+export type PurchaseRequest = { price_id: string; referral_code?: string } & Record<string, unknown>;
+
+export type ConnectResult = { destination_id: string; platform: Platform; app?: unknown };
+
+export type Destination = {
+  id: string;
+  platform: Platform;
+  status: string;
+  app?: { app_id: string; app_store: AppStore; title?: string | null } | null;
+} & Record<string, unknown>;
+
+export type ChatMessage = { role: 'user' | 'assistant'; content: string };
+export type ChatRequest = { messages: ChatMessage[]; app_id?: string; app_store?: AppStore; chat_id?: string };
+export type ChatReply = { chat_id: string; message: ChatMessage | string };
+export type ChatTranscript = { id: string; messages: ChatMessage[] };

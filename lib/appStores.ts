@@ -1,0 +1,23 @@
+/** The two review sources, as the API names them, and how the UI names them. */
+export const APP_STORES = ['apple_app_store', 'google_play_store'] as const;
+export type AppStore = (typeof APP_STORES)[number];
+
+export const APP_STORE_NAMES: Record<AppStore, string> = {
+  apple_app_store: 'App Store',
+  google_play_store: 'Google Play',
+};
+
+export function isAppStore(value: unknown): value is AppStore {
+  return typeof value === 'string' && (APP_STORES as readonly string[]).includes(value);
+}
+
+/** The chat platforms (and e-mail) a connection can deliver to; Slack is the spec's default. */
+export const PLATFORMS = ['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+export const DEFAULT_PLATFORM: Platform = 'slack';
+
+export function isPlatform(value: unknown): value is Platform {
+  return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
+}
+
+export const DEFAULT_COUNTRY = 'us';

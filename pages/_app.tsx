@@ -1,0 +1,31 @@
+/**
+ * The page shell (spec section 2): default SEO tags, the frame (header, main, footer), the route progress bar with
+ * page views, toasts, the generic modals, and the browser-side start-up work (persisted user, attribution,
+ * analytics). Only small modules here — every page downloads this file; the HTTP client, React Query and analytics
+ * SDKs are loaded by the pages that need them.
+ */
+import type { AppProps } from 'next/app';
+import { Toaster } from 'react-hot-toast';
+import Modal, { SharedModal } from '@/components/common/Modal';
+import Layout from '@/components/layout/Layout';
+import ProgressBar from '@/components/layout/ProgressBar';
+import Seo from '@/components/layout/Seo';
+import { TOAST_OPTIONS } from '@/lib/toast';
+import { useAppShellEffects } from '@/lib/useAppShellEffects';
+import '@/styles/globals.css';
+
+export default function App({ Component, pageProps }: AppProps) {
+  useAppShellEffects();
+  return (
+    <>
+      <Seo />
+      <ProgressBar />
+      <Layout>
+        <Component {...pageProps} />
+      </Layout>
+      <Toaster position="top-center" toastOptions={TOAST_OPTIONS} />
+      <Modal />
+      <SharedModal />
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import { apiRoute } from '@/server/http/api';
+import { oauthAuthorizeEndpoint } from '@/server/connect/endpoints';
+
+export const config = { api: { bodyParser: false } };
+export default apiRoute({ POST: oauthAuthorizeEndpoint });

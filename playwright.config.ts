@@ -1,0 +1,42 @@
+/**
+ * End-to-end tests: the built app served by the real one-process server (server/main.ts) against loopback fakes of
+ * the outside world, in Debian Chromium. tests/e2e/support/globalSetup.ts builds once when needed, starts the fakes and
+ * the server, and hands their addresses to the tests through E2E_* variables (see tests/e2e/fixtures.ts).
+ * Never `playwright install`: the browser is the system's /usr/bin/chromium.
+ */
+import { defineConfig, devices } from '@playwright/test';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './tests/e2e/support/globalSetup.ts',
+  // The whole suite shares one server; two workers is what a 2-core machine runs well.
+  workers: 2,
+  fullyParallel: true,
+  retries: process.env.CI === 'true' ? 1 : 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  forbidOnly: process.env.CI === 'true',
+  outputDir: 'test-results',
+  use: {
+    ...devices['Desktop Chrome'],
+    browserName: 'chromium',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  },
+});

@@ -1,0 +1,98 @@
+// Starts the real one-process server (`node --import tsx server/main.ts`: env → database → workers → Next) on a free
+// loopback port with its own DATA_DIR, for the end-to-end suite and the benchmarks, and stops it cleanly.
+// CommonJS on purpose: Playwright loads TypeScript as CommonJS and cannot load an ES module that uses import.meta.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+
+/** A port the OS just gave out and released; the caller binds it right after. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function tail(file, lines = 40) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function waitUntilServing(url, child, logFile, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = null;
+  child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`The server ${exited} before serving. Its log (${logFile}):\n${tail(logFile)}`);
+    try {
+      // Any answer will do: server/main.ts listens only after Next is prepared.
+      const r = await fetch(`${url}/robots.txt`, { signal: AbortSignal.timeout(2000) });
+      await r.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 150)); // the port is not open yet: nothing to subscribe to but polling
+    }
+  }
+  throw new Error(`The server did not answer on ${url} within ${timeoutMs} ms. Its log (${logFile}):\n${tail(logFile)}`);
+}
+
+/**
+ * Start the server with `env` added to its environment (fakes' base URLs, SMTP_URL…). APP_URL is the loopback URL the
+ * browser uses, so links, CORS and cookies agree with the page's origin. stdout and stderr go to `<dataDir>/server.log`.
+ */
+async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.next', env = {} }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  fs.mkdirSync(dataDir, { recursive: true });
+  const logFile = path.join(dataDir, 'server.log');
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], {
+    cwd: root,
+    stdio: ['ignore', out, out],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      PORT: String(port),
+      APP_URL: url,
+      DATA_DIR: dataDir,
+      NEXT_DIST_DIR: distDir,
+      ...env,
+    },
+  });
+  fs.closeSync(out);
+  await waitUntilServing(url, child, logFile, 90_000).catch((err) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
+  return {
+    url,
+    port,
+    logFile,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM'); // server/main.ts stops the workers and closes the database on SIGTERM
+      }),
+  };
+}
+
+module.exports = { freePort, startServer };

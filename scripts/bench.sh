@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `npm run bench`: every benchmark in bench/ (*.mjs with node, *.ts with tsx), one after the other, printing only their
+# `name: value unit` lines. A failing bench prints one FAILED line pointing at its log, and the others still run.
+# first-load runs first: it builds the app when the build is stale, and the later benches reuse that build.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=tmp/bench-logs
+mkdir -p "$logs"
+figure='^[A-Za-z0-9_./\[\]-]+: [^ ]+ [^ ]+$'
+
+benches=(bench/first-load.mjs)
+for f in bench/*.mjs bench/*.ts; do
+  [ -e "$f" ] && [ "$f" != bench/first-load.mjs ] && benches+=("$f")
+done
+
+failed=0
+for f in "${benches[@]}"; do
+  name=$(basename "$f")
+  log="$logs/${name%.*}.log"
+  case "$f" in
+    *.ts) cmd=(npx --no-install tsx "$f") ;;
+    *) cmd=(node "$f") ;;
+  esac
+  # 5 minutes is the outer guard; each bench aims at < 2 minutes (first-load may also build the app once).
+  timeout 300 "${cmd[@]}" >"$log.out" 2>"$log"
+  status=$?
+  grep -E "$figure" "$log.out"
+  if [ $status -ne 0 ]; then
+    echo "FAILED $f (exit $status): see $log"
+    cat "$log.out" >>"$log"
+    failed=1
+  fi
+  rm -f "$log.out"
+done
+exit $failed

@@ -1,0 +1,100 @@
+/**
+ * App search, app details and app events (CONTRACT.md): validate → call the service → answer.
+ * Store failures become the clear 502/503 answers of storeHttpError; an unknown app is a 404.
+ */
+import { z } from 'zod';
+import { endpoint } from '../http/api';
+import type { Logger } from '../log';
+import { notFound } from '../http/errors';
+import { searchApps } from './search';
+import { getAppDetails } from './details';
+import { APP_EVENTS, recordAppEvent } from './events';
+import { appRefSchema, appStoreSchema, countrySchema, searchQuerySchema, withCheckedAppId } from './params';
+import { StoreError, storeHttpError } from './upstream';
+import { APP_STORES } from './types';
+
+const appSummarySchema = z.object({
+  app_id: z.string(),
+  app_store: z.enum(APP_STORES),
+  title: z.string(),
+  developer: z.string(),
+  icon: z.string().nullable(),
+  rating: z.number().nullable(),
+  ratings_count: z.number().int().nullable(),
+});
+
+const appDetailsSchema = appSummarySchema.extend({
+  country: z.string(),
+  store_url: z.string(),
+  bundle_id: z.string(),
+  version: z.string().nullable(),
+  price: z.number().nullable(),
+  currency: z.string().nullable(),
+  genre: z.string().nullable(),
+  summary: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
+
+/** The person gets storeHttpError's message; the log keeps what the store actually did. */
+function rethrowStoreError(err: unknown, action: 'search' | 'details', log: Logger): never {
+  if (!(err instanceof StoreError)) throw err;
+  log.warn('store request failed', { store: err.store, kind: err.kind, detail: err.message });
+  throw storeHttpError(err, action);
+}
+
+export const searchAppsEndpoint = endpoint({
+  summary: 'Search the App Store or Google Play by app name',
+  tags: ['apps'],
+  body: z.object({
+    query: searchQuerySchema,
+    country: countrySchema,
+    app_store: appStoreSchema,
+    limit: z.number().int().min(1).max(50).default(10),
+  }),
+  response: z.array(appSummarySchema),
+  handler: async ({ body, log }) => {
+    try {
+      return await searchApps({ query: body.query, country: body.country, appStore: body.app_store, limit: body.limit });
+    } catch (err) {
+      return rethrowStoreError(err, 'search', log);
+    }
+  },
+});
+
+const STORE_LABEL = { apple_app_store: 'the App Store', google_play_store: 'Google Play' } as const;
+
+export const appDetailsEndpoint = endpoint({
+  summary: "One app's details from its store",
+  tags: ['apps'],
+  query: appRefSchema.extend({ country: countrySchema }).transform(withCheckedAppId),
+  response: appDetailsSchema,
+  handler: async ({ query, log }) => {
+    let details;
+    try {
+      details = await getAppDetails({ appId: query.app_id, appStore: query.app_store, country: query.country });
+    } catch (err) {
+      return rethrowStoreError(err, 'details', log);
+    }
+    if (!details) {
+      throw notFound(
+        `We couldn't find the app ${query.app_id} on ${STORE_LABEL[query.app_store]}` +
+          (query.app_store === 'apple_app_store' ? ` (${query.country.toUpperCase()} store).` : '.'),
+      );
+    }
+    return details;
+  },
+});
+
+export const appEventEndpoint = endpoint({
+  summary: 'Record a product event about an app (e.g. app_selected)',
+  tags: ['apps'],
+  auth: 'optional',
+  query: appRefSchema
+    .extend({ event: z.enum(APP_EVENTS, { error: `must be one of: ${APP_EVENTS.join(', ')}` }) })
+    .transform(withCheckedAppId),
+  response: z.object({ ok: z.literal(true) }),
+  handler: async ({ query, auth }) => {
+    await recordAppEvent({ event: query.event, appId: query.app_id, appStore: query.app_store, userId: auth?.userId ?? null });
+    return { ok: true as const };
+  },
+});

@@ -1,0 +1,98 @@
+/** The sign-in and session calls of the API (CONTRACT.md "HTTP API"): validate → authorize → service → answer. */
+import { z } from 'zod';
+import { endpoint } from '../http/api';
+import { emailAddress } from '../http/schemas';
+import { confirmSignInCode, requestSignInCode } from './emailSignIn';
+import { ORG_ID_PATTERN } from './secrets';
+import { exchangeOrgIdForBillingToken, exchangeSignInToken, refreshAuthToken } from './session';
+
+const captchaToken = z
+  .string('captcha_token must be a string.')
+  .max(8192)
+  .meta({ description: 'hCaptcha response token (may be empty when the server has no HCAPTCHA_SECRET).' });
+
+const attributionValue = z
+  .string()
+  .max(500)
+  .nullish()
+  .transform((v) => (v && v.trim() ? v.trim() : null));
+
+const sessionAnswer = z.object({
+  authToken: z.string(),
+  email: z.string(),
+  name: z.string().optional(),
+  displayName: z.string().optional(),
+});
+
+export const emailSignIn = endpoint({
+  summary: 'E-mail a 6-digit sign-in code',
+  tags: ['auth'],
+  body: z.object({ email: emailAddress, captcha_token: captchaToken }),
+  response: z.object({ sent: z.literal(true) }),
+  handler: async ({ body, ip }) => {
+    await requestSignInCode({ email: body.email, captchaToken: body.captcha_token, ip });
+    return { sent: true };
+  },
+});
+
+export const emailSignInConfirm = endpoint({
+  summary: 'Check a sign-in code and get a one-time sign-in token',
+  tags: ['auth'],
+  body: z.object({
+    email: emailAddress,
+    code: z
+      .string('code must be a string.')
+      .max(64)
+      .transform((v) => v.replace(/\s+/g, ''))
+      .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail.')),
+    captcha_token: captchaToken,
+  }),
+  response: z.object({ token: z.string() }),
+  handler: async ({ body, ip }) => ({
+    token: await confirmSignInCode({ email: body.email, code: body.code, captchaToken: body.captcha_token, ip }),
+  }),
+});
+
+export const tokenExchange = endpoint({
+  summary: 'Turn a one-time sign-in token into an auth token (creates the account on first sign-in)',
+  tags: ['auth'],
+  body: z.object({
+    token: z.string('token must be a string.').min(1, 'token is missing.').max(200),
+    metadata: z
+      .object({
+        utm_source: attributionValue,
+        utm_medium: attributionValue,
+        utm_campaign: attributionValue,
+        referral: attributionValue,
+      })
+      .nullish()
+      .transform((m) => ({
+        utm_source: m?.utm_source ?? null,
+        utm_medium: m?.utm_medium ?? null,
+        utm_campaign: m?.utm_campaign ?? null,
+        referral: m?.referral ?? null,
+      })),
+  }),
+  response: sessionAnswer,
+  handler: ({ body, ip }) => exchangeSignInToken({ token: body.token, attribution: body.metadata, ip }),
+});
+
+export const tokenRefresh = endpoint({
+  summary: 'A fresh auth token for the signed-in user',
+  tags: ['auth'],
+  auth: 'user',
+  response: z.object({ token: z.string() }),
+  handler: async ({ auth }) => ({ token: await refreshAuthToken(auth!.userId) }),
+});
+
+export const crmExchange = endpoint({
+  summary: "Exchange an org id (from a /subscribe link) for a token limited to billing, and the owner's e-mail",
+  tags: ['auth', 'billing'],
+  body: z.object({
+    org_id: z
+      .string('org_id must be a string.')
+      .regex(ORG_ID_PATTERN, "org_id must be 'org_' followed by at least 20 letters and digits."),
+  }),
+  response: z.object({ authToken: z.string(), email: z.string() }),
+  handler: ({ body, ip }) => exchangeOrgIdForBillingToken({ orgId: body.org_id, ip }),
+});

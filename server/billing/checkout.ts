@@ -1,0 +1,66 @@
+/**
+ * Checkout and the customer portal, hosted by Stripe: ARB creates a session and the browser goes to its URL.
+ * The org id travels as client_reference_id and metadata, so Stripe's webhooks can be matched to the org.
+ */
+import { env } from '../env';
+import { notFound } from '../http/errors';
+import { stripeRequest, toHttpError } from './stripe';
+
+type StripePrice = { id: string; active: boolean; type: 'one_time' | 'recurring' };
+type StripeSession = { id: string; url: string };
+type StripeList<T> = { data: T[] };
+
+export type CheckoutInput = {
+  priceId: string;
+  email?: string;
+  orgId?: string;
+  referralCode?: string | null;
+};
+
+async function getActivePrice(priceId: string): Promise<StripePrice> {
+  const message = 'That plan does not exist. Pick a plan on the pricing page.';
+  let price: StripePrice;
+  try {
+    price = await stripeRequest<StripePrice>('GET', `v1/prices/${encodeURIComponent(priceId)}`);
+  } catch (err) {
+    throw toHttpError(err, message);
+  }
+  if (!price.active) throw notFound(message);
+  return price;
+}
+
+export async function createCheckoutSession(input: CheckoutInput): Promise<{ url: string }> {
+  const price = await getActivePrice(input.priceId);
+  const site = env().APP_URL;
+  try {
+    const session = await stripeRequest<StripeSession>('POST', 'v1/checkout/sessions', {
+      mode: price.type === 'recurring' ? 'subscription' : 'payment',
+      line_items: { 0: { price: price.id, quantity: 1 } },
+      success_url: `${site}/dashboard?checkout=success`,
+      cancel_url: `${site}/pricing`,
+      customer_email: input.email,
+      client_reference_id: input.orgId,
+      allow_promotion_codes: true,
+      metadata: { org_id: input.orgId, referral_code: input.referralCode ?? undefined },
+    });
+    return { url: session.url };
+  } catch (err) {
+    throw toHttpError(err, 'That plan does not exist. Pick a plan on the pricing page.');
+  }
+}
+
+/** The Stripe customer portal for the account's billing e-mail. */
+export async function createPortalSession(input: { email: string }): Promise<{ url: string }> {
+  try {
+    const customers = await stripeRequest<StripeList<{ id: string }>>('GET', 'v1/customers', { email: input.email, limit: 1 });
+    const customer = customers.data[0];
+    if (!customer) throw notFound('There is no subscription for this account yet. Choose a plan first.');
+    const session = await stripeRequest<StripeSession>('POST', 'v1/billing_portal/sessions', {
+      customer: customer.id,
+      return_url: `${env().APP_URL}/dashboard`,
+    });
+    return { url: session.url };
+  } catch (err) {
+    throw toHttpError(err, 'There is no subscription for this account yet. Choose a plan first.');
+  }
+}

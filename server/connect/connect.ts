@@ -1,0 +1,96 @@
+/**
+ * The one path every connection takes — pasted webhook, e-mail address, Slack or Discord install: abuse checks, the
+ * app looked up and registered, then the monitoring engine's createDestination, which is idempotent per app × webhook
+ * and queues the welcome (intro + last 5 reviews). createDestination also wakes this process's poll and delivery loops,
+ * so on a fresh app the first poll starts at once and the welcome follows it within a second or two.
+ */
+import { ALL_COUNTRIES, MAIN_STOREFRONTS } from '@/lib/storefronts';
+import { getDb } from '../db/client';
+import { secretHash } from '../crypto';
+import type { AuthClaims } from '../auth/tokens';
+import { HttpError } from '../http/errors';
+import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
+import { log } from '../log';
+import { addSource, createDestination, ensureApp, UNSUBSCRIBED, type DestinationStatus } from '../monitor/service';
+import { isAddressUnsubscribed } from '../subscriptions/data';
+import { registerApp, type RegisteredApp } from './apps';
+import type { ConnectRequest, ConnectTarget } from './payload';
+
+export const CONNECT_LIMITS = {
+  /** Connections started from one network: generous for a team trying every platform, useless for spraying webhooks. */
+  perIp: { name: 'connect:ip', limit: 30, windowSeconds: 3600 } satisfies RateLimitRule,
+  /** Welcome e-mails one address can be signed up for in a day through the public flow. */
+  perAddress: { name: 'connect:email', limit: 3, windowSeconds: 86_400 } satisfies RateLimitRule,
+};
+
+export type ConnectResult = {
+  destination_id: string;
+  platform: ConnectRequest['platform'];
+  app: RegisteredApp;
+  /** False when this app was already connected to this webhook: the existing destination is returned. */
+  created: boolean;
+  /** Channel name when the platform told us (Slack installs). */
+  label: string | null;
+  warning: string | null;
+  status: DestinationStatus;
+};
+
+/** An address that clicked "unsubscribe" in any ARB e-mail is not signed up again by a stranger's form. */
+async function assertAddressMayBeMailed(email: string): Promise<void> {
+  const db = await getDb();
+  const engineUnsubscribed = await db
+    .selectFrom('destinations')
+    .select('id')
+    .where('platform', '=', 'email')
+    .where('target_hash', '=', secretHash('destination-target', `email\n${email}`))
+    .where('status', '=', 'disabled')
+    .where('status_reason', '=', UNSUBSCRIBED)
+    .executeTakeFirst();
+  if (engineUnsubscribed || (await isAddressUnsubscribed(email))) {
+    throw new HttpError(
+      409,
+      'address_unsubscribed',
+      'This address unsubscribed from ARB e-mails, so we won’t sign it up again from this form. To get reviews by e-mail again, use the “Get reviews by e-mail” page: it sends a confirmation link first.',
+    );
+  }
+}
+
+export type ConnectContext = { ip: string; auth: AuthClaims | null; label?: string | null };
+
+export async function connectDestination(req: ConnectRequest & { target: ConnectTarget }, ctx: ConnectContext): Promise<ConnectResult> {
+  await enforceRateLimit(CONNECT_LIMITS.perIp, ipRateKey(ctx.ip), 'Too many connections from your network in the last hour. Try again later.');
+  if (req.target.kind === 'email') {
+    await enforceRateLimit(CONNECT_LIMITS.perAddress, req.target.email, 'This address was signed up several times today already. Try again tomorrow.');
+    await assertAddressMayBeMailed(req.target.email);
+  }
+
+  const app = await registerApp(req.app, req.country && req.country !== ALL_COUNTRIES ? req.country : 'us');
+  const allCountries = req.app.store === 'apple_app_store' && req.country === ALL_COUNTRIES;
+  const created = await createDestination({
+    orgId: ctx.auth?.orgId ?? null,
+    platform: req.platform,
+    ...(req.target.kind === 'email' ? { email: req.target.email } : { url: req.target.url }),
+    label: ctx.label ?? undefined,
+    apps: [{ store: req.app.store, appId: req.app.appId }],
+    // "All countries" = the main storefronts (lib/storefronts.ts): the engine polls 'us' at once for the welcome,
+    // the other storefronts are added as sources below.
+    ...(req.app.store === 'apple_app_store' ? { country: allCountries ? 'us' : req.country || 'us' } : {}),
+    ...(allCountries ? { filters: { countries: [...MAIN_STOREFRONTS] } } : {}),
+    createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,
+  });
+  if (allCountries) {
+    for (const country of MAIN_STOREFRONTS) {
+      if (country !== 'us') await addSource({ store: req.app.store, appId: req.app.appId, kind: 'appstore_feed', country });
+    }
+  }
+  log.info('connection made', { destinationId: created.id, platform: req.platform, created: created.created, source: req.source, country: req.country || null });
+  return {
+    destination_id: created.id,
+    platform: req.platform,
+    app,
+    created: created.created,
+    label: created.status.label,
+    warning: created.warning,
+    status: created.status,
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The connect flow's API (CONTRACT.md): validate → call the service → answer.
+ *   GET  v1/public/config               which optional buttons the site shows (OAuth installs configured?)
+ *   POST v1/oauth/platform/connect      { platform, payload }          pasted webhook or e-mail address
+ *   POST v1/oauth/authorize             { platform, payload }          → { url } of the Slack/Discord approval page
+ *   POST v1/oauth/slack/callback        { code, state }                finishes "Add to Slack"
+ *   POST v1/oauth/bot/connect           { platform, code, state }      finishes "Add to Discord" (or Slack)
+ *   GET  v1/public/destination/{id}     status, last delivery, error in words — no secrets
+ */
+import { z } from 'zod';
+import { endpoint } from '../http/api';
+import { validateWebhookUrl } from '@/lib/webhookUrls';
+import { badGateway, badRequest, notFound } from '../http/errors';
+import { env } from '../env';
+import { getDestinationStatus } from '../monitor/service';
+import { connectDestination, type ConnectContext, type ConnectResult } from './connect';
+import { authorizeUrl, exchangeCode, oauthConfigured } from './oauth';
+import { MAX_PAYLOAD_CHARS, parseConnectionPayload, platformConnectBody } from './payload';
+import { newNonce, nonceCookie, readNonceCookie, signOAuthState, verifyOAuthState, type OAuthPlatform } from './state';
+
+const oauthPlatform = z.enum(['slack', 'discord'], { error: 'must be slack or discord' });
+
+const appSchema = z.object({ app_id: z.string(), app_store: z.string(), title: z.string(), icon: z.string().nullable() });
+const connectResponse = z.object({
+  destination_id: z.string(),
+  platform: z.string(),
+  app: appSchema,
+  created: z.boolean(),
+  label: z.string().nullable(),
+  warning: z.string().nullable(),
+  status: z.record(z.string(), z.unknown()),
+});
+
+export const publicConfigEndpoint = endpoint({
+  summary: 'Which optional connect buttons this server offers',
+  tags: ['connect'],
+  response: z.object({ slack_oauth: z.boolean(), discord_oauth: z.boolean(), allow_private_webhooks: z.boolean() }),
+  handler: () => ({
+    slack_oauth: oauthConfigured('slack'),
+    discord_oauth: oauthConfigured('discord'),
+    // A test-only setting (ALLOW_PRIVATE_WEBHOOKS): the browser's URL check must agree with the server's.
+    allow_private_webhooks: env().ALLOW_PRIVATE_WEBHOOKS,
+  }),
+});
+
+export const platformConnectEndpoint = endpoint({
+  summary: 'Connect an app to a chat webhook or an e-mail address (v2 connection payload)',
+  tags: ['connect'],
+  auth: 'optional',
+  body: platformConnectBody,
+  response: connectResponse,
+  handler: async ({ body, ip, auth }): Promise<ConnectResult> => {
+    const request = parseConnectionPayload(body.platform, body.payload, 'required');
+    return connectDestination({ ...request, target: request.target! }, { ip, auth });
+  },
+});
+
+export const oauthAuthorizeEndpoint = endpoint({
+  summary: 'Start "Add to Slack" or "Add to Discord": the approval page URL with a signed state',
+  tags: ['connect'],
+  body: z.object({ platform: oauthPlatform, payload: z.string().min(1, 'is required').max(MAX_PAYLOAD_CHARS, 'is too long') }),
+  response: z.object({ url: z.string() }),
+  handler: async ({ body, setHeader }) => {
+    // Checked now so a bad app id or country fails here, not after the visitor has approved on the platform.
+    parseConnectionPayload(body.platform, body.payload, 'none');
+    const nonce = newNonce();
+    const state = await signOAuthState({ platform: body.platform, payload: body.payload, nonce });
+    const url = authorizeUrl(body.platform, state);
+    setHeader('Set-Cookie', nonceCookie(nonce));
+    return { url };
+  },
+});
+
+const oauthReturn = { code: z.string().trim().min(1, 'is required').max(512, 'is too long'), state: z.string().min(1, 'is required').max(16_384, 'is too long') };
+
+async function finishInstall(platform: OAuthPlatform, code: string, state: string, ctx: ConnectContext & { nonce: string | null }): Promise<ConnectResult> {
+  const payload = await verifyOAuthState(state, platform, ctx.nonce);
+  const request = parseConnectionPayload(platform, payload, 'none');
+  const webhook = await exchangeCode(platform, code);
+  // Checked like a pasted URL: whatever the platform answered must still be that platform's webhook shape.
+  const check = validateWebhookUrl(platform, webhook.url, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
+  if (!check.ok) throw badGateway(`${platform === 'slack' ? 'Slack' : 'Discord'} answered with a webhook ARB cannot use (${check.error}).`);
+  return connectDestination({ ...request, target: { kind: 'webhook', url: check.url } }, { ...ctx, label: webhook.label });
+}
+
+export const slackCallbackEndpoint = endpoint({
+  summary: 'Finish "Add to Slack": exchange the code, store the webhook and its channel, connect the app',
+  tags: ['connect'],
+  auth: 'optional',
+  body: z.object(oauthReturn),
+  response: connectResponse,
+  handler: ({ body, req, ip, auth }) => finishInstall('slack', body.code, body.state, { ip, auth, nonce: readNonceCookie(req) }),
+});
+
+export const botConnectEndpoint = endpoint({
+  summary: 'Finish a bot install ("Add to Discord", or Slack): exchange the code, store the webhook, connect the app',
+  tags: ['connect'],
+  auth: 'optional',
+  body: z.object({ platform: oauthPlatform, ...oauthReturn }),
+  response: connectResponse,
+  handler: ({ body, req, ip, auth }) => finishInstall(body.platform, body.code, body.state, { ip, auth, nonce: readNonceCookie(req) }),
+});
+
+const DESTINATION_ID = /^dst_[0-9A-Za-z]{24}$/;
+
+export const destinationStatusEndpoint = endpoint({
+  summary: "A connection's status: platform, app, channel, last delivery and any error in plain words (no secrets)",
+  tags: ['connect'],
+  params: z.object({ id: z.string() }),
+  response: z.record(z.string(), z.unknown()),
+  handler: async ({ params }) => {
+    if (!DESTINATION_ID.test(params.id)) throw badRequest('id: not a destination id (dst_ followed by 24 letters and digits).');
+    const status = await getDestinationStatus(params.id);
+    if (!status) throw notFound('No connection with this id. It may have been removed.');
+    return status;
+  },
+});

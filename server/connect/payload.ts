@@ -1,0 +1,104 @@
+/**
+ * The v2 connection payload (lib/connectionPayload.ts) as the server accepts it: decoded, then every field checked
+ * for the platform it is meant for. The browser checks the same things as the visitor types; this is the check that
+ * counts. Anything wrong is a 400 whose message says which field and what it should look like.
+ */
+import { z } from 'zod';
+import { decodeConnectionPayload, InvalidConnectionPayloadError } from '@/lib/connectionPayload';
+import { validateWebhookUrl, type WebhookPlatform } from '@/lib/webhookUrls';
+import { ALL_COUNTRIES, isStorefrontCode } from '@/lib/storefronts';
+import type { AppStore, Platform } from '@/lib/appStores';
+import { normalizeAppId } from '../apps/params';
+import { env } from '../env';
+import { badRequest } from '../http/errors';
+import { emailAddress } from '../http/schemas';
+
+export type ConnectTarget = { kind: 'webhook'; url: string } | { kind: 'email'; email: string };
+
+export type ConnectRequest = {
+  platform: Platform;
+  /** null while an OAuth install has not yet said which webhook it made. */
+  target: ConnectTarget | null;
+  /** Who connected it, when known (the visitor's e-mail, else the signed-in user's). */
+  userEmail: string | null;
+  app: { store: AppStore; appId: string };
+  /** iOS: a storefront code or 'all'; Google Play: '' (its public reviews are read by language, not country). */
+  country: string;
+  /** Where the flow started (home, try-free, a platform page…), kept for the record. */
+  source: string;
+};
+
+/** The largest encoded payload we read: a v2 payload with a long Teams URL is well under 3 KB. */
+export const MAX_PAYLOAD_CHARS = 8192;
+
+const SOURCE = /^[a-z0-9][a-z0-9_/-]{0,39}$/;
+
+function checkEmail(value: string, field: string): string {
+  const parsed = emailAddress.safeParse(value);
+  if (!parsed.success) throw badRequest(`${field}: enter a valid e-mail address.`, 'invalid_payload');
+  return parsed.data as string;
+}
+
+/**
+ * `webhook: 'required'` for a pasted webhook; 'none' when an OAuth install will supply it (the payload's webhook_url
+ * must then be empty, so nobody mistakes which one is used).
+ */
+export function parseConnectionPayload(platform: Platform, encoded: string, webhook: 'required' | 'none' = 'required'): ConnectRequest {
+  let p;
+  try {
+    p = decodeConnectionPayload(encoded);
+  } catch (err) {
+    if (err instanceof InvalidConnectionPayloadError) throw badRequest(`payload: ${err.message}`, 'invalid_payload');
+    throw err;
+  }
+
+  const appId = normalizeAppId(p.app_store, p.app_id);
+  if (!appId) {
+    throw badRequest(
+      p.app_store === 'apple_app_store'
+        ? 'payload.app_id: an App Store app id is a number, like 1488223190.'
+        : 'payload.app_id: a Google Play app id is a package name, like com.example.app.',
+      'invalid_payload',
+    );
+  }
+
+  let country = '';
+  if (p.app_store === 'apple_app_store') {
+    country = (p.country || 'us').trim().toLowerCase();
+    if (country !== ALL_COUNTRIES && !isStorefrontCode(country)) {
+      throw badRequest(`payload.country: "${country}" is not an App Store country. Use a two-letter code like "us", or "all".`, 'invalid_payload');
+    }
+  }
+
+  const userEmail = p.user_email.trim() ? checkEmail(p.user_email, 'payload.user_email') : null;
+
+  let target: ConnectTarget | null = null;
+  if (platform === 'email') {
+    if (!userEmail) throw badRequest('payload.user_email: enter the e-mail address the reviews should go to.', 'invalid_payload');
+    target = { kind: 'email', email: userEmail };
+  } else if (webhook === 'required') {
+    const check = validateWebhookUrl(platform as WebhookPlatform, p.webhook_url, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
+    if (!check.ok) throw badRequest(`payload.webhook_url: ${check.error}`, 'invalid_webhook_url');
+    target = { kind: 'webhook', url: check.url };
+  } else if (p.webhook_url.trim()) {
+    throw badRequest('payload.webhook_url: leave it empty — the platform creates the webhook when you approve ARB.', 'invalid_payload');
+  }
+
+  const source = p.source.trim().toLowerCase();
+  return {
+    platform,
+    target,
+    userEmail,
+    app: { store: p.app_store, appId },
+    country,
+    source: SOURCE.test(source) ? source : 'unknown',
+  };
+}
+
+/** The body of POST v1/oauth/platform/connect (CONTRACT.md). */
+export const platformConnectBody = z.object({
+  platform: z.enum(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'], {
+    error: 'must be one of slack, msteams, mattermost, discord, webex, email',
+  }),
+  payload: z.string({ error: 'is required: the encoded v2 connection payload' }).min(1, 'is required').max(MAX_PAYLOAD_CHARS, 'is too long'),
+});

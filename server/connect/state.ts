@@ -1,0 +1,74 @@
+/**
+ * The OAuth `state`: the connection payload travels through Slack or Discord and comes back, so it is signed
+ * (HS256 JWT with AUTH_SECRET, 10 minutes) — a state nobody signed, one that was altered, one for the other platform
+ * or an expired one is refused. It is also bound to the browser that started the install: the start call sets a
+ * random nonce in an HttpOnly cookie and the state carries its hash, so a state lifted from someone else's link
+ * cannot finish an install in another browser (OAuth's login-CSRF).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { SignJWT, jwtVerify } from 'jose';
+import { env } from '../env';
+import { badRequest } from '../http/errors';
+
+export type OAuthPlatform = 'slack' | 'discord';
+
+export const OAUTH_STATE_TTL_SECONDS = 600;
+export const NONCE_COOKIE = 'arb_oauth_nonce';
+const ISSUER = 'arb-oauth';
+const AUDIENCE = 'oauth-state';
+
+const key = () => new TextEncoder().encode(env().AUTH_SECRET);
+const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export async function signOAuthState(input: { platform: OAuthPlatform; payload: string; nonce: string }): Promise<string> {
+  return new SignJWT({ plt: input.platform, pl: input.payload, nh: hashNonce(input.nonce) })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + OAUTH_STATE_TTL_SECONDS)
+    .sign(key());
+}
+
+const START_AGAIN = 'Start again from the ARB page and approve ARB within 10 minutes.';
+
+/** The encoded connection payload the state carries; 400 when the state is not ours, expired or from another browser. */
+export async function verifyOAuthState(state: string, platform: OAuthPlatform, nonce: string | null): Promise<string> {
+  let claims;
+  try {
+    ({ payload: claims } = await jwtVerify(state, key(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }));
+  } catch (err) {
+    const expired = (err as { code?: string }).code === 'ERR_JWT_EXPIRED';
+    throw badRequest(expired ? `This connection request has expired. ${START_AGAIN}` : `state: this is not a connection request ARB started. ${START_AGAIN}`, 'invalid_state');
+  }
+  if (claims.plt !== platform || typeof claims.pl !== 'string' || typeof claims.nh !== 'string') {
+    throw badRequest(`state: this connection request was made for another platform. ${START_AGAIN}`, 'invalid_state');
+  }
+  const given = Buffer.from(nonce ? hashNonce(nonce) : '');
+  const expected = Buffer.from(claims.nh);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw badRequest(`This connection was started in another browser, or its cookie was cleared. ${START_AGAIN}`, 'invalid_state');
+  }
+  return claims.pl;
+}
+
+/** Set-Cookie for the nonce: only sent back to the OAuth API routes, never readable by scripts. */
+export function nonceCookie(nonce: string): string {
+  const secure = env().APP_URL.startsWith('https://') ? '; Secure' : '';
+  return `${NONCE_COOKIE}=${nonce}; Path=/api/v1/oauth; Max-Age=${OAUTH_STATE_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+export function readNonceCookie(req: IncomingMessage): string | null {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === NONCE_COOKIE) return part.slice(i + 1).trim() || null;
+  }
+  return null;
+}

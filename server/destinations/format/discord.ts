@@ -1,0 +1,90 @@
+/**
+ * Discord webhooks: one embed, `allowed_mentions: { parse: [] }` on every message (Discord's default lets user and
+ * role mentions ping). Review text is backslash-escaped Markdown with '@' broken anyway, so even a client that ignored
+ * allowed_mentions would render `@everyone` inertly. Every Discord limit is respected, because one character over any
+ * of them is a 400: title 256, description 4096, ≤25 fields (name 256, value 1024), footer 2048, author 256, and all
+ * of them together ≤ 6000.
+ */
+import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { breakMentions, breakPlain, escapeMarkdown, fitRendered, markdownUrl } from './text';
+import { reviewFacts, reviewView, welcomeView } from './view';
+
+export const DISCORD_LIMITS = {
+  content: 2000,
+  embeds: 10,
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  author: 256,
+  total: 6000,
+} as const;
+
+export type DiscordEmbed = {
+  title?: string;
+  url?: string;
+  description?: string;
+  color?: number;
+  timestamp?: string;
+  author?: { name: string };
+  footer?: { text: string };
+  fields?: Array<{ name: string; value: string; inline?: boolean }>;
+};
+export type DiscordPayload = { content?: string; allowed_mentions: { parse: [] }; embeds: DiscordEmbed[] };
+
+export function escapeDiscord(s: string): string {
+  return breakMentions(escapeMarkdown(s));
+}
+const fit = (raw: string, max: number) => fitRendered(raw, max, escapeDiscord);
+/** Author names and footers are not Markdown. */
+const plain = (raw: string, max: number) => fitRendered(raw, max, breakPlain);
+
+/** The characters Discord counts toward the 6000 total of a message's embeds. */
+export function discordEmbedLength(embeds: DiscordEmbed[]): number {
+  let n = 0;
+  for (const e of embeds) {
+    n += (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0) + (e.author?.name.length ?? 0);
+    for (const f of e.fields ?? []) n += f.name.length + f.value.length;
+  }
+  return n;
+}
+
+export function formatReview(input: ReviewMessageInput): FormattedMessage {
+  const v = reviewView(input);
+  const prefix = `${v.kind === 'updated' ? '✏️ ' : ''}${v.stars} `;
+  const fields: NonNullable<DiscordEmbed['fields']> = reviewFacts(v)
+    .filter(([label]) => label !== 'Author')
+    .map(([name, value]) => ({ name, value: fit(value, DISCORD_LIMITS.fieldValue) || '—', inline: true }));
+  const embed: DiscordEmbed = {
+    title: prefix + (v.title ? fit(v.title, DISCORD_LIMITS.title - prefix.length) : v.heading),
+    ...(v.link ? { url: v.link } : {}),
+    description: '',
+    color: v.color,
+    timestamp: v.date.toISOString(),
+    author: { name: plain(v.author, DISCORD_LIMITS.author) },
+    footer: { text: plain(`${v.appTitle} · ${v.storeName} · ${v.heading}`, DISCORD_LIMITS.footer) },
+    fields,
+  };
+  if (v.translation) {
+    const name = plain(`Translation (${v.translation.languageName})`, DISCORD_LIMITS.fieldName);
+    fields.push({ name, value: fit(v.translation.text, DISCORD_LIMITS.fieldValue) || '—', inline: false });
+  }
+  // The description (the review) gets whatever the other parts leave of the 6000 total.
+  const room = Math.min(DISCORD_LIMITS.description, DISCORD_LIMITS.total - discordEmbedLength([embed]));
+  embed.description = v.body ? fit(v.body, room) : '*No written review, rating only.*';
+  const payload: DiscordPayload = { allowed_mentions: { parse: [] }, embeds: [embed] };
+  return { kind: 'json', body: payload };
+}
+
+export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
+  const w = welcomeView(input);
+  const embed: DiscordEmbed = {
+    title: `👋 ${w.heading}`,
+    description: fit(w.text, 2_000) + (w.manageUrl ? `\n[Manage this channel in ARB](${markdownUrl(w.manageUrl)})` : ''),
+    color: 0x1f6feb,
+  };
+  const payload: DiscordPayload = { allowed_mentions: { parse: [] }, embeds: [embed] };
+  return { kind: 'json', body: payload };
+}

@@ -1,0 +1,32 @@
+/**
+ * One entry point for the delivery engine: the right platform's formatter for a review or a welcome message.
+ * All formatters are pure (review in, payload out) and never exceed their platform's limits.
+ */
+import type { EmailContext, FormattedMessage, Platform, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import * as discord from './discord';
+import * as email from './email';
+import * as mattermost from './mattermost';
+import * as msteams from './msteams';
+import * as slack from './slack';
+import * as webex from './webex';
+
+export type OutgoingMessage = { type: 'review'; input: ReviewMessageInput } | { type: 'welcome'; input: WelcomeMessageInput };
+
+const chat = { slack, msteams, mattermost, discord, webex } as const;
+
+/** Formats a message for `platform`. E-mail needs its EmailContext (the unsubscribe URL); chat platforms ignore it. */
+export function formatFor(platform: Platform, message: OutgoingMessage, emailContext?: EmailContext): FormattedMessage {
+  if (platform === 'email') {
+    if (!emailContext) throw new Error('Formatting an e-mail needs an EmailContext with the unsubscribe URL');
+    return message.type === 'review' ? email.formatReview(message.input, emailContext) : email.formatWelcome(message.input, emailContext);
+  }
+  const formatter = chat[platform];
+  if (!formatter) throw new Error(`No formatter for platform ${String(platform)}`);
+  return message.type === 'review' ? formatter.formatReview(message.input) : formatter.formatWelcome(message.input);
+}
+
+export const formatReviewFor = (platform: Platform, input: ReviewMessageInput, emailContext?: EmailContext) =>
+  formatFor(platform, { type: 'review', input }, emailContext);
+
+export const formatWelcomeFor = (platform: Platform, input: WelcomeMessageInput, emailContext?: EmailContext) =>
+  formatFor(platform, { type: 'welcome', input }, emailContext);

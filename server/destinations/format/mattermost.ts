@@ -1,0 +1,93 @@
+/**
+ * Mattermost incoming webhooks: one message attachment (fallback, color, author_name, title + title_link, text,
+ * fields, footer). Mattermost notifies on @channel/@here/@all/@user and, on incoming webhooks, turns Slack's
+ * <url|text> into links in text, pretext and field values (ParseSlackAttachment) — so review text in those
+ * Markdown-rendered parts gets `<` and `&` as entities, a zero-width space after every '@', and Markdown escaped.
+ * author_name, footer, fallback (and the title when it has a title_link) are shown as plain text: mentions broken only. A post holds at most 16,383 characters: the attachment's text fields together stay under that.
+ */
+import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { breakMentions, breakPlain, escapeMarkdown, fitRendered, markdownUrl } from './text';
+import { reviewFacts, reviewView, welcomeView } from './view';
+
+export const MATTERMOST_LIMITS = { postChars: 16_383, title: 500, author: 250, fieldValue: 1_000, fallback: 300 } as const;
+
+export type MattermostAttachment = {
+  fallback: string;
+  color: string;
+  pretext?: string;
+  author_name: string;
+  title: string;
+  title_link?: string;
+  text: string;
+  fields: Array<{ short: boolean; title: string; value: string }>;
+  footer: string;
+};
+export type MattermostPayload = { text?: string; attachments: MattermostAttachment[] };
+
+/** Markdown-rendered fields: entities for & and < (Slack-style <!channel> translation), escaped Markdown, broken @. */
+export function escapeMattermost(s: string): string {
+  return breakMentions(escapeMarkdown(s.replace(/&/g, '&amp;').replace(/</g, '&lt;')));
+}
+/** Plain fields (author, footer, fallback) are not Markdown: only mentions need breaking. */
+const plain = (s: string, max: number) => fitRendered(s, max, breakPlain);
+const fit = (raw: string, max: number) => fitRendered(raw, max, escapeMattermost);
+const hex = (n: number) => `#${n.toString(16).padStart(6, '0')}`;
+
+/** Characters Mattermost counts for the post: every string the attachment displays. */
+export function mattermostLength(p: MattermostPayload): number {
+  let n = p.text?.length ?? 0;
+  for (const a of p.attachments) {
+    n += a.fallback.length + (a.pretext?.length ?? 0) + a.author_name.length + a.title.length + a.text.length + a.footer.length;
+    for (const f of a.fields) n += f.title.length + f.value.length;
+  }
+  return n;
+}
+
+export function formatReview(input: ReviewMessageInput): FormattedMessage {
+  const v = reviewView(input);
+  const fields = reviewFacts(v)
+    .filter(([label]) => label !== 'Author')
+    .map(([title, value]) => ({ short: true, title, value: fit(value, MATTERMOST_LIMITS.fieldValue) }));
+  if (v.translation) {
+    fields.push({ short: false, title: `Translation (${v.translation.languageName})`, value: '' });
+  }
+  const attachment: MattermostAttachment = {
+    fallback: plain(v.summary, MATTERMOST_LIMITS.fallback),
+    color: hex(v.color),
+    ...(v.kind === 'updated' ? { pretext: v.previousStars ? `✏️ **Updated review** · was ${v.previousStars}, now ${v.stars}` : '✏️ **Updated review**' } : {}),
+    author_name: plain(v.author, MATTERMOST_LIMITS.author),
+    // With a title_link Mattermost shows the title as plain text (React-escaped); without one it renders Markdown.
+    title: `${v.stars} ${v.title ? (v.link ? plain(v.title, MATTERMOST_LIMITS.title) : fit(v.title, MATTERMOST_LIMITS.title)) : v.heading}`,
+    ...(v.link ? { title_link: v.link } : {}),
+    text: '',
+    fields,
+    footer: `ARB · ${v.heading} · ${v.storeName}`,
+  };
+  const payload: MattermostPayload = { attachments: [attachment] };
+  // Body and translation share what the rest leaves of the post limit (the translation at most a third).
+  const room = MATTERMOST_LIMITS.postChars - mattermostLength(payload) - 64;
+  const translationRoom = v.translation ? Math.floor(room / 3) : 0;
+  if (v.translation) fields[fields.length - 1].value = fit(v.translation.text, translationRoom);
+  const used = v.translation ? fields[fields.length - 1].value.length : 0;
+  attachment.text = v.body ? fit(v.body, room - used) : '_No written review, rating only._';
+  return { kind: 'json', body: payload };
+}
+
+export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
+  const w = welcomeView(input);
+  const manage = w.manageUrl ? `\n[Manage this channel in ARB](${markdownUrl(w.manageUrl)})` : '';
+  const payload: MattermostPayload = {
+    attachments: [
+      {
+        fallback: plain(w.summary, MATTERMOST_LIMITS.fallback),
+        color: '#1f6feb',
+        author_name: 'ARB',
+        title: `👋 ${w.heading}`,
+        text: fit(w.text, 2_000) + manage,
+        fields: [],
+        footer: 'ARB',
+      },
+    ],
+  };
+  return { kind: 'json', body: payload };
+}

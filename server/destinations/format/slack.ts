@@ -1,0 +1,70 @@
+/**
+ * Slack incoming webhooks, Block Kit: `text` (the notification fallback) + header (plain_text ≤150) · section mrkdwn
+ * body (≤3000, verbatim: no auto-linking of review text) · section fields (≤10, each ≤2000) · context with the link.
+ * Review text goes through escapeSlack: & < > escaped (kills <!channel>, <@U…>, <url|text>), formatting neutralised.
+ */
+import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { escapeSlack, escapeSlackControl, fitRendered, truncate } from './text';
+import { reviewFacts, reviewView, welcomeView } from './view';
+
+export const SLACK_LIMITS = { header: 150, sectionText: 3000, fields: 10, fieldText: 2000, contextText: 3000, blocks: 50, fallbackText: 3000 } as const;
+
+type TextObject = { type: 'plain_text'; text: string; emoji?: boolean } | { type: 'mrkdwn'; text: string; verbatim?: boolean };
+export type SlackBlock =
+  | { type: 'header'; text: TextObject }
+  | { type: 'section'; text?: TextObject; fields?: TextObject[] }
+  | { type: 'context'; elements: TextObject[] }
+  | { type: 'divider' };
+export type SlackPayload = { text: string; blocks: SlackBlock[]; unfurl_links: false; unfurl_media: false };
+
+const mrkdwn = (text: string): TextObject => ({ type: 'mrkdwn', text, verbatim: true });
+
+/** <url|label> with the URL made safe for Slack's link syntax. */
+export function slackLink(url: string, label: string): string {
+  return `<${escapeSlackControl(url)}|${escapeSlack(label)}>`;
+}
+
+/** Escaped user text that fits in `max` characters after escaping. */
+const fit = (raw: string, max: number) => fitRendered(raw, max, escapeSlack);
+
+export function formatReview(input: ReviewMessageInput): FormattedMessage {
+  const v = reviewView(input);
+  const blocks: SlackBlock[] = [];
+  // plain_text is never parsed for mentions or links: no escaping, only the length limit.
+  blocks.push({ type: 'header', text: { type: 'plain_text', text: truncate(`${v.stars} ${v.title ?? v.heading}`, SLACK_LIMITS.header), emoji: true } });
+  if (v.kind === 'updated') {
+    const change = v.previousStars ? ` · was ${v.previousStars}, now ${v.stars}` : '';
+    blocks.push({ type: 'context', elements: [mrkdwn(`✏️ *Updated review*${change}`)] });
+  }
+  blocks.push({ type: 'section', text: mrkdwn(v.body ? fit(v.body, SLACK_LIMITS.sectionText) : '_No written review, rating only._') });
+  if (v.translation) {
+    const label = `*Translation (${escapeSlack(v.translation.languageName)})*\n`;
+    blocks.push({ type: 'section', text: mrkdwn(label + fit(v.translation.text, SLACK_LIMITS.sectionText - label.length)) });
+  }
+  const fields = reviewFacts(v)
+    .slice(0, SLACK_LIMITS.fields)
+    .map(([label, value]) => mrkdwn(`*${label}*\n${fit(value, SLACK_LIMITS.fieldText - label.length - 3)}`));
+  blocks.push({ type: 'section', fields });
+  const context = [v.link ? slackLink(v.link, v.linkLabel) : null, escapeSlack(v.heading), escapeSlack(v.storeName)].filter(Boolean);
+  blocks.push({ type: 'context', elements: [mrkdwn(context.join(' · '))] });
+
+  const payload: SlackPayload = {
+    // Slack scans this fallback for <!channel> too: it gets the same escaping, and stays one short line.
+    text: fit(v.summary, 300),
+    blocks,
+    unfurl_links: false,
+    unfurl_media: false,
+  };
+  return { kind: 'json', body: payload };
+}
+
+export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
+  const w = welcomeView(input);
+  const blocks: SlackBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: truncate(`👋 ${w.heading}`, SLACK_LIMITS.header), emoji: true } },
+    { type: 'section', text: mrkdwn(fit(w.text, SLACK_LIMITS.sectionText)) },
+  ];
+  if (w.manageUrl) blocks.push({ type: 'context', elements: [mrkdwn(slackLink(w.manageUrl, 'Manage this channel in ARB'))] });
+  const payload: SlackPayload = { text: fit(w.summary, 300), blocks, unfurl_links: false, unfurl_media: false };
+  return { kind: 'json', body: payload };
+}

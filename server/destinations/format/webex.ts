@@ -1,0 +1,53 @@
+/**
+ * Webex incoming webhooks: `{ "markdown": "…" }`. Webex mentions are written `<@all>` / `<@personEmail:…>`, so `<`
+ * (with `&` and `>`) becomes an HTML entity — a backslash would not be enough where the client skips Markdown —
+ * Markdown is backslash-escaped and '@' broken. The Messages API caps a message at 7439 bytes; ARB stays under 7000.
+ */
+import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { breakMentions, escapeMarkdown, fitRendered, markdownUrl, utf8Length } from './text';
+import { reviewFacts, reviewView, welcomeView } from './view';
+
+export const WEBEX_LIMITS = { markdownBytes: 7_000, title: 300, factValue: 300 } as const;
+
+export type WebexPayload = { markdown: string };
+
+export function escapeWebex(s: string): string {
+  return breakMentions(escapeMarkdown(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')));
+}
+const fit = (raw: string, max: number) => fitRendered(raw, max, escapeWebex);
+const fitBytes = (raw: string, maxBytes: number) => fitRendered(raw, maxBytes, escapeWebex, utf8Length);
+
+export function formatReview(input: ReviewMessageInput): FormattedMessage {
+  const v = reviewView(input);
+  const head = [`**${v.stars} ${v.title ? fit(v.title, WEBEX_LIMITS.title) : v.heading}**`];
+  const change = v.kind === 'updated' && v.previousStars ? ` · was ${v.previousStars}, now ${v.stars}` : '';
+  head.push(`${v.kind === 'updated' ? '✏️ ' : ''}${v.heading} of ${fit(v.appTitle, 200)} on ${v.storeName}${change}`);
+  const facts = reviewFacts(v)
+    .map(([label, value]) => `**${label}:** ${fit(value, WEBEX_LIMITS.factValue)}`)
+    .join('  \n');
+  const tail = [facts, v.link ? `[${v.linkLabel}](${markdownUrl(v.link)})` : null].filter(Boolean).join('\n\n');
+
+  const assemble = (body: string, translation: string | null) =>
+    [
+      head.join('  \n'),
+      body || '_No written review, rating only._',
+      translation != null ? `**Translation (${escapeWebex(v.translation!.languageName)})**  \n${translation}` : null,
+      tail,
+    ]
+      .filter((part) => part != null)
+      .join('\n\n');
+
+  const room = WEBEX_LIMITS.markdownBytes - utf8Length(assemble('', v.translation ? '' : null));
+  const translation = v.translation ? fitBytes(v.translation.text, Math.floor(room / 3)) : null;
+  const body = v.body ? fitBytes(v.body, room - (translation ? utf8Length(translation) : 0)) : '';
+  const payload: WebexPayload = { markdown: assemble(body, translation) };
+  return { kind: 'json', body: payload };
+}
+
+export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
+  const w = welcomeView(input);
+  const lines = [`**👋 ${w.heading}**`, fit(w.text, 2_000)];
+  if (w.manageUrl) lines.push(`[Manage this space in ARB](${markdownUrl(w.manageUrl)})`);
+  const payload: WebexPayload = { markdown: lines.join('\n\n') };
+  return { kind: 'json', body: payload };
+}

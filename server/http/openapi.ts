@@ -1,0 +1,150 @@
+/**
+ * The API's OpenAPI 3.1 document, built from the route table (server/http/routes.ts) and the same zod schemas that
+ * validate requests — the description cannot drift from what the handlers accept.
+ */
+import { z, type ZodType } from 'zod';
+import { env } from '../env';
+import { RAW, endpoint, sendJson, type AuthMode, type Endpoint, type Method } from './api';
+import type { ApiRouteEntry } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', description: 'Stable machine-readable code, e.g. invalid_request, rate_limited.' },
+        message: { type: 'string', description: 'What went wrong, in words a person understands.' },
+      },
+    },
+  },
+};
+
+/** The request side of a schema (what a client sends), as JSON Schema 2020-12 (OpenAPI 3.1's dialect). */
+function requestSchema(schema: ZodType): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function responseSchema(schema: ZodType): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/** /api/v1/apps/[id] → /api/v1/apps/{id}; catch-all [...slug] → {slug}. */
+export function openApiPath(nextPath: string): string {
+  return nextPath.replace(/\[\[?(?:\.\.\.)?(\w+)\]?\]/g, '{$1}');
+}
+
+function parametersFrom(schema: ZodType | undefined, where: 'query' | 'path'): JsonSchema[] {
+  if (!schema) return [];
+  const json = requestSchema(schema);
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    ...(typeof s.description === 'string' ? { description: s.description } : {}),
+    schema: s,
+  }));
+}
+
+const errorRef = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+function security(auth: AuthMode): JsonSchema[] | undefined {
+  if (auth === 'user') return [{ bearerAuth: [] }];
+  if (auth === 'billing') return [{ bearerAuth: [] }, { billingToken: [] }];
+  if (auth === 'optional') return [{}, { bearerAuth: [] }];
+  return undefined;
+}
+
+function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
+  const auth: AuthMode = ep.auth ?? 'none';
+  const responses: Record<string, unknown> = {
+    200: {
+      description: 'Success',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['data'],
+            properties: { data: ep.response ? responseSchema(ep.response) : {} },
+          },
+        },
+      },
+    },
+    400: errorRef('Invalid request: the message names the field'),
+    405: errorRef('Method not allowed (see the Allow header)'),
+    429: errorRef('Rate limited (see the Retry-After header)'),
+  };
+  if (ep.body) {
+    responses[413] = errorRef('Request body too large');
+    responses[415] = errorRef('Request body is not JSON');
+  }
+  if (auth === 'user' || auth === 'billing') {
+    responses[401] = errorRef('Missing, expired or invalid token');
+    responses[403] = errorRef('Token not allowed here (a billing-only token outside billing)');
+  }
+  return {
+    operationId: `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: ep.summary,
+    ...(ep.tags?.length ? { tags: ep.tags } : {}),
+    ...(security(auth) ? { security: security(auth) } : {}),
+    parameters: [...parametersFrom(ep.params, 'path'), ...parametersFrom(ep.query, 'query')],
+    ...(ep.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(ep.body) } } } }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(routes: readonly ApiRouteEntry[], serverUrl: string): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { path, route } of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+    const item: Record<string, unknown> = {};
+    for (const [method, ep] of Object.entries(route.endpoints) as Array<[Method, Endpoint]>) {
+      item[method.toLowerCase()] = operation(path, method, ep);
+    }
+    paths[openApiPath(path)] = item;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'ARB API',
+      version: '1',
+      description:
+        'Success answers are `{ "data": … }`; failures are `{ "error": { "code", "message" } }` with a 4xx/5xx status. ' +
+        'Every answer carries an X-Request-Id header.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: { Error: ERROR_SCHEMA },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Auth token from /v1/auth/token/exchange.' },
+        billingToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Billing-only token from /v1/auth/token/crm-exchange.' },
+      },
+    },
+  };
+}
+
+export const openApiDocument = endpoint({
+  summary: 'This description of the API (OpenAPI 3.1)',
+  tags: ['meta'],
+  handler: async ({ res }) => {
+    // Imported when asked for: the route table imports this file's route, so a static import would be a cycle.
+    const { apiRoutes } = await import('./routes');
+    // The document itself, not wrapped in { data }: OpenAPI tools read it as is.
+    sendJson(res, 200, buildOpenApiDocument(apiRoutes, env().APP_URL), { 'Cache-Control': 'public, max-age=300' });
+    return RAW;
+  },
+});

@@ -1,0 +1,96 @@
+/**
+ * Every e-mail ARB sends goes through sendMail():
+ *  - SMTP_URL set → nodemailer's SMTP transport (short timeouts, so a dead mail server fails a request quickly);
+ *  - otherwise → a real RFC 822 message written to DATA_DIR/outbox/*.eml, and the log says which file. A fresh
+ *    `npm start` can sign in without any mail server: open the file and read the code.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { env } from '../env';
+import { log } from '../log';
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  /** Extra headers (List-Unsubscribe…). */
+  headers?: Record<string, string>;
+};
+
+export type MailResult = { messageId: string; via: 'smtp' } | { messageId: string; via: 'outbox'; file: string };
+
+export class MailDeliveryError extends Error {}
+
+/** Header values must stay on one line: a CR or LF inside would let a value start new headers. */
+export function oneLine(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ').trim();
+}
+
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+const g = globalThis as unknown as { __arbSmtp?: { url: string; transport: Transporter } };
+
+/** One SMTP transport per URL; timeouts given in the URL's query (…?socketTimeout=60000) win over ours. */
+function smtpTransport(smtpUrl: string): Transporter {
+  if (g.__arbSmtp?.url === smtpUrl) return g.__arbSmtp.transport;
+  const url = new URL(smtpUrl);
+  for (const [name, ms] of Object.entries(SMTP_TIMEOUTS)) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
+  }
+  const transport = nodemailer.createTransport(url.toString());
+  g.__arbSmtp?.transport.close();
+  g.__arbSmtp = { url: smtpUrl, transport };
+  return transport;
+}
+
+const outboxBuilder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+function outboxFileName(to: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const who = to.toLowerCase().replace(/[^a-z0-9@._-]+/g, '_').slice(0, 80);
+  return `${stamp}-${who}-${randomBytes(4).toString('hex')}.eml`;
+}
+
+export async function sendMail(message: MailMessage): Promise<MailResult> {
+  const e = env();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(message.headers ?? {})) headers[oneLine(name)] = oneLine(value);
+  const mail = {
+    from: oneLine(e.MAIL_FROM),
+    to: oneLine(message.to),
+    subject: oneLine(message.subject),
+    text: message.text,
+    html: message.html,
+    replyTo: message.replyTo ? oneLine(message.replyTo) : undefined,
+    headers,
+  };
+
+  if (e.SMTP_URL) {
+    try {
+      const info = await smtpTransport(e.SMTP_URL).sendMail(mail);
+      // Subjects and bodies may carry sign-in codes: never logged.
+      log.info('e-mail sent', { messageId: info.messageId });
+      return { messageId: String(info.messageId), via: 'smtp' };
+    } catch (err) {
+      log.error('e-mail could not be sent', { err });
+      throw new MailDeliveryError(`The mail server did not accept the message: ${(err as Error).message}`);
+    }
+  }
+
+  const built = await outboxBuilder.sendMail(mail);
+  const dir = path.join(e.DATA_DIR, 'outbox');
+  await fs.mkdir(dir, { recursive: true });
+  const file = path.join(dir, outboxFileName(mail.to));
+  await fs.writeFile(file, built.message as Buffer, { mode: 0o600 });
+  log.info('e-mail written to the outbox (SMTP_URL is not set)', { file });
+  return { messageId: String(built.messageId), via: 'outbox', file };
+}
+
+/** Text for HTML bodies: everything a person typed is escaped. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

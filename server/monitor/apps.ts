@@ -1,0 +1,80 @@
+/**
+ * Apps the engine knows about. An app's key is `${store}__${appId}` — the same form the customer API uses in its paths —
+ * so any module can address an app without a lookup.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../db/client';
+import type { Database } from '../db/types';
+import { badRequest } from '../http/errors';
+import type { AppStore } from '../sources/types';
+import type { AppInfo } from '../destinations/types';
+
+export type AppRef = { store: AppStore; appId: string };
+export type AppRow = { key: string; store: AppStore; app_id: string; title: string; icon_url: string | null; store_url: string | null; developer: string | null };
+
+const IOS_ID = /^\d{1,12}$/;
+// Android package names: dot-separated Java identifiers (com.example.app).
+const ANDROID_ID = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
+
+export function appKey(ref: AppRef): string {
+  return `${ref.store}__${ref.appId}`;
+}
+
+export function validateAppRef(ref: AppRef): AppRef {
+  if (ref.store === 'apple_app_store') {
+    if (!IOS_ID.test(ref.appId)) throw badRequest('app_id: an App Store app id is a number, like 284882215.');
+  } else if (ref.store === 'google_play_store') {
+    if (!ANDROID_ID.test(ref.appId) || ref.appId.length > 150) throw badRequest('app_id: a Google Play app id is a package name, like com.example.app.');
+  } else {
+    throw badRequest('app_store: must be apple_app_store or google_play_store.');
+  }
+  return ref;
+}
+
+export type EnsureAppInput = AppRef & { title: string; iconUrl?: string | null; storeUrl?: string | null; developer?: string | null };
+
+/** Creates the app or refreshes its title/icon (a store rename shows up in the next message). */
+export async function ensureAppRow(db: DB | Transaction<Database>, input: EnsureAppInput): Promise<AppRow> {
+  validateAppRef(input);
+  const title = input.title.trim().slice(0, 300) || input.appId;
+  const row = await db
+    .insertInto('apps')
+    .values({
+      key: appKey(input),
+      store: input.store,
+      app_id: input.appId,
+      title,
+      icon_url: input.iconUrl ?? null,
+      store_url: input.storeUrl ?? null,
+      developer: input.developer ?? null,
+    })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        title,
+        icon_url: sql`coalesce(excluded.icon_url, apps.icon_url)`,
+        store_url: sql`coalesce(excluded.store_url, apps.store_url)`,
+        developer: sql`coalesce(excluded.developer, apps.developer)`,
+        updated_at: sql`now()`,
+      }),
+    )
+    .returning(['key', 'store', 'app_id', 'title', 'icon_url', 'store_url', 'developer'])
+    .executeTakeFirstOrThrow();
+  return row as AppRow;
+}
+
+export function storeUrlOf(app: Pick<AppRow, 'store' | 'app_id' | 'store_url'>): string {
+  if (app.store_url) return app.store_url;
+  return app.store === 'apple_app_store'
+    ? `https://apps.apple.com/app/id${app.app_id}`
+    : `https://play.google.com/store/apps/details?id=${encodeURIComponent(app.app_id)}`;
+}
+
+export function appInfoOf(app: Pick<AppRow, 'store' | 'app_id' | 'title' | 'icon_url' | 'store_url'>): AppInfo {
+  return { appId: app.app_id, store: app.store, title: app.title, iconUrl: app.icon_url, storeUrl: storeUrlOf(app) };
+}
+
+/** Serializes everything that decides "which destination gets which review" for one app (ingest vs. new destination). */
+export async function lockApp(trx: Transaction<Database>, key: string): Promise<boolean> {
+  const r = await sql<{ key: string }>`select key from apps where key = ${key} for update`.execute(trx);
+  return r.rows.length > 0;
+}

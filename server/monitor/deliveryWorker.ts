@@ -1,0 +1,299 @@
+/**
+ * The delivery worker: claims DESTINATIONS (not single deliveries) and sends their queued messages in order.
+ *
+ * Holding the destination — a lease taken with FOR UPDATE SKIP LOCKED — is what gives each destination one sender at a
+ * time across all processes: its messages go out in queue order, its pace (server/destinations/pacing.ts) and any
+ * Retry-After hold for everyone, and two workers can never send the same delivery at the same time.
+ *
+ * Each delivery is recorded as 'sending' (committed) right before its HTTP call and as its outcome right after, so
+ * the only message whose fate is unknown after a crash is the one that was in flight. Its lease then expires, the next
+ * worker finds it still 'sending' and sends it again: at-least-once for exactly that message, counted as `resent`
+ * (see README.md for why exactly-once cannot be had from a webhook and how small the window is).
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db/client';
+import { log } from '../log';
+import { decryptSecret } from '../crypto';
+import { deliver, type DeliveryOutcome } from '../destinations/deliver';
+import { afterSend, nextAllowedAt, paceFor } from '../destinations/pacing';
+import type { WebhookSender } from '../destinations/send';
+import type { FormattedMessage, Platform } from '../destinations/types';
+import { count } from './counters';
+import { buildMessage, type OpenDelivery } from './messages';
+
+export type DeliveryWorkerOptions = {
+  workerId: string;
+  leaseMs: number;
+  pacing: 'platform' | 'off';
+  sender: WebhookSender;
+  /** Give the destination back after this long so other destinations (and other workers) get their turn. */
+  maxHoldMs?: number;
+  /** Waits up to this long for the pace while holding; longer waits release the destination instead. */
+  maxInlineWaitMs?: number;
+  isStopping?: () => boolean;
+  /** First retry delay after a 5xx or network error (doubles per attempt). Tests shorten it. */
+  retryBaseMs?: number;
+};
+
+export type ClaimedDestination = {
+  id: string;
+  platform: Platform;
+  target_enc: string;
+  pace_tat: Date | null;
+  consecutive_failures: number;
+};
+
+const OPEN = sql`('pending', 'sending', 'retry')`;
+const BATCH = 50;
+/** Retries of a failing webhook give up on a message after this long; until then the backoff keeps growing. */
+export const GIVE_UP_AFTER_MS = 24 * 3600_000;
+const BACKOFF_BASE_MS = 10_000;
+const BACKOFF_CAP_MS = 3600_000;
+
+/** Exponential backoff with jitter: 10 s, 20 s, 40 s … capped at an hour, each scaled by a random 50–100 %. */
+export function backoffMs(attempts: number, random = Math.random(), baseMs = BACKOFF_BASE_MS): number {
+  const raw = Math.min(BACKOFF_CAP_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(raw * (0.5 + random / 2));
+}
+
+const ms = (n: number) => sql`(${Math.max(0, Math.round(n))}::double precision * interval '1 millisecond')`;
+
+/**
+ * `busy`: destinations this process is still sending to. Their lease may have run out during a slow answer; they must
+ * not be claimed a second time, or two of our own tasks would send the same message in parallel.
+ */
+export async function claimDestinations(db: DB, workerId: string, limit: number, leaseMs: number, busy: string[] = []): Promise<ClaimedDestination[]> {
+  const r = await sql<ClaimedDestination>`
+    update destinations d
+       set lease_owner = ${workerId}, lease_until = now() + ${ms(leaseMs)}
+     where d.id in (
+       select dd.id from destinations dd
+        where dd.status = 'active' and dd.next_send_at <= now()
+          and (dd.lease_until is null or dd.lease_until < now())
+          ${busy.length ? sql`and dd.id not in (${sql.join(busy)})` : sql``}
+          and exists (select 1 from deliveries x
+                       where x.destination_id = dd.id and x.status in ${OPEN} and x.next_attempt_at <= now())
+        order by dd.next_send_at
+        limit ${limit}
+        for update skip locked)
+    returning d.id, d.platform, d.target_enc, d.pace_tat, d.consecutive_failures`.execute(db);
+  return r.rows;
+}
+
+async function loadOpen(db: DB, destinationId: string, limit: number): Promise<OpenDelivery[]> {
+  const r = await sql<OpenDelivery>`
+    select x.id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at, x.created_at,
+           x.app_key, x.review_id,
+           a.store as app_store, a.app_id, a.title as app_title, a.icon_url as app_icon_url, a.store_url as app_store_url,
+           r.store_review_id, r.country, r.language, r.author_name, r.title, r.body, r.rating, r.app_version,
+           r.written_at, r.updated_at, r.reply_text, r.reply_updated_at, r.permalink, r.sentiment, r.sentiment_score,
+           va.rating as at_rating, va.title as at_title, va.body as at_body, va.updated_at as at_updated_at,
+           vp.rating as prev_rating, vp.title as prev_title, vp.body as prev_body,
+           case when x.kind = 'welcome' then (
+             select count(*)::int from deliveries w
+              where w.destination_id = x.destination_id and w.app_key = x.app_key and w.kind = 'new' and w.created_at = x.created_at)
+           end as welcome_recent
+      from deliveries x
+      join apps a on a.key = x.app_key
+      left join reviews r on r.id = x.review_id
+      left join review_versions va on x.kind = 'updated' and va.review_id = x.review_id and va.version = x.review_version
+      left join review_versions vp on x.kind = 'updated' and vp.review_id = x.review_id and vp.version = x.review_version - 1
+     where x.destination_id = ${destinationId} and x.status in ${OPEN}
+     order by x.id
+     limit ${limit}`.execute(db);
+  return r.rows;
+}
+
+/** Records the attempt and renews the lease in one statement; false when the lease is no longer ours. */
+async function markSending(db: DB, destinationId: string, deliveryId: number, workerId: string, leaseMs: number): Promise<boolean> {
+  const r = await sql<{ id: number }>`
+    with lease as (
+      update destinations set lease_until = now() + ${ms(leaseMs)}
+       where id = ${destinationId} and lease_owner = ${workerId}
+      returning id)
+    update deliveries
+       set status = 'sending', attempts = attempts + 1, last_attempt_at = now(),
+           first_attempt_at = coalesce(first_attempt_at, now()), worker = ${workerId}
+     where id = ${deliveryId} and status in ${OPEN} and exists (select 1 from lease)
+    returning id`.execute(db);
+  return r.rows.length === 1;
+}
+
+async function markDelivered(db: DB, destinationId: string, deliveryId: number, status: number): Promise<void> {
+  await sql`
+    with done as (
+      update deliveries set status = 'delivered', delivered_at = now(), last_status = ${status}, last_error = null
+       where id = ${deliveryId})
+    update destinations set last_delivery_at = now(), consecutive_failures = 0 where id = ${destinationId}`.execute(db);
+}
+
+async function markRetry(db: DB, destinationId: string, d: OpenDelivery, waitMs: number, status: number, error: string, failure: boolean): Promise<'retry' | 'failed'> {
+  const firstAttempt = d.first_attempt_at?.getTime() ?? Date.now();
+  const giveUp = failure && Date.now() - firstAttempt > GIVE_UP_AFTER_MS;
+  const next = giveUp ? 'failed' : 'retry';
+  const lastError = giveUp ? `Gave up after a day of failed attempts. Last answer: ${error}` : error;
+  await sql`
+    with upd as (
+      update deliveries set status = ${next}, next_attempt_at = now() + ${ms(waitMs)}, last_status = ${status || null}, last_error = ${lastError}
+       where id = ${d.id})
+    update destinations
+       set next_send_at = now() + ${ms(waitMs)}, last_error = ${lastError}, last_error_at = now(),
+           consecutive_failures = consecutive_failures + ${failure ? 1 : 0}
+     where id = ${destinationId}`.execute(db);
+  return next;
+}
+
+async function markRejected(db: DB, destinationId: string, deliveryId: number, status: number, error: string): Promise<void> {
+  await sql`
+    with upd as (
+      update deliveries set status = 'failed', last_status = ${status || null}, last_error = ${error} where id = ${deliveryId})
+    update destinations set last_error = ${error}, last_error_at = now() where id = ${destinationId}`.execute(db);
+}
+
+/** The destination is unusable: disable it with its reason, and close its queue with that reason. */
+async function disableDestination(db: DB, destinationId: string, deliveryId: number, status: number, reason: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await sql`update deliveries set status = 'failed', last_status = ${status || null}, last_error = ${reason} where id = ${deliveryId}`.execute(trx);
+    const rest = await sql`
+      update deliveries set status = 'failed', last_error = ${`Not sent: the destination was disabled. ${reason}`}
+       where destination_id = ${destinationId} and status in ${OPEN}`.execute(trx);
+    await sql`
+      update destinations
+         set status = 'disabled', status_reason = ${reason}, last_error = ${reason}, last_error_at = now(),
+             lease_owner = null, lease_until = null, updated_at = now()
+       where id = ${destinationId}`.execute(trx);
+    return Number(rest.numAffectedRows ?? 0);
+  });
+}
+
+async function release(db: DB, destinationId: string, workerId: string, paceTat: number | null, notBefore: number | null): Promise<void> {
+  await sql`
+    update destinations
+       set lease_owner = null, lease_until = null,
+           pace_tat = ${paceTat === null ? null : new Date(paceTat)},
+           next_send_at = greatest(next_send_at, ${notBefore === null ? sql`now()` : new Date(notBefore)})
+     where id = ${destinationId} and lease_owner = ${workerId}`.execute(db);
+}
+
+const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
+
+/**
+ * Sends what is due for one claimed destination, in order, until its queue is empty, its pace or a Retry-After asks
+ * for a longer wait, the hold time is up, or the worker is stopping; then gives the destination back.
+ * Never throws for a delivery's sake: every outcome is recorded on the delivery row.
+ */
+export async function processDestination(db: DB, dest: ClaimedDestination, opts: DeliveryWorkerOptions): Promise<number> {
+  const dlog = log.child({ destinationId: dest.id, platform: dest.platform, worker: opts.workerId });
+  const pace = paceFor(dest.platform, opts.pacing);
+  const holdUntil = Date.now() + (opts.maxHoldMs ?? 2000);
+  const maxInlineWait = opts.maxInlineWaitMs ?? 300;
+  let tat = dest.pace_tat?.getTime() ?? null;
+  let notBefore: number | null = null;
+  let sent = 0;
+  let target: string;
+  try {
+    target = decryptSecret(dest.target_enc);
+  } catch (err) {
+    const reason = `The destination's saved address could not be read: ${(err as Error).message}`;
+    dlog.error('destination unreadable', { error: reason });
+    await release(db, dest.id, opts.workerId, tat, Date.now() + 3600_000);
+    return 0;
+  }
+
+  try {
+    outer: for (;;) {
+      const batch = await loadOpen(db, dest.id, BATCH);
+      if (batch.length === 0) break;
+      for (const d of batch) {
+        const now = Date.now();
+        if (d.next_attempt_at.getTime() > now) {
+          notBefore = d.next_attempt_at.getTime(); // the head of the queue waits, so everything behind it waits
+          break outer;
+        }
+        const allowed = nextAllowedAt(tat, pace);
+        if (allowed > now) {
+          if (allowed - now > maxInlineWait || allowed > holdUntil) {
+            notBefore = allowed;
+            break outer;
+          }
+          await sleep(allowed - now);
+        }
+        if (opts.isStopping?.() || Date.now() > holdUntil) break outer;
+
+        let message: FormattedMessage;
+        try {
+          message = await buildMessage(dest.platform, target, d);
+        } catch (err) {
+          // A formatter bug must not wedge the queue behind this one message.
+          const error = `This message could not be formatted: ${(err as Error).message}`;
+          await markRejected(db, dest.id, d.id, 0, error);
+          count('failed');
+          dlog.error('delivery failed', { deliveryId: d.id, kind: d.kind, error });
+          continue;
+        }
+        if (!(await markSending(db, dest.id, d.id, opts.workerId, opts.leaseMs))) {
+          dlog.warn('lease lost; leaving the destination to its new owner', { deliveryId: d.id });
+          return sent;
+        }
+        if (d.status === 'sending') {
+          count('resent');
+          dlog.warn('sending again a delivery whose previous attempt was interrupted', { deliveryId: d.id, attempts: d.attempts + 1 });
+        }
+        const started = performance.now();
+        const outcome: DeliveryOutcome = await deliver({ destinationId: dest.id, platform: dest.platform, target }, message, {
+          sender: opts.sender,
+          idempotencyKey: `arb-delivery-${d.id}`,
+        });
+        tat = afterSend(tat, Date.now(), pace);
+        const fields = { deliveryId: d.id, kind: d.kind, reviewId: d.review_id, attempt: d.attempts + 1, status: outcome.status, ms: Math.round(performance.now() - started) };
+
+        switch (outcome.type) {
+          case 'delivered':
+            await markDelivered(db, dest.id, d.id, outcome.status);
+            count('delivered');
+            sent++;
+            dlog.info('delivered', fields);
+            if (outcome.pauseMs) {
+              notBefore = Date.now() + outcome.pauseMs;
+              break outer;
+            }
+            break;
+          case 'rate_limited': {
+            await markRetry(db, dest.id, d, outcome.waitMs, outcome.status, outcome.error, false);
+            count('retried');
+            dlog.warn('rate limited', { ...fields, waitMs: outcome.waitMs });
+            notBefore = Date.now() + outcome.waitMs;
+            break outer;
+          }
+          case 'transient': {
+            const wait = Math.max(outcome.waitMs ?? 0, backoffMs(d.attempts + 1, Math.random(), opts.retryBaseMs));
+            const next = await markRetry(db, dest.id, d, wait, outcome.status, outcome.error, true);
+            count(next === 'failed' ? 'failed' : 'retried');
+            dlog.warn(next === 'failed' ? 'delivery failed' : 'delivery will be retried', { ...fields, waitMs: wait, error: outcome.error });
+            notBefore = Date.now() + wait;
+            break outer;
+          }
+          case 'rejected':
+            await markRejected(db, dest.id, d.id, outcome.status, outcome.error);
+            count('failed');
+            dlog.error('delivery rejected', { ...fields, error: outcome.error });
+            break;
+          case 'gone': {
+            const closed = await disableDestination(db, dest.id, d.id, outcome.status, outcome.error);
+            count('failed', 1 + closed);
+            dlog.error('destination disabled', { ...fields, error: outcome.error, closedDeliveries: closed });
+            return sent;
+          }
+        }
+      }
+      if (batch.length < BATCH) break;
+    }
+  } finally {
+    // Never hand the destination back earlier than its pace allows, so the next claim doesn't just sit and wait.
+    const until = Math.max(notBefore ?? 0, nextAllowedAt(tat, pace));
+    await release(db, dest.id, opts.workerId, tat, until > Date.now() ? until : null).catch((err) =>
+      dlog.error('could not release destination', { err }),
+    );
+  }
+  return sent;
+}

@@ -1,0 +1,177 @@
+/**
+ * The engine's two loops — poll due sources, deliver due messages — each claiming work up to its concurrency, idling
+ * about a second when there is none, and woken at once by wake() when this process queues work. Any number of these
+ * run against one PostgreSQL (`npm start` runs one in the site's process, `npm run worker` adds more); correctness
+ * comes from the leases and unique constraints, never from there being one engine.
+ *
+ * stop() finishes or releases what the engine holds: in-flight polls are aborted and their sources given back
+ * untouched (nothing was committed), each destination being sent to finishes its current message, records it, and is
+ * given back.
+ */
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { DB } from '../db/client';
+import { env } from '../env';
+import { log } from '../log';
+import { defaultWebhookSender, type WebhookSender } from '../destinations/send';
+import type { SourceAdapter, SourceKind } from '../sources/types';
+import { claimDestinations, processDestination, type ClaimedDestination } from './deliveryWorker';
+import { pollLeasedSource } from './poller';
+import { claimDueSources, type SourceRow } from './sources';
+import { onWake, type WakeTarget } from './wake';
+
+export type EngineOptions = {
+  workerId: string;
+  concurrency: number;
+  leaseMs: number;
+  idleMs: number;
+  pacing: 'platform' | 'off';
+  intervalSeconds: number;
+  sender: WebhookSender;
+  poll: boolean;
+  deliver: boolean;
+  adapterFor?: (kind: SourceKind) => SourceAdapter;
+  /** First retry delay after a 5xx or network error; defaults to 10 s. */
+  retryBaseMs?: number;
+};
+
+export function newWorkerId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+export function engineOptionsFromEnv(overrides: Partial<EngineOptions> = {}): EngineOptions {
+  const e = env();
+  return {
+    workerId: newWorkerId(),
+    concurrency: e.WORKER_CONCURRENCY,
+    leaseMs: e.WORKER_LEASE_SECONDS * 1000,
+    idleMs: 1000,
+    pacing: e.DELIVERY_PACING,
+    intervalSeconds: e.POLL_INTERVAL_SECONDS,
+    sender: defaultWebhookSender(),
+    poll: true,
+    deliver: true,
+    ...overrides,
+  };
+}
+
+type Loop = { stop: () => Promise<void> };
+
+function runLoop<T extends { id: K }, K>(spec: {
+  name: string;
+  target: WakeTarget;
+  concurrency: number;
+  idleMs: number;
+  /** Claim up to n items, never one of `busy` (still being worked on here). */
+  claim: (n: number, busy: K[]) => Promise<T[]>;
+  work: (item: T) => Promise<unknown>;
+  onStop?: () => void;
+}): Loop {
+  let stopping = false;
+  const busy = new Set<K>();
+  let woken = false;
+  let interrupt: (() => void) | null = null;
+  const inFlight = new Set<Promise<unknown>>();
+  const poke = () => {
+    woken = true;
+    interrupt?.();
+  };
+  const unsubscribe = onWake((t) => t === spec.target && poke());
+
+  const loop = (async () => {
+    while (!stopping) {
+      woken = false;
+      const free = spec.concurrency - inFlight.size;
+      let claimed: T[] = [];
+      if (free > 0) {
+        try {
+          claimed = await spec.claim(free, [...busy]);
+        } catch (err) {
+          // Database away (restart, network): keep the loop alive and try again after the idle pause.
+          log.error(`${spec.name}: claiming work failed`, { err });
+        }
+      }
+      for (const item of claimed) {
+        busy.add(item.id);
+        const p: Promise<unknown> = spec
+          .work(item)
+          .catch((err) => log.error(`${spec.name}: work failed`, { err }))
+          .finally(() => {
+            inFlight.delete(p);
+            busy.delete(item.id);
+            poke();
+          });
+        inFlight.add(p);
+      }
+      if (stopping) break;
+      if (free > 0 && claimed.length === free) continue; // probably more due right now
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, spec.idleMs);
+          interrupt = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        interrupt = null;
+      }
+    }
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      spec.onStop?.();
+      poke();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+      unsubscribe();
+    },
+  };
+}
+
+export type Engine = { workerId: string; stop: () => Promise<void> };
+
+export function startEngine(db: DB, opts: EngineOptions): Engine {
+  const loops: Loop[] = [];
+  let stopping = false;
+  if (opts.poll) {
+    const abort = new AbortController();
+    loops.push(
+      runLoop<SourceRow, number>({
+        name: 'poll',
+        target: 'poll',
+        concurrency: opts.concurrency,
+        idleMs: opts.idleMs,
+        claim: (n, busy) => claimDueSources(db, opts.workerId, n, opts.leaseMs, busy),
+        work: (source) =>
+          pollLeasedSource(db, source, { workerId: opts.workerId, intervalSeconds: opts.intervalSeconds, signal: abort.signal, adapterFor: opts.adapterFor }),
+        onStop: () => abort.abort(new Error('engine stopping')),
+      }),
+    );
+  }
+  if (opts.deliver) {
+    loops.push(
+      runLoop<ClaimedDestination, string>({
+        name: 'deliver',
+        target: 'deliver',
+        concurrency: opts.concurrency,
+        idleMs: opts.idleMs,
+        claim: (n, busy) => claimDestinations(db, opts.workerId, n, opts.leaseMs, busy),
+        work: (dest) => processDestination(db, dest, { ...opts, isStopping: () => stopping }),
+        onStop: () => {
+          stopping = true;
+        },
+      }),
+    );
+  }
+  log.info('review engine started', { worker: opts.workerId, poll: opts.poll, deliver: opts.deliver, concurrency: opts.concurrency });
+  return {
+    workerId: opts.workerId,
+    async stop() {
+      stopping = true;
+      await Promise.all(loops.map((l) => l.stop()));
+      log.info('review engine stopped', { worker: opts.workerId });
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * What /api/health reports: is the database answering, how deep is the delivery queue and how old is its oldest
+ * message (the number to alert on: it grows when delivery falls behind), the sources' state, and this process's
+ * engine counters since start.
+ */
+import { sql } from 'kysely';
+import { getDb } from '../db/client';
+import { serviceUnavailable } from '../http/errors';
+import { counters, type Counters } from './counters';
+
+export type Health = {
+  status: 'ok';
+  database: 'ok';
+  queue: { depth: number; due: number; oldest_pending_age_seconds: number | null };
+  sources: { active: number; due: number; paused: number };
+  counters: Counters;
+};
+
+export async function getHealth(): Promise<Health> {
+  let queue: { depth: number; due: number; oldest: Date | null };
+  let sources: { active: number; due: number; paused: number };
+  try {
+    const db = await getDb();
+    const q = await sql<{ depth: number; due: number; oldest: Date | null }>`
+      select count(*)::int as depth,
+             count(*) filter (where next_attempt_at <= now())::int as due,
+             min(created_at) as oldest
+        from deliveries where status in ('pending', 'sending', 'retry')`.execute(db);
+    const s = await sql<{ active: number; due: number; paused: number }>`
+      select count(*) filter (where status = 'active')::int as active,
+             count(*) filter (where status = 'active' and next_poll_at <= now())::int as due,
+             count(*) filter (where status <> 'active')::int as paused
+        from monitored_sources`.execute(db);
+    queue = q.rows[0];
+    sources = s.rows[0];
+  } catch (err) {
+    throw serviceUnavailable(`The database is not answering: ${(err as Error).message}`);
+  }
+  return {
+    status: 'ok',
+    database: 'ok',
+    queue: {
+      depth: queue.depth,
+      due: queue.due,
+      oldest_pending_age_seconds: queue.oldest ? Math.max(0, Math.round((Date.now() - new Date(queue.oldest).getTime()) / 1000)) : null,
+    },
+    sources,
+    counters: counters(),
+  };
+}

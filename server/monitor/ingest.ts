@@ -1,0 +1,247 @@
+/**
+ * Poll result → database, in ONE transaction: upsert the reviews (recording edits as history), queue pending welcomes,
+ * insert one delivery per (review × matching destination) with ON CONFLICT DO NOTHING, and advance the source's
+ * watermark and schedule. All of it commits together or not at all, so a crash anywhere before COMMIT leaves the
+ * source exactly as it was: the next poll sees the same reviews and produces the same rows, and the unique
+ * constraints turn any repeat into a no-op.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../db/client';
+import type { Database } from '../db/types';
+import type { NormalizedReview, PollResult } from '../sources/types';
+import { lockApp, type AppRow } from './apps';
+import { matchesFilters, readFilters, type DestinationFilters } from './filters';
+import type { SourceRow } from './sources';
+import { queueWelcome } from './welcome';
+
+/** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
+ * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
+export const LATE_ARRIVAL_WINDOW_MS = 7 * 24 * 3600_000;
+
+export type IngestOutcome = {
+  fetched: number;
+  inserted: number;
+  edited: number;
+  /** Delivery rows created for new and edited reviews (welcomes not included). */
+  deliveries: number;
+  welcomed: number;
+  watermark: Date | null;
+};
+
+/**
+ * Is a review we have never stored "new" (announced to existing destinations) or history (stored quietly)?
+ *  - before the source's first complete poll: only reviews written since the source was created are new — the first
+ *    poll must not dump history into channels (store times are to the second, hence the rounding);
+ *  - afterwards: everything we had not seen is new, unless the store dates it older than the late-arrival window.
+ */
+export function isAnnouncedAsNew(updatedAt: Date, source: Pick<SourceRow, 'watermark' | 'created_at'>): boolean {
+  if (source.watermark) return updatedAt.getTime() > source.watermark.getTime() - LATE_ARRIVAL_WINDOW_MS;
+  return updatedAt.getTime() >= Math.floor(source.created_at.getTime() / 1000) * 1000;
+}
+
+/** A waiting welcome is sent after a poll of a source whose reviews the destination wants (its storefront, say). */
+function welcomeRelevant(filters: DestinationFilters, source: Pick<SourceRow, 'country'>): boolean {
+  return !source.country || !filters.countries?.length || filters.countries.includes(source.country);
+}
+
+type ExistingReview = {
+  id: number;
+  store_review_id: string;
+  rating: number;
+  title: string | null;
+  body: string;
+  updated_at: Date;
+  version: number;
+  reply_text: string | null;
+};
+
+type StoredReview = { id: number; review: Pick<NormalizedReview, 'rating' | 'country' | 'language' | 'title' | 'body'> };
+
+const CHUNK = 500;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function clampRating(r: number): number {
+  return Math.min(5, Math.max(1, Math.round(r)));
+}
+
+function isEdit(incoming: NormalizedReview, existing: ExistingReview): boolean {
+  // An edit bumps the store's modification time; two sources that spell the same review differently at the same
+  // time must not flip-flop it into endless "updated" announcements.
+  if (incoming.updatedAt.getTime() <= existing.updated_at.getTime()) return false;
+  return clampRating(incoming.rating) !== existing.rating || (incoming.title ?? null) !== existing.title || incoming.body !== existing.body;
+}
+
+async function loadExisting(trx: Transaction<Database>, store: string, ids: string[]): Promise<Map<string, ExistingReview>> {
+  const map = new Map<string, ExistingReview>();
+  for (const part of chunks(ids, 1000)) {
+    const rows = await trx
+      .selectFrom('reviews')
+      .select(['id', 'store_review_id', 'rating', 'title', 'body', 'updated_at', 'version', 'reply_text'])
+      .where('store', '=', store)
+      .where('store_review_id', 'in', part)
+      .execute();
+    for (const r of rows) map.set(r.store_review_id, r);
+  }
+  return map;
+}
+
+function reviewValues(appKey: string, r: NormalizedReview) {
+  return {
+    app_key: appKey,
+    store: r.store,
+    store_review_id: r.storeReviewId,
+    country: r.country,
+    language: r.language,
+    author_name: r.authorName,
+    title: r.title,
+    body: r.body,
+    rating: clampRating(r.rating),
+    app_version: r.appVersion,
+    written_at: r.createdAt,
+    updated_at: r.updatedAt,
+    reply_text: r.replyText,
+    reply_updated_at: r.replyUpdatedAt,
+    permalink: r.permalink,
+  };
+}
+
+type DeliveryInsert = { destination_id: string; review_id: number; app_key: string; kind: 'new' | 'updated'; review_version: number };
+
+/**
+ * Stores one poll's result. Returns null — and changes nothing — when this worker no longer holds the source's lease
+ * (it expired and another worker took over; that worker's poll will store the same reviews).
+ */
+export async function ingestPollResult(
+  db: DB,
+  source: SourceRow,
+  app: AppRow,
+  result: PollResult,
+  opts: { workerId: string; intervalSeconds: number },
+): Promise<IngestOutcome | null> {
+  return db.transaction().execute(async (trx) => {
+    await lockApp(trx, source.app_key);
+    const owned = await trx
+      .selectFrom('monitored_sources')
+      .select(['id', 'watermark', 'created_at'])
+      .where('id', '=', source.id)
+      .where('lease_owner', '=', opts.workerId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!owned) return null;
+
+    // Newest first, one per store id (adapters already do this; a repeat here would only cost work).
+    const seen = new Set<string>();
+    const incoming = result.reviews.filter((r) => r.store === app.store && !seen.has(r.storeReviewId) && seen.add(r.storeReviewId));
+    const existing = await loadExisting(trx, app.store, incoming.map((r) => r.storeReviewId));
+
+    const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
+    const announced: StoredReview[] = [];
+    let inserted = 0;
+    for (const part of chunks(fresh)) {
+      const rows = await trx
+        .insertInto('reviews')
+        .values(part.map((r) => reviewValues(source.app_key, r)))
+        .onConflict((oc) => oc.columns(['store', 'store_review_id']).doNothing())
+        .returning(['id', 'store_review_id'])
+        .execute();
+      inserted += rows.length;
+      const byId = new Map(part.map((r) => [r.storeReviewId, r]));
+      for (const row of rows) {
+        const r = byId.get(row.store_review_id)!;
+        if (isAnnouncedAsNew(r.updatedAt, owned)) announced.push({ id: row.id, review: r });
+      }
+    }
+
+    const edits: Array<StoredReview & { version: number }> = [];
+    for (const r of incoming) {
+      const old = existing.get(r.storeReviewId);
+      if (!old) continue;
+      if (isEdit(r, old)) {
+        await trx
+          .insertInto('review_versions')
+          .values({ review_id: old.id, version: old.version, rating: old.rating, title: old.title, body: old.body, updated_at: old.updated_at })
+          .onConflict((oc) => oc.columns(['review_id', 'version']).doNothing())
+          .execute();
+        const { app_key: _a, store: _s, store_review_id: _i, ...fields } = reviewValues(source.app_key, r);
+        await trx
+          .updateTable('reviews')
+          .set({ ...fields, version: old.version + 1, last_changed_at: sql`now()` })
+          .where('id', '=', old.id)
+          .execute();
+        edits.push({ id: old.id, review: r, version: old.version + 1 });
+      } else if (r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime()) {
+        // A developer reply changes nothing worth announcing; keep it current for the dashboard and the API.
+        await trx
+          .updateTable('reviews')
+          .set({ reply_text: r.replyText, reply_updated_at: r.replyUpdatedAt, last_changed_at: sql`now()` })
+          .where('id', '=', old.id)
+          .execute();
+      }
+    }
+
+    const destinations = await trx
+      .selectFrom('destination_apps as da')
+      .innerJoin('destinations as d', 'd.id', 'da.destination_id')
+      .select(['d.id', 'd.filters', 'd.welcome_count', 'd.backfill', 'da.welcomed_at'])
+      .where('da.app_key', '=', source.app_key)
+      .where('d.status', '=', 'active')
+      .execute();
+
+    let welcomed = 0;
+    const rows: DeliveryInsert[] = [];
+    for (const d of destinations) {
+      const filters: DestinationFilters = readFilters(d.filters);
+      if (!d.welcomed_at && welcomeRelevant(filters, source)) {
+        // Welcome first, so its intro gets the lower delivery id and reaches the channel before anything else.
+        await queueWelcome(trx, { destinationId: d.id, appKey: source.app_key, filters, count: d.welcome_count, backfill: d.backfill });
+        welcomed++;
+      }
+      for (const a of announced) {
+        if (matchesFilters(filters, a.review)) rows.push({ destination_id: d.id, review_id: a.id, app_key: source.app_key, kind: 'new', review_version: 0 });
+      }
+      for (const e of edits) {
+        if (matchesFilters(filters, e.review)) rows.push({ destination_id: d.id, review_id: e.id, app_key: source.app_key, kind: 'updated', review_version: e.version });
+      }
+    }
+    // Oldest first within the poll, so a channel reads in the order reviews were written.
+    rows.reverse();
+    let deliveries = 0;
+    for (const part of chunks(rows, 1000)) {
+      const r = await trx.insertInto('deliveries').values(part).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      deliveries += Number(r.numInsertedOrUpdatedRows ?? 0);
+    }
+
+    // Advance the watermark only past what a COMPLETE poll saw; an incomplete one stores what it got but keeps the
+    // old watermark, so the next poll asks again from the same point.
+    let watermark = owned.watermark;
+    if (result.complete && incoming.length > 0) {
+      const newest = incoming.reduce((m, r) => (r.updatedAt > m ? r.updatedAt : m), incoming[0].updatedAt);
+      if (!watermark || newest > watermark) watermark = newest;
+    } else if (result.complete && !watermark) {
+      // A complete poll of an app without reviews: from now on, anything that appears is new.
+      watermark = new Date(Math.floor(owned.created_at.getTime() / 1000) * 1000);
+    }
+    // ±10% jitter spreads sources created together over the interval instead of polling them in bursts.
+    const nextSeconds = opts.intervalSeconds * (0.9 + Math.random() * 0.2);
+    await trx
+      .updateTable('monitored_sources')
+      .set({
+        watermark,
+        last_success_at: sql`now()`,
+        failure_count: 0,
+        last_error: null,
+        next_poll_at: sql`now() + ${nextSeconds} * interval '1 second'`,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .where('id', '=', source.id)
+      .execute();
+
+    return { fetched: incoming.length, inserted, edited: edits.length, deliveries, welcomed, watermark };
+  });
+}

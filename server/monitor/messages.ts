@@ -1,0 +1,110 @@
+/**
+ * A queued delivery → the formatter's input → the platform payload. What a message says is decided at send time from
+ * the stored review, except for edits: an "updated review" shows the text of the version it announces (and the one
+ * before), even if the review was edited again since.
+ */
+import { env } from '../env';
+import { formatFor, type OutgoingMessage } from '../destinations/format';
+import type { FormattedMessage, Platform, ReviewMessageInput } from '../destinations/types';
+import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../subscriptions/tokens';
+import type { AppStore, NormalizedReview } from '../sources/types';
+import { appInfoOf } from './apps';
+
+export type OpenDelivery = {
+  id: number;
+  kind: 'new' | 'updated' | 'welcome';
+  review_version: number;
+  status: 'pending' | 'sending' | 'retry';
+  attempts: number;
+  next_attempt_at: Date;
+  first_attempt_at: Date | null;
+  created_at: Date;
+  app_key: string;
+  app_store: AppStore;
+  app_id: string;
+  app_title: string;
+  app_icon_url: string | null;
+  app_store_url: string | null;
+  review_id: number | null;
+  store_review_id: string | null;
+  country: string | null;
+  language: string | null;
+  author_name: string | null;
+  title: string | null;
+  body: string | null;
+  rating: number | null;
+  app_version: string | null;
+  written_at: Date | null;
+  updated_at: Date | null;
+  reply_text: string | null;
+  reply_updated_at: Date | null;
+  permalink: string | null;
+  sentiment: string | null;
+  sentiment_score: number | null;
+  at_rating: number | null;
+  at_title: string | null;
+  at_body: string | null;
+  at_updated_at: Date | null;
+  prev_rating: number | null;
+  prev_title: string | null;
+  prev_body: string | null;
+  /** Welcome intro only: how many recent reviews were queued with it. */
+  welcome_recent: number | null;
+};
+
+function reviewOf(d: OpenDelivery): NormalizedReview {
+  // For an edit that has been edited again since, review_versions holds the text this announcement is about.
+  const useVersion = d.kind === 'updated' && d.at_body !== null;
+  return {
+    store: d.app_store,
+    appId: d.app_id,
+    storeReviewId: d.store_review_id ?? '',
+    country: d.country,
+    language: d.language,
+    authorName: d.author_name ?? '',
+    title: useVersion ? d.at_title : d.title,
+    body: (useVersion ? d.at_body : d.body) ?? '',
+    rating: (useVersion ? d.at_rating : d.rating) ?? 0,
+    appVersion: d.app_version,
+    createdAt: d.written_at,
+    updatedAt: (useVersion ? d.at_updated_at : d.updated_at) ?? d.created_at,
+    replyText: d.reply_text,
+    replyUpdatedAt: d.reply_updated_at,
+    permalink: d.permalink,
+  };
+}
+
+function sentimentOf(d: OpenDelivery): ReviewMessageInput['sentiment'] {
+  if (d.sentiment !== 'positive' && d.sentiment !== 'neutral' && d.sentiment !== 'negative') return null;
+  return { label: d.sentiment, score: d.sentiment_score ?? 0 };
+}
+
+/**
+ * E-mails use ARB's address-level unsubscribe (server/subscriptions): the link opens a page that asks first (mail
+ * scanners open links), and List-Unsubscribe points at the one-click POST endpoint (RFC 8058).
+ */
+async function withUnsubscribe(address: string, format: (ctx: { unsubscribeUrl: string }) => FormattedMessage): Promise<FormattedMessage> {
+  const message = format({ unsubscribeUrl: await unsubscribePageUrl(address) });
+  if (message.kind !== 'email') return message;
+  return { ...message, headers: { ...message.headers, 'List-Unsubscribe': `<${await oneClickUnsubscribeUrl(address)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
+}
+
+/** `target` is the destination's decrypted webhook URL or e-mail address (e-mails need it for their unsubscribe link). */
+export async function buildMessage(platform: Platform, target: string, d: OpenDelivery): Promise<FormattedMessage> {
+  const app = appInfoOf({ store: d.app_store, app_id: d.app_id, title: d.app_title, icon_url: d.app_icon_url, store_url: d.app_store_url });
+  const message: OutgoingMessage =
+    d.kind === 'welcome'
+      ? { type: 'welcome', input: { app, recentCount: d.welcome_recent ?? 0, manageUrl: `${env().APP_URL}/dashboard` } }
+      : {
+          type: 'review',
+          input: {
+            kind: d.kind,
+            review: reviewOf(d),
+            app,
+            sentiment: sentimentOf(d),
+            previous: d.kind === 'updated' && d.prev_body !== null ? { rating: d.prev_rating ?? 0, body: d.prev_body, title: d.prev_title } : null,
+          },
+        };
+  if (platform === 'email') return withUnsubscribe(target, (ctx) => formatFor(platform, message, ctx));
+  return formatFor(platform, message);
+}

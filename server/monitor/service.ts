@@ -1,0 +1,360 @@
+/**
+ * What the rest of ARB calls to use the monitoring engine: register apps and sources, connect destinations (with their
+ * welcome), read a destination's status without secrets, pause/resume/unsubscribe, and — for tests and tools — poll a
+ * source or drain the delivery queue right now.
+ */
+import { z } from 'zod';
+import { sql } from 'kysely';
+import { getDb } from '../db/client';
+import { env } from '../env';
+import { log, redactUrl } from '../log';
+import { encryptSecret, randomId, secretHash } from '../crypto';
+import { badRequest, notFound } from '../http/errors';
+import { describeZodError } from '../http/api';
+import { validateWebhookUrl } from '../../lib/webhookUrls';
+import { PLATFORMS, type Platform } from '../destinations/types';
+import { UNSUBSCRIBED_REASON } from '../destinations/deliver';
+import type { SourceCredentials, SourceKind } from '../sources/types';
+import { appKey, ensureAppRow, lockApp, validateAppRef, type AppRef, type AppRow, type EnsureAppInput } from './apps';
+import { destinationFiltersSchema, normalizeFilters, readFilters, type DestinationFilters } from './filters';
+import { claimDestinations, processDestination } from './deliveryWorker';
+import { engineOptionsFromEnv, type EngineOptions } from './engine';
+import { pollLeasedSource, type PollOutcome } from './poller';
+import { claimSource, ensureSource, type SourceRow } from './sources';
+import { MAIN_STOREFRONTS } from '../../lib/storefronts';
+import { queueWelcome } from './welcome';
+import { wake } from './wake';
+
+export type { AppRef, AppRow, DestinationFilters };
+export { appKey };
+
+// ── apps and sources ────────────────────────────────────────────────────────────────────────────────────────────
+
+export async function ensureApp(input: EnsureAppInput): Promise<AppRow> {
+  return ensureAppRow(await getDb(), input);
+}
+
+export type AddSourceInput = AppRef & { kind: SourceKind; country?: string; language?: string; credentials?: SourceCredentials };
+
+/** Watch an app through one more source (e.g. the owner's App Store Connect key). Credentials are encrypted at rest. */
+export async function addSource(input: AddSourceInput): Promise<SourceRow> {
+  validateAppRef(input);
+  const db = await getDb();
+  const key = appKey(input);
+  const app = await db.selectFrom('apps').select('key').where('key', '=', key).executeTakeFirst();
+  if (!app) throw badRequest(`Unknown app ${key}: register it with ensureApp first.`);
+  const source = await ensureSource(db, { appKey: key, kind: input.kind, country: input.country, language: input.language, credentials: input.credentials });
+  wake('poll');
+  return source;
+}
+
+/** The sources a destination for this app needs: the public feed of each wanted storefront, or Play reviews by language. */
+function sourcesFor(app: AppRef, country: string | undefined, language: string | undefined): Array<{ kind: SourceKind; country?: string; language?: string }> {
+  if (app.store === 'apple_app_store') {
+    // 'all' = the main storefronts (lib/storefronts.ts explains why not all ~175).
+    const countries = country === 'all' ? MAIN_STOREFRONTS : [country ?? 'us'];
+    return countries.map((c) => ({ kind: 'appstore_feed' as const, country: c }));
+  }
+  return [{ kind: 'play_public', language: language ?? 'en' }];
+}
+
+// ── destinations ────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const createDestinationSchema = z
+  .object({
+    orgId: z.string().min(1).nullable().default(null),
+    platform: z.enum(PLATFORMS as unknown as [Platform, ...Platform[]]),
+    /** The webhook URL (chat platforms) … */
+    url: z.string().trim().max(2048).optional(),
+    /** … or the address (platform 'email'). */
+    email: z.string().trim().toLowerCase().email().max(254).optional(),
+    /** Channel name when known (Slack OAuth gives it), shown on the status page. */
+    label: z.string().trim().max(200).optional(),
+    filters: destinationFiltersSchema.optional(),
+    apps: z
+      .array(
+        z.object({
+          store: z.enum(['apple_app_store', 'google_play_store']),
+          appId: z.string().trim().min(1).max(200),
+          /** Needed only if the app was not registered with ensureApp yet. */
+          title: z.string().trim().min(1).max(300).optional(),
+          iconUrl: z.string().url().optional(),
+        }),
+      )
+      .min(1, 'choose at least one app')
+      .max(50),
+    /** iOS storefront to watch (two letters), or 'all' for the main storefronts. Defaults to 'us'. */
+    country: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^([a-z]{2}|all)$/, 'use a two-letter country code like "us", or "all"')
+      .optional(),
+    /** Google Play review language. Defaults to 'en'. */
+    language: z.string().trim().toLowerCase().regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, 'use a language code like "en"').optional(),
+    /** How many recent reviews the welcome carries (default 5). */
+    welcomeCount: z.number().int().min(0).max(50).default(5),
+    /** Post every stored review of the app once, instead of the last few. */
+    backfill: z.boolean().default(false),
+    /** Who connected it (try-free connections have no org yet). */
+    createdByEmail: z.string().trim().toLowerCase().email().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.platform === 'email' ? !v.email : !v.url) {
+      ctx.addIssue({ code: 'custom', path: [v.platform === 'email' ? 'email' : 'url'], message: v.platform === 'email' ? 'an e-mail address is required' : 'a webhook URL is required' });
+    }
+  });
+
+export type CreateDestinationInput = z.input<typeof createDestinationSchema>;
+export type CreatedDestination = { id: string; created: boolean; warning: string | null; status: DestinationStatus };
+
+function targetOf(input: z.output<typeof createDestinationSchema>): { target: string; hint: string; warning: string | null } {
+  if (input.platform === 'email') {
+    const email = input.email!;
+    const [user, domain] = email.split('@');
+    return { target: email, hint: `${user.slice(0, 2)}…@${domain}`, warning: null };
+  }
+  const check = validateWebhookUrl(input.platform, input.url!, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
+  if (!check.ok) throw badRequest(`url: ${check.error}`, 'invalid_webhook_url');
+  return { target: check.url, hint: redactUrl(check.url), warning: check.warning ?? null };
+}
+
+/**
+ * Connects a destination to one or more apps. Idempotent: the same webhook (or address) on the same platform for an app
+ * it already watches returns the existing destination (re-enabled if it was disabled) instead of making a second.
+ * A new subscription gets a welcome: at once if the app's sources have been polled, else right after their first poll,
+ * which is triggered immediately.
+ */
+export async function createDestination(raw: CreateDestinationInput): Promise<CreatedDestination> {
+  const parsed = createDestinationSchema.safeParse(raw);
+  if (!parsed.success) throw badRequest(describeZodError(parsed.error, 'destination'));
+  const input = parsed.data;
+  for (const a of input.apps) validateAppRef(a);
+  const { target, hint, warning } = targetOf(input);
+  const targetHash = secretHash('destination-target', `${input.platform}\n${target}`);
+  const keys = [...new Set(input.apps.map((a) => appKey(a)))].sort(); // sorted: locks are always taken in one order
+  let filters = normalizeFilters(input.filters ?? {});
+  const iosCountry = input.country && input.country !== 'all' ? input.country : input.country === 'all' ? null : 'us';
+  if (!filters.countries && iosCountry && input.apps.every((a) => a.store === 'apple_app_store')) {
+    // Watching one storefront means wanting that storefront's reviews, even if the app is watched elsewhere too.
+    filters = { ...filters, countries: [iosCountry] };
+  }
+
+  const db = await getDb();
+  for (const a of input.apps) {
+    if (a.title) await ensureAppRow(db, { store: a.store, appId: a.appId, title: a.title, iconUrl: a.iconUrl });
+  }
+
+  const result = await db.transaction().execute(async (trx) => {
+    for (const key of keys) {
+      if (!(await lockApp(trx, key))) throw badRequest(`app: ${key} is not known yet — look the app up first.`, 'unknown_app');
+    }
+    const existing = await trx
+      .selectFrom('destinations as d')
+      .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
+      .select(['d.id', 'd.org_id', 'd.status'])
+      .where('d.target_hash', '=', targetHash)
+      .where('d.platform', '=', input.platform)
+      .where('da.app_key', 'in', keys)
+      .orderBy('d.created_at')
+      .executeTakeFirst();
+
+    let id: string;
+    let created = false;
+    if (existing) {
+      id = existing.id;
+      await trx
+        .updateTable('destinations')
+        .set({
+          ...(existing.status === 'disabled' ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
+          ...(input.orgId && !existing.org_id ? { org_id: input.orgId } : {}),
+          ...(input.label ? { label: input.label } : {}),
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', id)
+        .execute();
+    } else {
+      id = randomId('dst');
+      created = true;
+      await trx
+        .insertInto('destinations')
+        .values({
+          id,
+          org_id: input.orgId,
+          platform: input.platform,
+          target_enc: encryptSecret(target),
+          target_hash: targetHash,
+          target_hint: hint,
+          label: input.label ?? null,
+          filters: JSON.stringify(filters),
+          warning,
+          welcome_count: input.welcomeCount,
+          backfill: input.backfill,
+          created_by_email: input.createdByEmail ?? null,
+        })
+        .execute();
+    }
+
+    const subscribed = new Set(
+      (await trx.selectFrom('destination_apps').select('app_key').where('destination_id', '=', id).execute()).map((r) => r.app_key),
+    );
+    const destFilters = existing ? readFilters((await trx.selectFrom('destinations').select('filters').where('id', '=', id).executeTakeFirstOrThrow()).filters) : filters;
+    for (const a of input.apps) {
+      const key = appKey(a);
+      if (subscribed.has(key)) continue;
+      subscribed.add(key);
+      await trx.insertInto('destination_apps').values({ destination_id: id, app_key: key }).execute();
+      const sources: SourceRow[] = [];
+      for (const s of sourcesFor(a, input.country, input.language)) sources.push(await ensureSource(trx, { appKey: key, ...s }));
+      // Reviews of this app are already current when each source it needs has been polled: welcome now.
+      if (sources.every((s) => s.last_success_at)) {
+        await queueWelcome(trx, { destinationId: id, appKey: key, filters: destFilters, count: input.welcomeCount, backfill: input.backfill });
+      }
+    }
+    return { id, created };
+  });
+
+  wake('poll');
+  wake('deliver');
+  const status = await getDestinationStatus(result.id);
+  log.info(result.created ? 'destination created' : 'destination already existed', { destinationId: result.id, platform: input.platform, apps: keys, target: hint });
+  return { ...result, warning: status!.warning, status: status! };
+}
+
+export type DestinationStatus = {
+  id: string;
+  platform: Platform;
+  status: 'active' | 'paused' | 'disabled';
+  /** Why it is paused or disabled, in plain words. */
+  status_reason: string | null;
+  /** Channel name when known. */
+  label: string | null;
+  /** Where it posts, redacted (host and last characters): enough to recognise, useless to abuse. */
+  target: string;
+  app: { app_id: string; app_store: string; title: string; icon_url: string | null } | null;
+  apps: Array<{ app_id: string; app_store: string; title: string; icon_url: string | null }>;
+  filters: DestinationFilters;
+  warning: string | null;
+  welcome: 'waiting_for_first_poll' | 'queued' | 'delivered';
+  queued: number;
+  delivered: number;
+  last_delivery_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  created_at: string;
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Everything a status page may show about a destination — no URL, no address, no org. Null when unknown. */
+export async function getDestinationStatus(id: string): Promise<DestinationStatus | null> {
+  const db = await getDb();
+  const d = await db
+    .selectFrom('destinations')
+    .select(['id', 'platform', 'status', 'status_reason', 'label', 'target_hint', 'filters', 'warning', 'last_delivery_at', 'last_error', 'last_error_at', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!d) return null;
+  const apps = await db
+    .selectFrom('destination_apps as da')
+    .innerJoin('apps as a', 'a.key', 'da.app_key')
+    .select(['a.app_id', 'a.store', 'a.title', 'a.icon_url', 'a.key', 'da.welcomed_at'])
+    .where('da.destination_id', '=', id)
+    .orderBy('da.created_at')
+    .execute();
+  const counts = await db
+    .selectFrom('deliveries')
+    .select([
+      sql<number>`count(*) filter (where status in ('pending', 'sending', 'retry'))::int`.as('queued'),
+      sql<number>`count(*) filter (where status = 'delivered')::int`.as('delivered'),
+      sql<number>`count(*) filter (where kind = 'welcome' and status = 'delivered')::int`.as('welcomes_delivered'),
+    ])
+    .where('destination_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const welcome = apps.some((a) => !a.welcomed_at) ? 'waiting_for_first_poll' : counts.welcomes_delivered >= apps.length ? 'delivered' : 'queued';
+  const appList = apps.map((a) => ({ app_id: a.app_id, app_store: a.store, title: a.title, icon_url: a.icon_url }));
+  // An error older than the last successful delivery is history, not the current state.
+  const currentError = d.last_error && (!d.last_delivery_at || (d.last_error_at && d.last_error_at > d.last_delivery_at)) ? d.last_error : null;
+  return {
+    id: d.id,
+    platform: d.platform as Platform,
+    status: d.status,
+    status_reason: d.status_reason,
+    label: d.label,
+    target: d.target_hint,
+    app: appList[0] ?? null,
+    apps: appList,
+    filters: readFilters(d.filters),
+    warning: d.warning,
+    welcome,
+    queued: counts.queued,
+    delivered: counts.delivered,
+    last_delivery_at: iso(d.last_delivery_at),
+    last_error: currentError,
+    last_error_at: currentError ? iso(d.last_error_at) : null,
+    created_at: d.created_at.toISOString(),
+  };
+}
+
+/** Pause (stop posting, keep what is queued) or resume a destination. Resuming a disabled one re-enables it. */
+export async function setDestinationPaused(id: string, paused: boolean, reason = 'Paused by its owner.'): Promise<DestinationStatus> {
+  const db = await getDb();
+  const r = await db
+    .updateTable('destinations')
+    .set(paused ? { status: 'paused', status_reason: reason, updated_at: sql`now()` } : { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!r.numUpdatedRows) throw notFound('No such destination.');
+  if (!paused) wake('deliver');
+  return (await getDestinationStatus(id))!;
+}
+
+/** The reason an e-mail destination carries once its recipient unsubscribed (server/subscriptions handles the link). */
+export const UNSUBSCRIBED = UNSUBSCRIBED_REASON;
+
+// ── run the engine's steps on demand (tests, tools, the connect flow) ───────────────────────────────────────────────
+
+/** Polls one source right now (unless another worker is polling it this moment) and returns what happened. */
+export async function pollNow(sourceId: number, overrides: Partial<EngineOptions> = {}): Promise<PollOutcome | null> {
+  const db = await getDb();
+  const opts = engineOptionsFromEnv(overrides);
+  const source = await claimSource(db, sourceId, opts.workerId, opts.leaseMs);
+  if (!source) return null;
+  return pollLeasedSource(db, source, { workerId: opts.workerId, intervalSeconds: opts.intervalSeconds, adapterFor: opts.adapterFor });
+}
+
+/** Polls every source of an app now. */
+export async function pollAppNow(ref: AppRef, overrides: Partial<EngineOptions> = {}): Promise<Array<PollOutcome | null>> {
+  const db = await getDb();
+  const ids = await db.selectFrom('monitored_sources').select('id').where('app_key', '=', appKey(ref)).where('status', '=', 'active').execute();
+  const out: Array<PollOutcome | null> = [];
+  for (const { id } of ids) out.push(await pollNow(id, overrides));
+  return out;
+}
+
+/**
+ * Sends everything that is due now, destination by destination, until nothing is due. With `waitForRetries`, also
+ * waits out Retry-After and backoff pauses until the queue is empty or `timeoutMs` passes.
+ */
+export async function drainDeliveries(overrides: Partial<EngineOptions> & { waitForRetries?: boolean; timeoutMs?: number } = {}): Promise<{ sent: number; open: number }> {
+  const db = await getDb();
+  const opts = engineOptionsFromEnv(overrides);
+  const deadline = Date.now() + (overrides.timeoutMs ?? 30_000);
+  let sent = 0;
+  for (;;) {
+    const claimed = await claimDestinations(db, opts.workerId, opts.concurrency, opts.leaseMs);
+    const results = await Promise.all(claimed.map((d) => processDestination(db, d, { ...opts, maxHoldMs: 10_000 })));
+    sent += results.reduce((a, b) => a + b, 0);
+    if (claimed.length > 0) continue;
+    const open = await db
+      .selectFrom('deliveries as x')
+      .innerJoin('destinations as d', 'd.id', 'x.destination_id')
+      .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(greatest(x.next_attempt_at, d.next_send_at))`.as('next')])
+      .where('x.status', 'in', ['pending', 'sending', 'retry'])
+      .where('d.status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    if (!overrides.waitForRetries || open.n === 0 || Date.now() > deadline) return { sent, open: open.n };
+    const next = open.next ? new Date(open.next).getTime() : Date.now() + 100;
+    await new Promise((r) => setTimeout(r, Math.min(Math.max(next - Date.now(), 20), Math.max(0, deadline - Date.now()), 1000)));
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The monitored_sources table: what is polled, when, and by whom.
+ *
+ * Claims are leases: a worker sets lease_owner/lease_until on due rows picked with FOR UPDATE SKIP LOCKED (so two
+ * workers never pick the same row), polls outside any transaction, then commits the result and clears the lease in the
+ * ingest transaction. A worker that dies leaves a lease that simply expires; the row is due again and another worker
+ * takes it. Nothing was committed for the dead poll, so nothing is lost and nothing doubles.
+ */
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { DB } from '../db/client';
+import type { Database, MonitoredSourcesTable } from '../db/types';
+import { decryptSecret, encryptSecret } from '../crypto';
+import type { SourceConfig, SourceCredentials, SourceKind } from '../sources/types';
+
+export type SourceRow = Selectable<MonitoredSourcesTable>;
+
+export type EnsureSourceInput = {
+  appKey: string;
+  kind: SourceKind;
+  country?: string | null;
+  language?: string | null;
+  credentials?: SourceCredentials | null;
+};
+
+/** Creates the source if missing (due at once, so a new app is polled right away); returns it either way. */
+export async function ensureSource(db: DB | Transaction<Database>, input: EnsureSourceInput): Promise<SourceRow> {
+  const country = input.kind === 'appstore_feed' ? (input.country ?? 'us').toLowerCase() : '';
+  const language = input.kind === 'play_public' ? (input.language ?? 'en').toLowerCase() : '';
+  const credentials_enc = input.credentials ? encryptSecret(JSON.stringify(input.credentials)) : null;
+  const inserted = await db
+    .insertInto('monitored_sources')
+    .values({ app_key: input.appKey, kind: input.kind, country, language, credentials_enc })
+    .onConflict((oc) => oc.columns(['app_key', 'kind', 'country', 'language']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return inserted;
+  if (credentials_enc) {
+    // New credentials for an official API source: store them and give the source another chance right away.
+    return db
+      .updateTable('monitored_sources')
+      .set({ credentials_enc, status: 'active', status_reason: null, failure_count: 0, next_poll_at: sql`now()` })
+      .where('app_key', '=', input.appKey)
+      .where('kind', '=', input.kind)
+      .where('country', '=', country)
+      .where('language', '=', language)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  return db
+    .selectFrom('monitored_sources')
+    .selectAll()
+    .where('app_key', '=', input.appKey)
+    .where('kind', '=', input.kind)
+    .where('country', '=', country)
+    .where('language', '=', language)
+    .executeTakeFirstOrThrow();
+}
+
+const leaseInterval = (leaseMs: number) => sql`(${leaseMs}::double precision * interval '1 millisecond')`;
+
+/** Up to `limit` active, due, unleased sources, leased to `workerId`; `busy` are the ones this process is still polling. */
+export async function claimDueSources(db: DB, workerId: string, limit: number, leaseMs: number, busy: number[] = []): Promise<SourceRow[]> {
+  const r = await sql<SourceRow>`
+    update monitored_sources s
+       set lease_owner = ${workerId}, lease_until = now() + ${leaseInterval(leaseMs)}, last_polled_at = now()
+     where s.id in (
+       select id from monitored_sources
+        where status = 'active' and next_poll_at <= now() and (lease_until is null or lease_until < now())
+          ${busy.length ? sql`and id not in (${sql.join(busy)})` : sql``}
+        order by next_poll_at
+        limit ${limit}
+        for update skip locked)
+    returning s.*`.execute(db);
+  return r.rows;
+}
+
+/** Lease one particular source now (pollNow), whether due or not; null when another worker holds it. */
+export async function claimSource(db: DB, id: number, workerId: string, leaseMs: number): Promise<SourceRow | null> {
+  const r = await sql<SourceRow>`
+    update monitored_sources s
+       set lease_owner = ${workerId}, lease_until = now() + ${leaseInterval(leaseMs)}, last_polled_at = now()
+     where s.id in (
+       select id from monitored_sources
+        where id = ${id} and (lease_until is null or lease_until < now() or lease_owner = ${workerId})
+        for update skip locked)
+    returning s.*`.execute(db);
+  return r.rows[0] ?? null;
+}
+
+/** Give a lease back without recording anything (shutdown mid-poll): the source stays due for the next worker. */
+export async function releaseSource(db: DB, id: number, workerId: string): Promise<void> {
+  await db
+    .updateTable('monitored_sources')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', workerId)
+    .execute();
+}
+
+/** Longest wait between polls of a failing source: a store outage should not stop us for long once it is over. */
+const MAX_FAILURE_BACKOFF_SECONDS = 6 * 3600;
+
+export function failureBackoffSeconds(intervalSeconds: number, failures: number): number {
+  return Math.min(MAX_FAILURE_BACKOFF_SECONDS, intervalSeconds * 2 ** Math.max(0, failures - 1));
+}
+
+export async function recordPollFailure(
+  db: DB,
+  source: SourceRow,
+  workerId: string,
+  failure: { message: string; permanent: boolean },
+  intervalSeconds: number,
+): Promise<void> {
+  const failures = source.failure_count + 1;
+  await db
+    .updateTable('monitored_sources')
+    .set({
+      failure_count: failures,
+      last_error: failure.message.slice(0, 500),
+      lease_owner: null,
+      lease_until: null,
+      ...(failure.permanent
+        ? { status: 'paused', status_reason: failure.message.slice(0, 500) }
+        : { next_poll_at: sql`now() + ${failureBackoffSeconds(intervalSeconds, failures)} * interval '1 second'` }),
+    })
+    .where('id', '=', source.id)
+    .where('lease_owner', '=', workerId)
+    .execute();
+}
+
+export function sourceConfigOf(source: SourceRow, appId: string): SourceConfig {
+  const config: SourceConfig = { kind: source.kind as SourceKind, appId };
+  if (source.country) config.country = source.country;
+  if (source.language) config.language = source.language;
+  if (source.credentials_enc) config.credentials = JSON.parse(decryptSecret(source.credentials_enc)) as SourceCredentials;
+  return config;
+}

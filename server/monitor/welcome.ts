@@ -1,0 +1,63 @@
+/**
+ * The welcome a destination gets when it starts watching an app: one intro message naming the app, then the last few
+ * reviews (default 5, filters applied, oldest first) — never the whole history unless a backfill was asked for.
+ *
+ * Always called inside a transaction that holds the app's lock (apps.ts lockApp), the same lock the ingest takes, so a
+ * review is either already stored when the welcome picks "the last N" or stored after the destination exists and then
+ * fanned out to it — never neither. The recent reviews are queued as ordinary 'new' deliveries, so the unique
+ * constraint also keeps a review from arriving both in the welcome and as new.
+ */
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/types';
+import { matchesFilters, type DestinationFilters } from './filters';
+
+/** How far back a welcome with filters looks for matching reviews before settling for fewer. */
+const WELCOME_SCAN_LIMIT = 2000;
+const PAGE = 200;
+
+export type WelcomeRequest = { destinationId: string; appKey: string; filters: DestinationFilters; count: number; backfill: boolean };
+
+/** Queues the intro + recent reviews and marks the subscription welcomed. Returns how many reviews were queued. */
+export async function queueWelcome(trx: Transaction<Database>, w: WelcomeRequest): Promise<number> {
+  await trx
+    .insertInto('deliveries')
+    .values({ destination_id: w.destinationId, app_key: w.appKey, review_id: null, kind: 'welcome' })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+
+  const wanted = w.backfill ? Number.POSITIVE_INFINITY : Math.max(0, w.count);
+  const chosen: number[] = [];
+  let offset = 0;
+  while (chosen.length < wanted && (w.backfill || offset < WELCOME_SCAN_LIMIT)) {
+    const page = await trx
+      .selectFrom('reviews')
+      .select(['id', 'rating', 'country', 'language', 'title', 'body'])
+      .where('app_key', '=', w.appKey)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PAGE)
+      .offset(offset)
+      .execute();
+    for (const r of page) {
+      if (chosen.length >= wanted) break;
+      if (matchesFilters(w.filters, r)) chosen.push(r.id);
+    }
+    if (page.length < PAGE) break;
+    offset += PAGE;
+  }
+  chosen.reverse(); // oldest first, so the channel reads in order
+  for (let i = 0; i < chosen.length; i += 1000) {
+    await trx
+      .insertInto('deliveries')
+      .values(chosen.slice(i, i + 1000).map((id) => ({ destination_id: w.destinationId, app_key: w.appKey, review_id: id, kind: 'new' as const })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  await trx
+    .updateTable('destination_apps')
+    .set({ welcomed_at: new Date() })
+    .where('destination_id', '=', w.destinationId)
+    .where('app_key', '=', w.appKey)
+    .execute();
+  return chosen.length;
+}

@@ -1,0 +1,228 @@
+/**
+ * App Store reviews through the official App Store Connect API, with the owner's API key (issuer id, key id, .p8):
+ * every territory in one stream, newest first, published developer responses included.
+ *   GET {APPSTORE_CONNECT_BASE_URL}/v1/apps/{id}/customerReviews?sort=-createdDate&limit=200&include=response
+ * Auth is a short-lived ES256 JWT (header kid; iss, iat, exp ≤ 20 min, aud appstoreconnect-v1) sent as a Bearer token.
+ */
+import { importPKCS8, SignJWT } from 'jose';
+import { env } from '../env';
+import { appStorePageUrl } from './appStoreFeed';
+import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';
+import { territoryToCountry } from './territories';
+import {
+  SourceError,
+  type NormalizedReview,
+  type PollOptions,
+  type PollResult,
+  type SourceAdapter,
+  type SourceConfig,
+  type SourceCredentials,
+} from './types';
+
+const SERVICE = 'App Store Connect';
+const AUDIENCE = 'appstoreconnect-v1';
+/** Apple refuses tokens that live longer than 20 minutes; stay well inside so clock skew never trips it. */
+const TOKEN_LIFETIME_SECONDS = 15 * 60;
+export const CONNECT_PAGE_SIZE = 200;
+/** Without a watermark (first poll) 1,000 reviews are plenty: the engine only welcomes with a few of them. */
+const DEFAULT_MAX_PAGES = 5;
+/** Apple's limit on a response body. */
+export const CONNECT_REPLY_MAX_CHARS = 5970;
+
+export type AppStoreConnectCredentials = Extract<SourceCredentials, { kind: 'appstore_connect' }>;
+
+type JsonApiRef = { type: string; id: string };
+export type CustomerReviewResource = {
+  type: 'customerReviews';
+  id: string;
+  attributes?: {
+    rating?: number;
+    title?: string | null;
+    body?: string | null;
+    reviewerNickname?: string | null;
+    createdDate?: string;
+    territory?: string | null;
+  };
+  relationships?: { response?: { data?: JsonApiRef | null } };
+};
+export type CustomerReviewResponseResource = {
+  type: 'customerReviewResponses';
+  id: string;
+  attributes?: { responseBody?: string; lastModifiedDate?: string; state?: 'PENDING_PUBLISH' | 'PUBLISHED' | string };
+};
+export type CustomerReviewsDocument = {
+  data?: CustomerReviewResource[];
+  included?: Array<CustomerReviewResponseResource | { type: string; id: string }>;
+  links?: { self?: string; next?: string };
+};
+
+function credentialsOf(config: Pick<SourceConfig, 'credentials'>): AppStoreConnectCredentials {
+  const creds = config.credentials;
+  if (creds?.kind !== 'appstore_connect' || !creds.issuerId || !creds.keyId || !creds.privateKeyPem) {
+    throw new SourceError('App Store Connect needs the issuer id, the key id and the .p8 private key', true);
+  }
+  return creds;
+}
+
+/** The Bearer token Apple expects. A key that cannot be read is the owner's to fix: permanent. */
+export async function appStoreConnectToken(creds: AppStoreConnectCredentials, now: Date = new Date()): Promise<string> {
+  let key: CryptoKey;
+  try {
+    key = await importPKCS8(creds.privateKeyPem.trim(), 'ES256');
+  } catch {
+    throw new SourceError('The App Store Connect private key could not be read: paste the whole .p8 file, BEGIN and END lines included', true);
+  }
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256', kid: creds.keyId.trim(), typ: 'JWT' })
+    .setIssuer(creds.issuerId.trim())
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
+    .setAudience(AUDIENCE)
+    .sign(key);
+}
+
+function baseUrl(): string {
+  return env().APPSTORE_CONNECT_BASE_URL.replace(/\/$/, '');
+}
+
+/**
+ * `links.next` is absolute and names Apple's host. Only its path and query are kept, joined to the configured base, so
+ * the Bearer token never goes anywhere but the host we were configured for.
+ */
+export function resolveNextLink(next: string | undefined): string | null {
+  if (!next) return null;
+  let url: URL;
+  try {
+    url = new URL(next, 'https://api.appstoreconnect.apple.com');
+  } catch {
+    return null;
+  }
+  if (!url.pathname.startsWith('/v1/')) return null;
+  return `${baseUrl()}${url.pathname}${url.search}`;
+}
+
+function toReview(
+  resource: CustomerReviewResource,
+  appId: string,
+  responses: Map<string, CustomerReviewResponseResource>,
+): NormalizedReview | null {
+  const a = resource.attributes ?? {};
+  const createdAt = new Date(a.createdDate ?? '');
+  const rating = Number(a.rating);
+  if (!resource.id || !(rating >= 1 && rating <= 5) || Number.isNaN(createdAt.getTime())) return null;
+  const country = territoryToCountry(a.territory);
+  const responseRef = resource.relationships?.response?.data;
+  const response = responseRef ? responses.get(responseRef.id) : undefined;
+  // A response still PENDING_PUBLISH is not visible on the store yet: only a published one counts as the reply.
+  const published = response && (response.attributes?.state ?? 'PUBLISHED') === 'PUBLISHED' ? response.attributes : undefined;
+  const replyUpdatedAt = published?.lastModifiedDate ? new Date(published.lastModifiedDate) : null;
+  return {
+    store: 'apple_app_store',
+    appId,
+    storeReviewId: resource.id,
+    country,
+    language: null,
+    authorName: a.reviewerNickname ?? '',
+    title: a.title || null,
+    body: a.body ?? '',
+    rating,
+    appVersion: null, // the API does not say which version was reviewed
+    createdAt,
+    updatedAt: createdAt, // Apple exposes no modification time: the creation time is the watermark
+    replyText: published?.responseBody ?? null,
+    replyUpdatedAt: replyUpdatedAt && !Number.isNaN(replyUpdatedAt.getTime()) ? replyUpdatedAt : null,
+    permalink: appStorePageUrl(appId, country ?? 'us'),
+  };
+}
+
+export function parseCustomerReviews(doc: CustomerReviewsDocument, appId: string): NormalizedReview[] {
+  const responses = new Map<string, CustomerReviewResponseResource>();
+  for (const inc of doc.included ?? []) {
+    if (inc.type === 'customerReviewResponses') responses.set(inc.id, inc as CustomerReviewResponseResource);
+  }
+  return (doc.data ?? []).flatMap((r) => toReview(r, appId, responses) ?? []);
+}
+
+export const appStoreConnectAdapter: SourceAdapter = {
+  kind: 'appstore_connect',
+  async poll(config: SourceConfig, options: PollOptions = {}): Promise<PollResult> {
+    const creds = credentialsOf(config);
+    const appId = config.appId.trim();
+    if (!/^\d{1,15}$/.test(appId)) throw new SourceError(`"${config.appId}" is not an App Store app id (digits)`, true);
+    const since = options.since ?? null;
+    const maxPages = Math.max(options.maxPages ?? DEFAULT_MAX_PAGES, 1);
+    // One token serves the whole poll: it lives far longer than a few pages take.
+    const token = await appStoreConnectToken(creds);
+
+    const collected: NormalizedReview[] = [];
+    let url: string | null =
+      `${baseUrl()}/v1/apps/${appId}/customerReviews?sort=-createdDate&limit=${CONNECT_PAGE_SIZE}&include=response`;
+    let pages = 0;
+    let reachedWatermark = false;
+    while (url && pages < maxPages) {
+      const res = await sourceFetch(url, {
+        service: SERVICE,
+        signal: options.signal,
+        headers: { Authorization: `Bearer ${token}` },
+        permanentStatuses: [404], // no such app for this key
+      });
+      pages++;
+      const doc = parseJson<CustomerReviewsDocument>(res.text, SERVICE);
+      const reviews = parseCustomerReviews(doc, appId);
+      collected.push(...reviews);
+      if (reviews.some((r) => isPastWatermark(r.updatedAt, since))) {
+        reachedWatermark = true;
+        break;
+      }
+      url = resolveNextLink(doc.links?.next);
+    }
+    // Stopping on the page budget with more pages left and the watermark not reached leaves a gap behind.
+    const complete = since == null || reachedWatermark || url == null;
+    return { reviews: newestFirstUnique(collected), complete };
+  },
+};
+
+export type AppStoreReply = { id: string; responseBody: string; state: string | null; lastModifiedDate: Date | null };
+
+/**
+ * Publishes (or replaces: one response per review) the developer response to a review.
+ * POST /v1/customerReviewResponses — Apple shows it once its state turns from PENDING_PUBLISH to PUBLISHED.
+ */
+export async function replyToReview(
+  credentials: SourceCredentials,
+  reviewId: string,
+  text: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<AppStoreReply> {
+  const creds = credentialsOf({ credentials });
+  const responseBody = text.trim();
+  if (!responseBody) throw new SourceError('A reply cannot be empty', true, 400);
+  if ([...responseBody].length > CONNECT_REPLY_MAX_CHARS) {
+    throw new SourceError(`An App Store reply can be at most ${CONNECT_REPLY_MAX_CHARS} characters`, true, 400);
+  }
+  const token = await appStoreConnectToken(creds);
+  const res = await sourceFetch(`${baseUrl()}/v1/customerReviewResponses`, {
+    method: 'POST',
+    service: SERVICE,
+    signal: options.signal,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      data: {
+        type: 'customerReviewResponses',
+        attributes: { responseBody },
+        relationships: { review: { data: { type: 'customerReviews', id: reviewId } } },
+      },
+    }),
+    permanentStatuses: [404, 409, 422],
+  });
+  const doc = parseJson<{ data?: CustomerReviewResponseResource }>(res.text, SERVICE);
+  const attrs = doc.data?.attributes ?? {};
+  const modified = attrs.lastModifiedDate ? new Date(attrs.lastModifiedDate) : null;
+  return {
+    id: doc.data?.id ?? '',
+    responseBody: attrs.responseBody ?? responseBody,
+    state: attrs.state ?? null,
+    lastModifiedDate: modified && !Number.isNaN(modified.getTime()) ? modified : null,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * The one HTTP helper the store adapters share: a timeout on top of the caller's abort signal, a cap on the response
+ * size, and HTTP statuses turned into SourceError with the permanent/transient split the engine acts on
+ * (permanent → pause the source and tell its owner; transient → poll again later).
+ */
+import { SourceError } from './types';
+
+export const USER_AGENT = 'ARB review monitor (+https://arb.local)';
+const DEFAULT_TIMEOUT_MS = 20_000;
+/** Review pages are tens of kilobytes; anything near this is not a review page. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+export type SourceRequest = {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Names the service in error messages ("App Store Connect answered 401: …"). */
+  service: string;
+  /** Statuses that mean "wrong app id or credentials" for this service, on top of 401 and 403. */
+  permanentStatuses?: number[];
+};
+
+export type SourceResponse = { status: number; headers: Headers; text: string };
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+async function readCapped(res: Response, service: string): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new SourceError(`${service} sent a response larger than ${MAX_RESPONSE_BYTES} bytes`, false);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Sends the request and returns the body of a 2xx answer; every other outcome is a SourceError (or the caller's abort). */
+export async function sourceFetch(url: string, req: SourceRequest): Promise<SourceResponse> {
+  const timeout = AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  let res: Response;
+  let text: string;
+  try {
+    const method = req.method ?? 'GET';
+    res = await fetch(url, {
+      method,
+      headers: { 'User-Agent': USER_AGENT, Accept: 'application/json', ...req.headers },
+      body: req.body,
+      // A request carrying a credential (Bearer token, signed assertion in a POST body) never follows a redirect:
+      // the store APIs do not redirect, and a redirect is the one way the credential could reach another host.
+      redirect: method === 'POST' || req.headers?.Authorization ? 'error' : 'follow',
+      signal,
+    });
+    text = await readCapped(res, req.service);
+  } catch (err) {
+    // The caller's own abort (shutdown) is not a source failure: let it through untouched.
+    if (req.signal?.aborted) throw req.signal.reason ?? err;
+    if (err instanceof SourceError) throw err;
+    if (isAbort(err)) throw new SourceError(`${req.service} did not answer in time`, false);
+    throw new SourceError(`${req.service} could not be reached: ${(err as Error).message}`, false);
+  }
+  if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, text };
+  const permanent = res.status === 401 || res.status === 403 || (req.permanentStatuses ?? []).includes(res.status);
+  throw new SourceError(`${req.service} answered ${res.status}${describeErrorBody(text)}`, permanent, res.status);
+}
+
+/** Pulls a human message out of the usual JSON error bodies (JSON:API `errors`, Google `error`), else nothing. */
+function describeErrorBody(text: string): string {
+  try {
+    const body = JSON.parse(text) as {
+      errors?: Array<{ title?: string; detail?: string }>;
+      error?: string | { message?: string; status?: string };
+      error_description?: string;
+    };
+    const first = body.errors?.[0];
+    if (first) return `: ${[first.title, first.detail].filter(Boolean).join(' — ')}`;
+    if (typeof body.error === 'object' && body.error?.message) return `: ${body.error.message}`;
+    if (typeof body.error === 'string') return `: ${[body.error, body.error_description].filter(Boolean).join(' — ')}`;
+  } catch {
+    /* not JSON: the status says enough */
+  }
+  return '';
+}
+
+export function parseJson<T>(text: string, service: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new SourceError(`${service} sent a response that is not JSON`, false);
+  }
+}
+
+/** Newest first by last modification, first occurrence of each storeReviewId kept. */
+export function newestFirstUnique<T extends { storeReviewId: string; updatedAt: Date }>(reviews: T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const r of reviews) {
+    if (seen.has(r.storeReviewId)) continue;
+    seen.add(r.storeReviewId);
+    out.push(r);
+  }
+  return out.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
+}
+
+/** True when the review is at or before the watermark, i.e. paging can stop after this page. */
+export function isPastWatermark(updatedAt: Date, since: Date | null | undefined): boolean {
+  return since != null && updatedAt.getTime() <= since.getTime();
+}

@@ -1,0 +1,100 @@
+/**
+ * Signed-in state (spec section 3): persisted in localStorage under the fixed name 'arb-storage'.
+ * `skipHydration` keeps the server render and the first client render signed-out (no hydration mismatch); the app
+ * shell calls rehydrateAuth() after mount, and pages that need the stored user wait for useAuthHydrated().
+ */
+import { useEffect, useState } from 'react';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import { topWindow } from '@/lib/navigation';
+
+export type AuthData = {
+  authToken?: string;
+  email?: string;
+  displayName?: string | null;
+  name?: string | null;
+};
+
+export type AuthState = {
+  authData: AuthData;
+  /** Replaces the whole authData object (spec section 4), it does not merge. */
+  setAuthData: (authData: AuthData) => void;
+  /** Clears ALL localStorage, empties authData and sends the top window to the site root. */
+  logout: () => void;
+};
+
+export const AUTH_STORAGE_NAME = 'arb-storage';
+export const AUTH_STORAGE_VERSION = 1;
+
+function onlyStrings(value: unknown): AuthData {
+  if (typeof value !== 'object' || value === null) return {};
+  const v = value as Record<string, unknown>;
+  const out: AuthData = {};
+  if (typeof v.authToken === 'string') out.authToken = v.authToken;
+  if (typeof v.email === 'string') out.email = v.email;
+  if (typeof v.displayName === 'string') out.displayName = v.displayName;
+  if (typeof v.name === 'string') out.name = v.name;
+  return out;
+}
+
+/**
+ * Version 0 is what the earlier site left behind: the same `authData` object, possibly with extra fields or a bare
+ * token under `token`. Keep what is recognisable, drop the rest, so an old browser stays signed in.
+ */
+export function migrateAuthState(persisted: unknown, version: number): Pick<AuthState, 'authData'> {
+  const state = (typeof persisted === 'object' && persisted !== null ? persisted : {}) as Record<string, unknown>;
+  const raw = (state.authData ?? {}) as Record<string, unknown>;
+  if (version === 0 && typeof raw.authToken !== 'string' && typeof raw.token === 'string') {
+    return { authData: onlyStrings({ ...raw, authToken: raw.token }) };
+  }
+  return { authData: onlyStrings(raw) };
+}
+
+export const useAuthStore = create<AuthState>()(
+  persist(
+    (set) => ({
+      authData: {},
+      setAuthData: (authData) => set({ authData: { ...authData } }),
+      logout: () => {
+        set({ authData: {} });
+        // After the set above, so the store's own write of the empty state is cleared too.
+        try {
+          window.localStorage.clear();
+        } catch {
+          /* storage disabled: nothing to clear */
+        }
+        topWindow.navigate('/');
+      },
+    }),
+    {
+      name: AUTH_STORAGE_NAME,
+      version: AUTH_STORAGE_VERSION,
+      storage: createJSONStorage(() => window.localStorage),
+      partialize: (state) => ({ authData: state.authData }),
+      migrate: migrateAuthState,
+      skipHydration: true,
+    },
+  ),
+);
+
+/** Load the persisted user; call once after mount. */
+export function rehydrateAuth(): Promise<void> {
+  return useAuthStore.persist.rehydrate();
+}
+
+/** True once the persisted user has been read, so a page can tell "signed out" from "not loaded yet". */
+export function useAuthHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => {
+    const unsubscribe = useAuthStore.persist.onFinishHydration(() => setHydrated(true));
+    setHydrated(useAuthStore.persist.hasHydrated());
+    return unsubscribe;
+  }, []);
+  return hydrated;
+}
+
+export const selectIsSignedIn = (s: AuthState): boolean => Boolean(s.authData.email);
+
+/** The header's dropdown label: display name, else name, else e-mail. */
+export const selectUserLabel = (s: AuthState): string =>
+  s.authData.displayName?.trim() || s.authData.name?.trim() || s.authData.email || '';

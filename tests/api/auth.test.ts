@@ -1,0 +1,510 @@
+// Sign-in by e-mail code, token exchange, refresh and the billing-only crm exchange, against the real route files,
+// a real database (PGlite and PostgreSQL), a real SMTP server on loopback and a loopback hCaptcha siteverify.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { setEnvForTests } from '@/server/env';
+import { signAuthToken, verifyAuthToken } from '@/server/auth/tokens';
+import { createTestDb, type TestDb } from '../helpers/testDb';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { call } from '../helpers/request';
+import { parseMessage, startFakeSmtp, type FakeSmtp } from '../fakes/smtp';
+import { startFakeHcaptcha, type FakeHcaptcha } from '../fakes/hcaptcha';
+
+let db: TestDb;
+let api: TestApi;
+let smtp: FakeSmtp;
+let restoreEnv: () => void;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-auth-'));
+let baseEnv: Record<string, string | undefined>;
+
+// Each test is its own client (TRUST_PROXY + X-Forwarded-For), so per-IP limits of one test do not leak into another.
+let ipCounter = 0;
+const nextIp = () => `198.51.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+let emailCounter = 0;
+const nextEmail = (name = 'user') => `${name}${++emailCounter}@example.com`;
+
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  baseEnv = { DATA_DIR: dataDir, TRUST_PROXY: '1', SMTP_URL: smtp.url, HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined };
+  restoreEnv = setEnvForTests(baseEnv);
+  db = await createTestDb();
+  api = await startTestApi();
+});
+
+afterEach(() => {
+  // Tests that change the environment put the file's own back.
+  setEnvForTests(baseEnv);
+});
+
+afterAll(async () => {
+  await api.close();
+  await db.close();
+  await smtp.close();
+  restoreEnv();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The code of the newest sign-in e-mail sent to `email` (waits for it). */
+async function codeSentTo(email: string, nth = 1): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mails = smtp.messages.filter((m) => m.envelopeTo.includes(email));
+    if (mails.length >= nth) {
+      const m = /\b(\d{6})\b/.exec(mails[nth - 1].text);
+      if (!m) throw new Error(`no code in: ${mails[nth - 1].text}`);
+      return m[1];
+    }
+    if (Date.now() > deadline) throw new Error(`no sign-in e-mail #${nth} for ${email}`);
+    await smtp.waitForMessages(smtp.messages.length + 1, deadline - Date.now()).catch(() => undefined);
+  }
+}
+
+async function requestCode(email: string, ip = nextIp()) {
+  return call<{ sent: boolean }>(api, 'POST', '/api/v1/auth/email', { email, captcha_token: '' }, { ip });
+}
+
+async function confirm(email: string, code: string, ip = nextIp()) {
+  return call<{ token: string }>(api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: '' }, { ip });
+}
+
+type Session = { authToken: string; email: string; name?: string; displayName?: string };
+
+async function signIn(email: string, metadata: Record<string, string | null> = {}): Promise<Session> {
+  const ip = nextIp();
+  const before = smtp.messages.filter((m) => m.envelopeTo.includes(email)).length;
+  expect((await requestCode(email, ip)).status).toBe(200);
+  const code = await codeSentTo(email, before + 1);
+  const confirmed = await confirm(email, code, ip);
+  expect(confirmed.status).toBe(200);
+  const exchanged = await call<Session>(api, 'POST', '/api/v1/auth/token/exchange', { token: confirmed.json.data.token, metadata }, { ip });
+  expect(exchanged.status).toBe(200);
+  return exchanged.json.data;
+}
+
+describe('POST v1/auth/email → confirm → token/exchange', () => {
+  test('e-mails a 6-digit code, stored only hashed, valid 10 minutes', async () => {
+    const email = nextEmail('jane');
+    const started = Date.now();
+    const r = await requestCode(email);
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ data: { sent: true } });
+
+    const code = await codeSentTo(email);
+    expect(code).toMatch(/^\d{6}$/);
+    const mail = smtp.messages.find((m) => m.envelopeTo.includes(email))!;
+    expect(mail.subject).toContain(code);
+    expect(mail.text).toMatch(/within 10 minutes/);
+    expect(mail.html).toContain(code);
+
+    const row = await db.db.selectFrom('login_codes').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    expect(row.code_hash).not.toContain(code);
+    expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    const validFor = new Date(row.expires_at).getTime() - started;
+    expect(validFor).toBeGreaterThan(9.5 * 60_000);
+    expect(validFor).toBeLessThanOrEqual(10 * 60_000 + 5_000);
+  });
+
+  test('the right code gives a one-time token; the exchange creates user + org and records attribution', async () => {
+    const email = nextEmail('first');
+    const session = await signIn(email, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch', referral: 'friend42' });
+    expect(session.email).toBe(email);
+    expect(session).not.toHaveProperty('name');
+
+    const claims = await verifyAuthToken(session.authToken);
+    expect(claims).toMatchObject({ email, scope: 'full' });
+    expect(claims!.orgId).toMatch(/^org_[0-9A-Za-z]{24}$/);
+
+    const user = await db.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ id: claims!.userId, org_id: claims!.orgId, role: 'owner', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch', referral: 'friend42' });
+    const org = await db.db.selectFrom('orgs').selectAll().where('id', '=', claims!.orgId).executeTakeFirstOrThrow();
+    expect(org.plan).toBe('free');
+  });
+
+  test('signing in again keeps the same user and org, and the first attribution', async () => {
+    const email = nextEmail('again');
+    const first = await verifyAuthToken((await signIn(email, { utm_source: 'ads' })).authToken);
+    const second = await verifyAuthToken((await signIn(email, { utm_source: 'other', referral: 'x' })).authToken);
+    expect(second!.userId).toBe(first!.userId);
+    expect(second!.orgId).toBe(first!.orgId);
+    const users = await db.db.selectFrom('users').selectAll().where('email', '=', email).execute();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ utm_source: 'ads', referral: null });
+    expect(users[0].last_sign_in_at).not.toBeNull();
+  });
+
+  test('returns name and displayName when the account has them', async () => {
+    const email = nextEmail('named');
+    await signIn(email);
+    await db.db.updateTable('users').set({ name: 'Jane Doe', display_name: 'Jane' }).where('email', '=', email).execute();
+    const session = await signIn(email);
+    expect(session).toMatchObject({ email, name: 'Jane Doe', displayName: 'Jane' });
+  });
+
+  test('the e-mail address is trimmed and compared case-insensitively', async () => {
+    const r = await requestCode('  Mixed.Case@Example.COM ');
+    expect(r.status).toBe(200);
+    const code = await codeSentTo('mixed.case@example.com');
+    const ok = await confirm('MIXED.case@example.com', code);
+    expect(ok.status).toBe(200);
+  });
+
+  test('a sign-in token works once', async () => {
+    const email = nextEmail('once');
+    const ip = nextIp();
+    await requestCode(email, ip);
+    const { json } = await confirm(email, await codeSentTo(email), ip);
+    const first = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata: {} }, { ip });
+    expect(first.status).toBe(200);
+    const again = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata: {} }, { ip });
+    expect(again.status).toBe(401);
+    expect(again.json.error).toEqual({ code: 'token_invalid', message: 'This sign-in token has expired or was already used. Sign in again.' });
+  });
+
+  test('an expired sign-in token is refused', async () => {
+    const email = nextEmail('stale');
+    const ip = nextIp();
+    await requestCode(email, ip);
+    const { json } = await confirm(email, await codeSentTo(email), ip);
+    await db.db.updateTable('sign_in_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('email', '=', email).execute();
+    const r = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token }, { ip });
+    expect(r.status).toBe(401);
+    expect(r.json.error.code).toBe('token_invalid');
+  });
+
+  test('metadata may be missing, null or partial', async () => {
+    for (const metadata of [undefined, null, { utm_source: null }]) {
+      const email = nextEmail('meta');
+      const ip = nextIp();
+      await requestCode(email, ip);
+      const { json } = await confirm(email, await codeSentTo(email), ip);
+      const r = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata }, { ip });
+      expect(r.status).toBe(200);
+    }
+  });
+});
+
+describe('wrong, expired and used codes', () => {
+  test('each wrong try says how many are left; after 5 the code is dead even when right', async () => {
+    const email = nextEmail('guess');
+    const ip = nextIp();
+    await requestCode(email, ip);
+    const code = await codeSentTo(email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const messages: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await confirm(email, wrong, ip);
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe('code_invalid');
+      messages.push(r.json.error.message);
+    }
+    expect(messages).toEqual([
+      'That code is wrong. 4 tries left.',
+      'That code is wrong. 3 tries left.',
+      'That code is wrong. 2 tries left.',
+      'That code is wrong. 1 try left.',
+      'That code is wrong, and that was the last try. Ask for a new code.',
+    ]);
+    const right = await confirm(email, code, ip);
+    expect(right.status).toBe(400);
+    expect(right.json.error).toEqual({ code: 'code_attempts_exceeded', message: 'This code was tried too many times. Ask for a new one.' });
+
+    // A new code works again.
+    await requestCode(email, ip);
+    const fresh = await codeSentTo(email, 2);
+    expect((await confirm(email, fresh, ip)).status).toBe(200);
+  });
+
+  test('concurrent guesses cannot get more than 5 tries', async () => {
+    const email = nextEmail('race');
+    await requestCode(email);
+    const code = await codeSentTo(email);
+    const wrong = code === '222222' ? '333333' : '222222';
+    const answers = await Promise.all(Array.from({ length: 12 }, () => confirm(email, wrong)));
+    expect(answers.filter((a) => a.json.error?.code === 'code_invalid')).toHaveLength(5);
+    expect(answers.filter((a) => a.json.error?.code === 'code_attempts_exceeded')).toHaveLength(7);
+    const row = await db.db.selectFrom('login_codes').select('attempts').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(5);
+  });
+
+  test('an expired code says so', async () => {
+    const email = nextEmail('late');
+    await requestCode(email);
+    const code = await codeSentTo(email);
+    await db.db.updateTable('login_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('email', '=', email).execute();
+    const r = await confirm(email, code);
+    expect(r.status).toBe(400);
+    expect(r.json.error).toEqual({ code: 'code_expired', message: 'That code has expired. Ask for a new one.' });
+  });
+
+  test('a used code cannot be used again', async () => {
+    const email = nextEmail('reuse');
+    await requestCode(email);
+    const code = await codeSentTo(email);
+    expect((await confirm(email, code)).status).toBe(200);
+    const again = await confirm(email, code);
+    expect(again.status).toBe(400);
+    expect(again.json.error.code).toBe('code_not_found');
+  });
+
+  test('a new code replaces the previous one', async () => {
+    const email = nextEmail('newer');
+    const ip = nextIp();
+    await requestCode(email, ip);
+    const old = await codeSentTo(email, 1);
+    await requestCode(email, ip);
+    const fresh = await codeSentTo(email, 2);
+    if (old !== fresh) {
+      const r = await confirm(email, old, ip);
+      expect(r.json.error.code).toBe('code_invalid');
+    }
+    expect((await confirm(email, fresh, ip)).status).toBe(200);
+  });
+
+  test('a code for another address does not work', async () => {
+    const a = nextEmail('alice');
+    const b = nextEmail('bob');
+    await requestCode(a);
+    await requestCode(b);
+    const codeA = await codeSentTo(a);
+    const codeB = await codeSentTo(b);
+    if (codeA !== codeB) expect((await confirm(b, codeA)).json.error.code).toBe('code_invalid');
+  });
+
+  test('no code was asked for', async () => {
+    const r = await confirm(nextEmail('never'), '123456');
+    expect(r.status).toBe(400);
+    expect(r.json.error).toEqual({ code: 'code_not_found', message: 'There is no active sign-in code for this e-mail address. Ask for a new one.' });
+  });
+
+  test('spaces in a typed code are ignored', async () => {
+    const email = nextEmail('spaced');
+    await requestCode(email);
+    const code = await codeSentTo(email);
+    expect((await confirm(email, `${code.slice(0, 3)} ${code.slice(3)}`)).status).toBe(200);
+  });
+});
+
+describe('validation names the field', () => {
+  test.each([
+    ['/api/v1/auth/email', { email: 'not-an-email', captcha_token: '' }, /^email: Enter a valid e-mail address\./],
+    ['/api/v1/auth/email', { email: 'a@example.com' }, /^captcha_token: /],
+    ['/api/v1/auth/email', { email: 42, captcha_token: '' }, /^email: /],
+    ['/api/v1/auth/email/confirm', { email: 'a@example.com', code: '12ab56', captcha_token: '' }, /^code: Enter the 6-digit code/],
+    ['/api/v1/auth/email/confirm', { email: 'a@example.com', code: 123456, captcha_token: '' }, /^code: /],
+    ['/api/v1/auth/token/exchange', { metadata: {} }, /^token: /],
+    ['/api/v1/auth/token/exchange', { token: 'x', metadata: { utm_source: 5 } }, /^metadata\.utm_source: /],
+    ['/api/v1/auth/token/exchange', { token: 'x', metadata: 'utm' }, /^metadata: /],
+    ['/api/v1/auth/token/crm-exchange', { org_id: 'org_short' }, /^org_id: org_id must be 'org_' followed by/],
+    ['/api/v1/auth/token/crm-exchange', { org_id: 'usr_aaaaaaaaaaaaaaaaaaaaaaaa' }, /^org_id: /],
+    ['/api/v1/auth/token/crm-exchange', {}, /^org_id: /],
+  ])('%s %j', async (route, body, message) => {
+    const r = await call(api, 'POST', route, body, { ip: nextIp() });
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('invalid_request');
+    expect(r.json.error.message).toMatch(message);
+  });
+});
+
+describe('rate limits', () => {
+  test('per e-mail: the 6th code within an hour is refused with 429 and Retry-After', async () => {
+    const email = nextEmail('flood');
+    for (let i = 0; i < 5; i++) expect((await requestCode(email)).status).toBe(200);
+    const r = await requestCode(email);
+    expect(r.status).toBe(429);
+    expect(r.json.error.code).toBe('rate_limited');
+    expect(r.json.error.message).toMatch(/Too many codes were sent to this address/);
+    const retryAfter = Number(r.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+  });
+
+  test('per IP: the 21st code request from one address is refused', async () => {
+    setEnvForTests({ ...baseEnv, SMTP_URL: undefined }); // the outbox is quicker for 20 e-mails
+    const ip = nextIp();
+    for (let i = 0; i < 20; i++) expect((await requestCode(nextEmail('many'), ip)).status).toBe(200);
+    const r = await requestCode(nextEmail('many'), ip);
+    expect(r.status).toBe(429);
+    expect(r.json.error.message).toMatch(/from your network/);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another client is not affected.
+    expect((await requestCode(nextEmail('other'))).status).toBe(200);
+  });
+
+  test('per IP: the 31st confirm within 10 minutes is refused', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 30; i++) expect((await confirm(nextEmail('probe'), '123456', ip)).status).toBe(400);
+    const r = await confirm(nextEmail('probe'), '123456', ip);
+    expect(r.status).toBe(429);
+    expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(600);
+  });
+
+  test('IPv6 clients are counted per /64', async () => {
+    setEnvForTests({ ...baseEnv, SMTP_URL: undefined });
+    for (let i = 0; i < 20; i++) expect((await requestCode(nextEmail('v6'), `2001:db8:1:2::${(i + 1).toString(16)}`)).status).toBe(200);
+    const r = await requestCode(nextEmail('v6'), '2001:db8:1:2:ffff::1');
+    expect(r.status).toBe(429);
+  });
+});
+
+describe('captcha (HCAPTCHA_SECRET set)', () => {
+  let captcha: FakeHcaptcha;
+  beforeAll(async () => {
+    captcha = await startFakeHcaptcha({ secret: 'hc-secret', validTokens: ['pass-1', 'pass-2', 'pass-3'] });
+  });
+  afterAll(() => captcha.close());
+  const withCaptcha = () =>
+    setEnvForTests({ ...baseEnv, HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: captcha.verifyUrl, NEXT_PUBLIC_HCAPTCHA_SITEKEY: 'site-key-1' });
+
+  test('a valid token passes; siteverify receives secret, response, remoteip and sitekey', async () => {
+    withCaptcha();
+    const email = nextEmail('human');
+    const ip = nextIp();
+    const r = await call(api, 'POST', '/api/v1/auth/email', { email, captcha_token: 'pass-1' }, { ip });
+    expect(r.status).toBe(200);
+    const [verify] = await captcha.waitForRequests(1, (q) => q.body.includes('pass-1'));
+    const form = new URLSearchParams(verify.body);
+    expect(verify.headers['content-type']).toMatch(/application\/x-www-form-urlencoded/);
+    expect(form.get('secret')).toBe('hc-secret');
+    expect(form.get('response')).toBe('pass-1');
+    expect(form.get('remoteip')).toBe(ip);
+    expect(form.get('sitekey')).toBe('site-key-1');
+
+    const code = await codeSentTo(email);
+    const ok = await call(api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: 'pass-2' }, { ip });
+    expect(ok.status).toBe(200);
+  });
+
+  test.each([
+    ['an empty token', ''],
+    ['a wrong token', 'bot-token'],
+    ['a token used before', 'pass-1'],
+  ])('%s → 400 captcha_failed, and no e-mail is sent', async (_label, token) => {
+    withCaptcha();
+    const email = nextEmail('bot');
+    const r = await call(api, 'POST', '/api/v1/auth/email', { email, captcha_token: token }, { ip: nextIp() });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toEqual({ code: 'captcha_failed', message: 'The captcha check did not pass. Solve it again and retry.' });
+    const codes = await db.db.selectFrom('login_codes').select('id').where('email', '=', email).execute();
+    expect(codes).toHaveLength(0);
+  });
+
+  test('confirm checks the captcha too', async () => {
+    withCaptcha();
+    const r = await call(api, 'POST', '/api/v1/auth/email/confirm', { email: nextEmail('c'), code: '123456', captcha_token: 'nope' }, { ip: nextIp() });
+    expect(r.json.error.code).toBe('captcha_failed');
+  });
+
+  test('siteverify unreachable → 502 with a message, not a hang', async () => {
+    const down = await startFakeHcaptcha({ secret: 'hc-secret' });
+    await down.close();
+    setEnvForTests({ ...baseEnv, HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: down.verifyUrl });
+    const r = await call(api, 'POST', '/api/v1/auth/email', { email: nextEmail('x'), captcha_token: 'pass-3' }, { ip: nextIp() });
+    expect(r.status).toBe(502);
+    expect(r.json.error.message).toBe('We could not check the captcha right now. Try again in a minute.');
+  });
+});
+
+describe('e-mail delivery', () => {
+  test('without SMTP_URL the code e-mail lands in DATA_DIR/outbox', async () => {
+    setEnvForTests({ ...baseEnv, SMTP_URL: undefined });
+    const email = nextEmail('outbox');
+    const ip = nextIp();
+    expect((await requestCode(email, ip)).status).toBe(200);
+    const outbox = path.join(dataDir, 'outbox');
+    const file = fs.readdirSync(outbox).find((f) => f.includes(email));
+    expect(file).toBeDefined();
+    const mail = parseMessage(fs.readFileSync(path.join(outbox, file!), 'utf8'));
+    expect(mail.to).toBe(email);
+    const code = /\b(\d{6})\b/.exec(mail.text)![1];
+    expect((await confirm(email, code, ip)).status).toBe(200);
+  });
+
+  test('a mail server that is down → 502 with a message', async () => {
+    const dead = await startFakeSmtp();
+    await dead.close();
+    setEnvForTests({ ...baseEnv, SMTP_URL: dead.url });
+    const r = await requestCode(nextEmail('nomail'));
+    expect(r.status).toBe(502);
+    expect(r.json.error.message).toBe('We could not send the e-mail right now. Try again in a minute.');
+  });
+});
+
+describe('GET v1/auth/token/refresh', () => {
+  test('a signed-in user gets a fresh full token', async () => {
+    const email = nextEmail('refresh');
+    const session = await signIn(email);
+    const r = await call<{ token: string }>(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: session.authToken });
+    expect(r.status).toBe(200);
+    const before = await verifyAuthToken(session.authToken);
+    const after = await verifyAuthToken(r.json.data.token);
+    expect(after).toEqual(before);
+  });
+
+  test('without a token → 401 "Sign in to continue."', async () => {
+    const r = await call(api, 'GET', '/api/v1/auth/token/refresh');
+    expect(r.status).toBe(401);
+    expect(r.json.error).toEqual({ code: 'unauthorized', message: 'Sign in to continue.' });
+  });
+
+  test.each([
+    ['garbage', 'not-a-jwt'],
+    ['a forged signature', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfeCIsIm9yZyI6Im9yZ194IiwiZW1haWwiOiJhQGIuY28iLCJzY29wZSI6ImZ1bGwiLCJpc3MiOiJhcmIifQ.c2lnbmF0dXJl'],
+  ])('with %s → 401', async (_label, token) => {
+    const r = await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
+    expect(r.status).toBe(401);
+    expect(r.json.error.message).toBe('Your session has expired. Sign in again.');
+  });
+
+  test('an expired token → 401', async () => {
+    const token = await signAuthToken({ userId: 'usr_x', orgId: 'org_x', email: 'a@example.com', scope: 'full' }, -10);
+    expect((await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token })).status).toBe(401);
+  });
+
+  test('a deleted account → 401', async () => {
+    const token = await signAuthToken({ userId: 'usr_gone', orgId: 'org_gone', email: 'gone@example.com', scope: 'full' });
+    const r = await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
+    expect(r.status).toBe(401);
+    expect(r.json.error.message).toBe('Your account no longer exists. Sign in again.');
+  });
+});
+
+describe('POST v1/auth/token/crm-exchange', () => {
+  test("an org id gives a billing-only token and the owner's e-mail", async () => {
+    const email = nextEmail('owner');
+    const session = await signIn(email);
+    const { orgId, userId } = (await verifyAuthToken(session.authToken))!;
+    const r = await call<{ authToken: string; email: string }>(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
+    expect(r.status).toBe(200);
+    expect(r.json.data.email).toBe(email);
+    expect(await verifyAuthToken(r.json.data.authToken)).toEqual({ userId, orgId, email, scope: 'billing' });
+  });
+
+  test('the billing token is refused (403) outside billing, accepted by billing calls', async () => {
+    const session = await signIn(nextEmail('billing'));
+    const { orgId } = (await verifyAuthToken(session.authToken))!;
+    const { json } = await call<{ authToken: string }>(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
+    const refresh = await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: json.data.authToken });
+    expect(refresh.status).toBe(403);
+    expect(refresh.json.error.message).toBe('This token is limited to billing and cannot be used here.');
+    // Billing accepts it (and says billing is off on this server rather than refusing the token).
+    const purchase = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro' }, { token: json.data.authToken });
+    expect(purchase.status).toBe(503);
+  });
+
+  test('an unknown org id → 404 that says no more than that', async () => {
+    const r = await call(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: 'org_AAAAAAAAAAAAAAAAAAAAAAAA' }, { ip: nextIp() });
+    expect(r.status).toBe(404);
+    expect(r.json.error).toEqual({ code: 'not_found', message: 'We could not find that organization. Check the link you followed.' });
+  });
+
+  test('guessing org ids is rate limited per IP', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 30; i++) {
+      expect((await call(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: `org_${'B'.repeat(23)}${i % 10}` }, { ip })).status).toBe(404);
+    }
+    const r = await call(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: `org_${'C'.repeat(24)}` }, { ip });
+    expect(r.status).toBe(429);
+  });
+});

@@ -1,0 +1,161 @@
+// Billing calls: 503 with a clear message when Stripe is not configured; with STRIPE_SECRET_KEY, Checkout and the
+// customer portal through a loopback Stripe that speaks Stripe's formats.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { setEnvForTests } from '@/server/env';
+import { signAuthToken } from '@/server/auth/tokens';
+import { createTestDb, type TestDb } from '../helpers/testDb';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { call } from '../helpers/request';
+import { startFakeStripe, type FakeStripe } from '../fakes/stripe';
+
+let db: TestDb;
+let api: TestApi;
+let stripe: FakeStripe;
+let restoreEnv: () => void;
+const APP_URL = 'https://arb.example';
+const unconfigured = { APP_URL, STRIPE_SECRET_KEY: undefined };
+let configured: Record<string, string | undefined>;
+
+const owner = { userId: 'usr_owner', orgId: 'org_ABCDEFGHIJKLMNOPQRSTUVWX', email: 'owner@example.com' };
+let fullToken: string;
+let billingToken: string;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe({
+    secretKey: 'sk_test_arb',
+    prices: [
+      { id: 'price_pro_monthly', type: 'recurring' },
+      { id: 'price_lifetime', type: 'one_time' },
+      { id: 'price_retired', type: 'recurring', active: false },
+    ],
+    customers: [{ id: 'cus_123', email: 'owner@example.com' }],
+  });
+  configured = { APP_URL, STRIPE_SECRET_KEY: 'sk_test_arb', STRIPE_API_BASE_URL: stripe.url };
+  restoreEnv = setEnvForTests(unconfigured);
+  db = await createTestDb();
+  api = await startTestApi();
+  fullToken = await signAuthToken({ ...owner, scope: 'full' });
+  billingToken = await signAuthToken({ ...owner, scope: 'billing' });
+});
+afterEach(() => {
+  setEnvForTests(unconfigured);
+});
+afterAll(async () => {
+  await api.close();
+  await db.close();
+  await stripe.close();
+  restoreEnv();
+});
+
+describe('without STRIPE_SECRET_KEY', () => {
+  test.each([
+    ['/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }],
+    ['/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly' }],
+    ['/api/v1/stripe/portal', {}],
+  ])('%s → 503 "Billing is not configured on this server."', async (route, body) => {
+    const r = await call(api, 'POST', route, body, { token: billingToken });
+    expect(r.status).toBe(503);
+    expect(r.json.error).toEqual({ code: 'unavailable', message: 'Billing is not configured on this server.' });
+    expect(stripe.requests).toHaveLength(0);
+  });
+});
+
+describe('with Stripe configured', () => {
+  test('purchase → a Checkout session for the org, in subscription mode for a recurring price', async () => {
+    setEnvForTests(configured);
+    const r = await call<{ url: string }>(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly', referral_code: 'aff_7', plan_label: 'Pro' }, { token: billingToken });
+    expect(r.status).toBe(200);
+    const session = stripe.sessions.at(-1)!;
+    expect(r.json.data).toEqual({ url: session.url });
+    expect(Object.fromEntries(session.form)).toMatchObject({
+      mode: 'subscription',
+      'line_items[0][price]': 'price_pro_monthly',
+      'line_items[0][quantity]': '1',
+      customer_email: 'owner@example.com',
+      client_reference_id: owner.orgId,
+      'metadata[org_id]': owner.orgId,
+      'metadata[referral_code]': 'aff_7',
+      success_url: `${APP_URL}/dashboard?checkout=success`,
+      cancel_url: `${APP_URL}/pricing`,
+    });
+    const checkout = stripe.requests.find((q) => q.path === '/v1/checkout/sessions')!;
+    expect(checkout.headers.authorization).toBe('Bearer sk_test_arb');
+    expect(checkout.headers['content-type']).toMatch(/application\/x-www-form-urlencoded/);
+  });
+
+  test('a full token works for purchase too; a one-time price uses payment mode', async () => {
+    setEnvForTests(configured);
+    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_lifetime' }, { token: fullToken });
+    expect(r.status).toBe(200);
+    expect(stripe.sessions.at(-1)!.form.get('mode')).toBe('payment');
+  });
+
+  test.each([
+    ['an unknown price', 'price_nope', 404],
+    ['an inactive price', 'price_retired', 404],
+  ])('%s → %s with a message', async (_label, priceId, status) => {
+    setEnvForTests(configured);
+    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: priceId }, { token: billingToken });
+    expect(r.status).toBe(status);
+    expect(r.json.error.message).toBe('That plan does not exist. Pick a plan on the pricing page.');
+  });
+
+  test('purchase needs a token', async () => {
+    setEnvForTests(configured);
+    expect((await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' })).status).toBe(401);
+  });
+
+  test('a wrong Stripe key is our problem: 502, not the caller’s', async () => {
+    setEnvForTests({ ...configured, STRIPE_SECRET_KEY: 'sk_test_wrong' });
+    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, { token: billingToken });
+    expect(r.status).toBe(502);
+    expect(r.json.error.message).toBe('The payment provider could not handle this request. Try again later.');
+  });
+
+  test('Stripe unreachable → 502 with a message', async () => {
+    const down = await startFakeStripe({ secretKey: 'sk_test_arb', prices: [] });
+    await down.close();
+    setEnvForTests({ ...configured, STRIPE_API_BASE_URL: down.url });
+    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, { token: billingToken });
+    expect(r.status).toBe(502);
+    expect(r.json.error.message).toBe('The payment provider did not answer. Try again in a minute.');
+  });
+
+  test('quick-pay works without an account, with the e-mail given', async () => {
+    setEnvForTests(configured);
+    const r = await call<{ url: string }>(api, 'POST', '/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly', email: 'Visitor@Example.com' });
+    expect(r.status).toBe(200);
+    const form = stripe.sessions.at(-1)!.form;
+    expect(form.get('customer_email')).toBe('visitor@example.com');
+    expect(form.get('client_reference_id')).toBeNull();
+  });
+
+  test('portal → a Stripe portal session for the account’s customer', async () => {
+    setEnvForTests(configured);
+    const r = await call<{ url: string }>(api, 'POST', '/api/v1/stripe/portal', {}, { token: billingToken });
+    expect(r.status).toBe(200);
+    expect(r.json.data.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
+    const portal = stripe.requests.filter((q) => q.path === '/v1/billing_portal/sessions').at(-1)!;
+    expect(new URLSearchParams(portal.body).get('customer')).toBe('cus_123');
+    expect(new URLSearchParams(portal.body).get('return_url')).toBe(`${APP_URL}/dashboard`);
+  });
+
+  test('portal for an account that never paid → 404 with a message', async () => {
+    setEnvForTests(configured);
+    const token = await signAuthToken({ userId: 'usr_new', orgId: 'org_ZZZZZZZZZZZZZZZZZZZZZZZZ', email: 'new@example.com', scope: 'full' });
+    const r = await call(api, 'POST', '/api/v1/stripe/portal', {}, { token });
+    expect(r.status).toBe(404);
+    expect(r.json.error.message).toBe('There is no subscription for this account yet. Choose a plan first.');
+  });
+
+  test.each([
+    [{}, /^price_id: /],
+    [{ price_id: 'price with spaces' }, /^price_id: price_id must be a Stripe price id/],
+    [{ price_id: 5 }, /^price_id: /],
+  ])('purchase refuses %j', async (body, message) => {
+    setEnvForTests(configured);
+    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', body, { token: billingToken });
+    expect(r.status).toBe(400);
+    expect(r.json.error.message).toMatch(message);
+  });
+});

@@ -1,0 +1,264 @@
+/**
+ * The connect flow in the browser, against a loopback API: the steps driven by the connection store, the continue
+ * button enabled only when the step is complete, the webhook checked as it is pasted, the v2 payload the browser
+ * builds, the install buttons shown only when the server offers them, and the status card after connecting.
+ */
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { json, type RecordedRequest } from '@/tests/fakes/http';
+import { render } from '@/tests/helpers/render';
+import { resetStores } from '@/tests/helpers/resetStores';
+import ConnectFlow from '@/components/connect/ConnectFlow';
+import { decodeConnectionPayload } from '@/lib/connectionPayload';
+import { useAppSelectionStore, type SelectedApp } from '@/stores/appSelection';
+import { useConnectionStore } from '@/stores/connection';
+
+const SLACK_URL = 'https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefABCDEF123456';
+const DISCORD_URL = 'https://discord.com/api/webhooks/123456789012345678/abcdefABCDEF';
+const IOS_APP: SelectedApp = { id: '1488223190', store: 'apple_app_store', title: 'Streakly: Habit Tracker' };
+const PLAY_APP: SelectedApp = { id: 'com.brightloop.streakly', store: 'google_play_store', title: 'Streakly' };
+
+let fake: ApiFake;
+let config: { slack_oauth: boolean; discord_oauth: boolean; allow_private_webhooks: boolean };
+let destination: Record<string, unknown>;
+let connectAnswer: (req: RecordedRequest, res: Parameters<Parameters<typeof route>[2]>[1]) => void;
+
+const connectCalls = () => fake.requests.filter((r) => notPreflight(r) && r.path === '/api/v1/oauth/platform/connect');
+
+beforeEach(async () => {
+  resetStores();
+  config = { slack_oauth: false, discord_oauth: false, allow_private_webhooks: false };
+  destination = {
+    id: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA',
+    platform: 'slack',
+    status: 'active',
+    status_reason: null,
+    label: null,
+    target: 'https://hooks.slack.com/…3456',
+    app: { app_id: IOS_APP.id, app_store: 'apple_app_store', title: IOS_APP.title },
+    warning: null,
+    welcome: 'queued',
+    queued: 6,
+    delivered: 0,
+    last_delivery_at: null,
+    last_error: null,
+  };
+  connectAnswer = (_req, res) => json(res, 200, { data: { destination_id: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA', platform: 'slack', app: { app_id: IOS_APP.id, title: IOS_APP.title } } });
+  fake = await startApiFake([
+    route('GET', '/api/v1/public/config', (_req, res) => json(res, 200, { data: config })),
+    route('GET', '/api/v1/apps/event', ok({ ok: true })),
+    route('POST', '/api/v1/oauth/platform/connect', (req, res) => connectAnswer(req, res)),
+    route('GET', '/api/v1/public/destination/dst_AAAAAAAAAAAAAAAAAAAAAAAA', (_req, res) => json(res, 200, { data: destination })),
+  ]);
+});
+
+afterEach(async () => {
+  fake.restore();
+  await fake.close();
+});
+
+function pick(app: SelectedApp) {
+  act(() => useAppSelectionStore.getState().setSelectedAppDetails(app));
+}
+
+async function toWebhookStep(user: ReturnType<typeof render>['user'], platform = 'Slack') {
+  await user.click(screen.getByRole('radio', { name: new RegExp(`^${platform}`) }));
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+}
+
+describe('step 1: the platform', () => {
+  test('starts at choosing the platform, Slack chosen, Continue enabled', async () => {
+    pick(IOS_APP);
+    render(<ConnectFlow />);
+    expect(await screen.findByRole('group', { name: 'Where should the reviews go?' })).toBeInTheDocument();
+    expect(screen.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email']);
+    expect(screen.getByRole('radio', { name: /^Slack/ })).toBeChecked();
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
+    expect(useConnectionStore.getState().connectionState).toBe('choosing_platform');
+    expect(useAppSelectionStore.getState().continueButtonEnabled).toBe(true);
+  });
+
+  test('Continue moves to the webhook step of the chosen platform and focuses its heading', async () => {
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user, 'Discord');
+    const heading = await screen.findByRole('heading', { name: 'Connect Discord' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(useConnectionStore.getState()).toMatchObject({ connectionState: 'entering_webhook', selectedPlatform: 'discord' });
+    expect(screen.getByRole('list', { name: 'How to create the Discord webhook' })).toHaveTextContent('Copy Webhook URL');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(screen.getByRole('radio', { name: /^Discord/ })).toHaveFocus());
+  });
+});
+
+describe('step 2: the webhook', () => {
+  test('Connect is enabled only for a URL of the chosen platform; a wrong one is explained', async () => {
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    const field = await screen.findByLabelText('Slack webhook URL');
+    const connect = screen.getByRole('button', { name: 'Connect Slack' });
+    expect(connect).toBeDisabled();
+    await user.click(field);
+    await user.paste(DISCORD_URL);
+    await user.tab();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText(/That isn't a Slack incoming-webhook URL/)).toBeInTheDocument();
+    expect(connect).toBeDisabled();
+    expect(useAppSelectionStore.getState().continueButtonEnabled).toBe(false);
+    await user.clear(field);
+    await user.paste(SLACK_URL);
+    expect(connect).toBeEnabled();
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(useAppSelectionStore.getState().continueButtonEnabled).toBe(true);
+  });
+
+  test('connecting sends the v2 payload, then shows the status and the account invitation', async () => {
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    await user.click(await screen.findByLabelText('Slack webhook URL'));
+    await user.paste(SLACK_URL);
+    await user.type(screen.getByLabelText('Your e-mail (optional)'), 'Ana@Example.com');
+    await user.selectOptions(screen.getByLabelText('Reviews from'), 'gb');
+    await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
+
+    expect(await screen.findByRole('heading', { name: 'Connected to your Slack channel' })).toBeInTheDocument();
+    const [req] = connectCalls();
+    const body = JSON.parse(req.body) as { platform: string; payload: string };
+    expect(body.platform).toBe('slack');
+    expect(decodeConnectionPayload(body.payload)).toEqual({
+      version: 'v2',
+      user_email: 'ana@example.com',
+      source: 'home',
+      source_type: 'webhook',
+      webhook_url: SLACK_URL,
+      app_id: IOS_APP.id,
+      app_store: 'apple_app_store',
+      country: 'gb',
+    });
+    expect(screen.getByText('On its way…')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create free account' })).toHaveAttribute('href', '/login?redirect_to=%2Fdashboard');
+    expect(useConnectionStore.getState()).toMatchObject({ connectionState: 'connected', destinationId: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA', showSignupBanner: true });
+    expect(useAppSelectionStore.getState().showSignupBanner).toBe(true);
+
+    // The card keeps reading the status: the welcome arrives.
+    destination = { ...destination, welcome: 'delivered', queued: 0, delivered: 6, last_delivery_at: new Date().toISOString(), label: '#reviews' };
+    expect(await screen.findByText('Delivered', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Connected to #reviews' })).toBeInTheDocument();
+    expect(screen.getByText('just now')).toBeInTheDocument();
+  });
+
+  test('"All countries" sends country all; Google Play apps get no country choice', async () => {
+    pick(IOS_APP);
+    const { user, unmount } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    await user.click(await screen.findByLabelText('Slack webhook URL'));
+    await user.paste(SLACK_URL);
+    await user.selectOptions(screen.getByLabelText('Reviews from'), 'all');
+    await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
+    await screen.findByRole('heading', { name: /Connected/ });
+    expect(decodeConnectionPayload((JSON.parse(connectCalls()[0].body) as { payload: string }).payload).country).toBe('all');
+    unmount();
+
+    resetStores();
+    pick(PLAY_APP);
+    const second = render(<ConnectFlow />);
+    await toWebhookStep(second.user);
+    expect(screen.queryByLabelText('Reviews from')).toBeNull();
+    expect(screen.getByText('Google Play reviews are read in English, from every country.')).toBeInTheDocument();
+  });
+
+  test('e-mail: the address is the destination; the payload carries it and no webhook', async () => {
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user, 'E-mail');
+    const field = await screen.findByLabelText('E-mail address for the reviews');
+    const send = screen.getByRole('button', { name: 'Send reviews to this address' });
+    await user.type(field, 'team@');
+    expect(send).toBeDisabled();
+    await user.type(field, 'example.com');
+    await user.click(send);
+    await waitFor(() => expect(connectCalls()).toHaveLength(1));
+    const body = JSON.parse(connectCalls()[0].body) as { platform: string; payload: string };
+    expect(body.platform).toBe('email');
+    expect(decodeConnectionPayload(body.payload)).toMatchObject({ user_email: 'team@example.com', webhook_url: '' });
+  });
+
+  test('the server’s refusal is shown in its words and the step stays editable', async () => {
+    connectAnswer = (_req, res) => json(res, 400, { error: { code: 'invalid_webhook_url', message: 'payload.webhook_url: That isn’t a Slack incoming-webhook URL.' } });
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    await user.click(await screen.findByLabelText('Slack webhook URL'));
+    await user.paste(SLACK_URL);
+    await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('payload.webhook_url: That isn’t a Slack incoming-webhook URL.'));
+    expect(useConnectionStore.getState().connectionState).toBe('error');
+    expect(screen.getByRole('button', { name: 'Connect Slack' })).toBeEnabled();
+  });
+
+  test('loopback test receivers are accepted only when the server allows them', async () => {
+    const loopback = 'http://127.0.0.1:4010/services/T0123/B0456/abcdef';
+    pick(IOS_APP);
+    const { user, unmount } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    await user.click(await screen.findByLabelText('Slack webhook URL'));
+    await user.paste(loopback);
+    expect(screen.getByRole('button', { name: 'Connect Slack' })).toBeDisabled();
+    unmount();
+
+    config = { ...config, allow_private_webhooks: true };
+    resetStores();
+    pick(IOS_APP);
+    const again = render(<ConnectFlow />);
+    await toWebhookStep(again.user);
+    await again.user.click(await screen.findByLabelText('Slack webhook URL'));
+    await again.user.paste(loopback);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Connect Slack' })).toBeEnabled());
+  });
+});
+
+describe('Add to Slack / Add to Discord', () => {
+  test('hidden when the server has no client id', async () => {
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    await screen.findByLabelText('Slack webhook URL');
+    expect(screen.queryByRole('button', { name: 'Add to Slack' })).toBeNull();
+  });
+
+  test('shown for Slack and Discord when configured, never for the others', async () => {
+    config = { ...config, slack_oauth: true, discord_oauth: true };
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    expect(await screen.findByRole('button', { name: 'Add to Slack' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await toWebhookStep(user, 'Discord');
+    expect(await screen.findByRole('button', { name: 'Add to Discord' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await toWebhookStep(user, 'Webex');
+    await screen.findByLabelText('Webex webhook URL');
+    expect(screen.queryByRole('button', { name: /^Add to/ })).toBeNull();
+  });
+});
+
+describe('the status card', () => {
+  test('a destination Slack disabled is explained in plain words', async () => {
+    destination = {
+      ...destination,
+      status: 'disabled',
+      status_reason: 'Slack refused the webhook: it no longer exists — its channel was archived or removed (HTTP 410, channel_is_archived). Connect it again to keep receiving reviews.',
+      welcome: 'delivered',
+    };
+    act(() => {
+      useAppSelectionStore.getState().setSelectedAppDetails(IOS_APP);
+      useConnectionStore.setState({ connectionState: 'connected', destinationId: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA' });
+    });
+    render(<ConnectFlow />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Slack says this channel was archived. Reconnect to a new channel.');
+    expect(screen.getByText('Stopped')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Issue 2 point 9 against the real server: sign-in with the code e-mailed through SMTP, redirect_to that only ever
+ * leads to a path on this site, /subscribe with an org id (and what it does with bad ones), and the dashboard redirect
+ * with a fresh token (or without one when the refresh fails).
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { requestCode } from './support/signIn';
+
+const banner = (page: Page) => page.getByRole('banner');
+
+test('sign in with the e-mailed code lands on redirect_to, path and query kept', async ({ page, control, newEmail }) => {
+  const email = newEmail('login');
+  await requestCode(page, email, `/login?${new URLSearchParams({ redirect_to: '/pricing?plan=team#faq' })}`);
+  await expect(page.getByRole('status')).toContainText(email);
+  const [mail] = await control.waitForMail(email);
+  expect(mail.subject + mail.text).toMatch(/\b\d{6}\b/);
+  const code = await control.signInCode(email);
+
+  await page.getByLabel('Sign-in code').fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/pricing');
+  const url = new URL(page.url());
+  expect(url.search).toBe('?plan=team');
+  expect(url.hash).toBe('#faq');
+  await expect(banner(page).getByRole('button', { name: email })).toBeVisible();
+});
+
+test('a wrong code is refused with the server’s message and the right one still works', async ({ page, control, newEmail }) => {
+  const email = newEmail('wrong-code');
+  await requestCode(page, email);
+  const code = await control.signInCode(email);
+  const wrong = code === '000000' ? '111111' : '000000';
+  await page.getByLabel('Sign-in code').fill(wrong);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toContainText(/wrong/i);
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel('Sign-in code').fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+  await expect(banner(page).getByRole('button', { name: email })).toBeVisible();
+});
+
+test.describe('redirect_to never leaves the site', () => {
+  for (const target of ['//evil.example', 'https://evil.example', '/\\evil.example', 'javascript:alert(1)']) {
+    test(`redirect_to=${target} ends on this site's home page`, async ({ page, signIn, baseURL }) => {
+      const dialogs: string[] = [];
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      await signIn(page, { redirectTo: target });
+      const url = new URL(page.url());
+      expect(url.origin).toBe(new URL(baseURL!).origin);
+      expect(url.pathname).toBe('/');
+      expect(dialogs).toEqual([]);
+    });
+  }
+});
+
+test.describe('/subscribe', () => {
+  test('with the org id of a real account: signed in for billing, plans offered', async ({ page, signIn, browser }) => {
+    const user = await signIn(page, { redirectTo: '/dashboard' });
+    // The dashboard shows the organisation the server created at first sign-in: the id the CRM link would carry.
+    await expect(page.getByText(user.orgId)).toBeVisible();
+
+    const visitor = await browser.newPage();
+    const exchange = visitor.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/crm-exchange');
+    await visitor.goto(`/subscribe?org_id=${user.orgId}`);
+    expect((await exchange).status()).toBe(200);
+    await expect(visitor.getByRole('heading', { level: 1, name: 'Choose your plan' })).toBeVisible();
+    await expect(visitor.getByText(user.email)).toBeVisible();
+    await expect(banner(visitor).getByRole('button', { name: user.email })).toBeVisible();
+    await visitor.close();
+  });
+
+  for (const orgId of ['', 'nope', 'ORG_abc', 'organisation_1']) {
+    test(`org_id=${JSON.stringify(orgId)} shows nothing and calls nothing`, async ({ page }) => {
+      const calls: string[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/api/')) calls.push(r.url());
+      });
+      await page.goto(orgId ? `/subscribe?org_id=${encodeURIComponent(orgId)}` : '/subscribe');
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByRole('main')).toHaveText('');
+      await expect(page.getByRole('status').filter({ hasText: /\S/ })).toHaveCount(0);
+      expect(calls).toEqual([]);
+    });
+  }
+
+  test('an unknown org_ id toasts "Some Error Occured"', async ({ page }) => {
+    const exchange = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/crm-exchange');
+    await page.goto('/subscribe?org_id=org_DoesNotExist0000000000000');
+    expect((await exchange).status()).toBeGreaterThanOrEqual(400);
+    await expect(page.getByText('Some Error Occured', { exact: true })).toBeVisible();
+    await expect(banner(page).getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+  });
+});
+
+test.describe('Dashboard', () => {
+  test('refreshes the token and opens /dashboard?token=home__… with "Redirecting to dashboard..."', async ({ page, signIn }) => {
+    const user = await signIn(page, { redirectTo: '/features' });
+    const navigations: string[] = [];
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) navigations.push(f.url());
+    });
+    const refresh = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/refresh');
+    await banner(page).getByRole('button', { name: user.email }).click();
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    await expect(page.getByText('Redirecting to dashboard...', { exact: true })).toBeVisible();
+    const res = await refresh;
+    expect(res.request().headers().authorization).toBe(`Bearer ${user.authToken}`);
+    const { data } = (await res.json()) as { data: { token: string } };
+
+    await page.waitForURL((u) => u.pathname === '/dashboard');
+    const landed = navigations.find((u) => new URL(u).pathname === '/dashboard');
+    expect(new URL(landed!).searchParams.get('token')).toBe(`home__${data.token}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your dashboard' })).toBeVisible();
+    await expect(page.getByText(user.email)).toBeVisible();
+  });
+
+  test('still opens /dashboard, without a token, when the refresh fails', async ({ page, signIn }) => {
+    const user = await signIn(page);
+    // A token the server no longer accepts (its signature broken): the refresh call answers 401.
+    await page.evaluate(() => {
+      const stored = JSON.parse(window.localStorage.getItem('arb-storage') ?? '{}');
+      stored.state.authData.authToken = `${stored.state.authData.authToken}x`;
+      window.localStorage.setItem('arb-storage', JSON.stringify(stored));
+    });
+    await page.reload();
+    const navigations: string[] = [];
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) navigations.push(f.url());
+    });
+    const refresh = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/refresh');
+    await banner(page).getByRole('button', { name: user.email }).click();
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    expect((await refresh).status()).toBe(401);
+    await page.waitForURL((u) => u.pathname === '/dashboard');
+    expect(navigations.map((u) => new URL(u)).find((u) => u.pathname === '/dashboard')?.search).toBe('');
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * The end-to-end fixtures (STYLE.md #13): every test talks to the one real server that globalSetup started, and reads
+ * what the outside world received (e-mails, store requests) through the fakes' control API.
+ *
+ *   test('…', async ({ page, control, newEmail, signIn }) => { … })
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { ControlClient } from './support/control';
+import { signInThroughUi, type SignedInUser } from './support/signIn';
+
+type TestFixtures = {
+  control: ControlClient;
+  /** A fresh, unique e-mail address for this test (a new user on first sign-in). */
+  newEmail: (label?: string) => string;
+  /** Sign in through /login with a code read from the SMTP fake; returns the user and leaves the page signed in. */
+  signIn: (page: Page, options?: { email?: string; redirectTo?: string }) => Promise<SignedInUser>;
+};
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the suite with \`npx playwright test\` (globalSetup sets it).`);
+  return value;
+}
+
+let counter = 0;
+
+export const test = base.extend<TestFixtures>({
+  baseURL: async ({}, use) => use(required('E2E_BASE_URL')),
+  control: async ({}, use) => use(new ControlClient(required('E2E_CONTROL_URL'))),
+  newEmail: async ({}, use, testInfo) => {
+    await use((label = 'user') => `${label}-${testInfo.workerIndex}-${process.pid}-${Date.now().toString(36)}-${counter++}@example.com`);
+  },
+  signIn: async ({ control, newEmail }, use) => {
+    await use((page, options = {}) => signInThroughUi(page, control, { email: options.email ?? newEmail(), redirectTo: options.redirectTo }));
+  },
+});
+
+export { expect };

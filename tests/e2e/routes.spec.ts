@@ -1,0 +1,108 @@
+/**
+ * Issue 2 point 1: every route of spec section 2 answers 200 with its own h1 and title in the server's HTML (static
+ * generation), the alternative paths lead to their pages, and 404, sitemap.xml and robots.txt are useful.
+ */
+import { MARKETING_ROUTES, PUBLIC_ROUTES, ROUTE_ALIASES } from '@/lib/publicRoutes';
+import { expect, test } from './fixtures';
+import { APP_ROUTES, headingsAndTitle, metaContent } from './support/html';
+
+test.describe('every route of spec section 2', () => {
+  for (const route of [...PUBLIC_ROUTES, '/login']) {
+    test(`${route} answers 200 with one h1 and a title`, async ({ request }) => {
+      const res = await request.get(route, { maxRedirects: 0 });
+      expect(res.status()).toBe(200);
+      expect(res.headers()['content-type']).toContain('text/html');
+      const { h1s, title } = headingsAndTitle(await res.text());
+      expect(h1s, 'exactly one h1, rendered on the server').toHaveLength(1);
+      expect(h1s[0].length).toBeGreaterThan(2);
+      expect(title.length).toBeGreaterThan(2);
+    });
+  }
+
+  // /subscribe shows nothing without an org id, /dashboard waits for the stored session: their h1 comes in the browser.
+  for (const route of APP_ROUTES.filter((r) => r !== '/login')) {
+    test(`${route} answers 200 with its title and is kept out of search engines`, async ({ request }) => {
+      const res = await request.get(route, { maxRedirects: 0 });
+      expect(res.status()).toBe(200);
+      const html = await res.text();
+      expect(headingsAndTitle(html).title.length).toBeGreaterThan(2);
+      expect(metaContent(html, 'robots')).toBe('noindex');
+    });
+  }
+
+  test('no two marketing pages share a title or an h1', async ({ request }) => {
+    const seen = await Promise.all(
+      MARKETING_ROUTES.map(async (route) => ({ route, ...headingsAndTitle(await (await request.get(route)).text()) })),
+    );
+    const dupes = (key: (s: (typeof seen)[number]) => string) => {
+      const by = new Map<string, string[]>();
+      for (const s of seen) by.set(key(s), [...(by.get(key(s)) ?? []), s.route]);
+      return [...by.entries()].filter(([, routes]) => routes.length > 1);
+    };
+    expect(dupes((s) => s.title), 'titles shared by several routes').toEqual([]);
+    expect(dupes((s) => s.h1s[0] ?? ''), 'h1s shared by several routes').toEqual([]);
+  });
+
+  test('statically generated routes are served from the build, not rendered per request', async ({ request }) => {
+    // Next's __NEXT_DATA__ says how a pages-router page was made: "gsp" (getStaticProps) or "autoExport" (no data)
+    // for prerendered pages, "gssp" for per-request rendering.
+    for (const route of PUBLIC_ROUTES) {
+      const html = await (await request.get(route)).text();
+      expect(html, route).toMatch(/"gsp":true|"autoExport":true/);
+      expect(html, route).not.toContain('"gssp":true');
+    }
+  });
+});
+
+test.describe('alternative paths', () => {
+  for (const [alias, target] of Object.entries(ROUTE_ALIASES)) {
+    test(`${alias} leads to ${target}`, async ({ page }) => {
+      const res = await page.goto(alias);
+      expect(res?.status()).toBe(200);
+      expect(new URL(page.url()).pathname).toBe(target);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    });
+  }
+
+  for (const route of ['/books/', '/features/review-monitoring/']) {
+    test(`${route} with a trailing slash works too`, async ({ request }) => {
+      const res = await request.get(route);
+      expect(res.status()).toBe(200);
+      expect(headingsAndTitle(await res.text()).h1s).toHaveLength(1);
+    });
+  }
+
+  for (const route of ['/privacy/', '/terms/', '/pricing/', '/blog/', '/contact/', '/ask-arb/']) {
+    test(`${route} (trailing slash, as the footer writes it) answers`, async ({ request }) => {
+      const res = await request.get(route);
+      expect(res.status()).toBe(200);
+      expect(new URL(res.url()).pathname).toBe(route.slice(0, -1));
+    });
+  }
+});
+
+test.describe('404, sitemap and robots', () => {
+  test('an unknown path answers 404 with a page that helps the visitor on', async ({ page }) => {
+    const res = await page.goto('/no-such-page-here');
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // A way back to the search on the home page, inside the page itself (not only the header's logo).
+    await expect(page.getByRole('main').locator('a[href="/"]').first()).toBeVisible();
+  });
+
+  test('sitemap.xml lists every public route and nothing from the signed-in app', async ({ request }) => {
+    const res = await request.get('/sitemap.xml');
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toContain('xml');
+    const locs = [...(await res.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname.replace(/(.)\/$/, '$1'));
+    expect(new Set(locs)).toEqual(new Set(PUBLIC_ROUTES));
+  });
+
+  test('robots.txt allows crawling and points at the sitemap', async ({ request }) => {
+    const res = await request.get('/robots.txt');
+    expect(res.status()).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/User-agent: \*/i);
+    expect(text).toMatch(/Sitemap: https?:\/\/[^\s]+\/sitemap\.xml/);
+  });
+});

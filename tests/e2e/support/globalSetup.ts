@@ -1,0 +1,47 @@
+/**
+ * Once per `playwright test` run: build the app when the build is stale (scripts/ensure-build.cjs), start the loopback
+ * fakes of the outside world, then the real server (server/main.ts) pointed at them with a fresh DATA_DIR. The tests
+ * find the server at E2E_BASE_URL and the fakes' control API at E2E_CONTROL_URL (tests/e2e/fixtures.ts).
+ * Returns the teardown: server first (it may still be talking to the fakes), then the fakes, then the temp folder.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureBuild } from '../../../scripts/ensure-build.cjs';
+import { startServer } from '../../../scripts/arb-server.cjs';
+import { startOutsideWorld } from './outsideWorld';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
+  const build = ensureBuild({ distDir });
+  if (build.built) console.log(`Built the app in ${Math.round(build.ms / 1000)} s (${build.reason}).`);
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-e2e-'));
+  const world = await startOutsideWorld();
+  let server;
+  try {
+    server = await startServer({
+      dataDir,
+      distDir,
+      env: {
+        ...world.serverEnv,
+        ALLOW_PRIVATE_WEBHOOKS: '1',
+        POLL_INTERVAL_SECONDS: '5',
+        LOG_LEVEL: 'info',
+      },
+    });
+  } catch (err) {
+    await world.close();
+    throw err;
+  }
+  process.env.E2E_BASE_URL = server.url;
+  process.env.E2E_CONTROL_URL = world.controlUrl;
+  process.env.E2E_SERVER_LOG = server.logFile;
+
+  return async () => {
+    await server.stop();
+    await world.close();
+    if (process.env.E2E_KEEP_DATA === '1') console.log(`Kept the e2e data and server log in ${dataDir}`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * A loopback App Store Connect API: customer reviews (JSON:API, `include=response`, cursor pagination with absolute
+ * `links.next` on Apple's host, like the real one) and customer-review responses. Every request must carry a Bearer
+ * JWT that really verifies with the registered public key: ES256, kid → key, iss = issuer id, aud appstoreconnect-v1,
+ * lifetime ≤ 20 minutes. Anything else gets Apple's 401 body.
+ *
+ *   const key = await createAppStoreConnectKey();
+ *   const asc = createAppStoreConnect([key]);
+ *   const fake = await startFakeServer([appStoreConnectRoutes(asc)]);   // APPSTORE_CONNECT_BASE_URL = fake.url
+ */
+import { randomUUID } from 'node:crypto';
+import { decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
+import type { FakeHandler, RecordedRequest } from './http';
+import { json } from './http';
+
+export type AppStoreConnectKey = { issuerId: string; keyId: string; privateKeyPem: string; publicKey: CryptoKey };
+
+export async function createAppStoreConnectKey(): Promise<AppStoreConnectKey> {
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const keyId = Array.from({ length: 10 }, () => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[Math.floor(Math.random() * 32)]).join('');
+  return { issuerId: randomUUID(), keyId, privateKeyPem: await exportPKCS8(privateKey), publicKey };
+}
+
+export type ConnectReview = {
+  id: string;
+  rating: number;
+  title: string | null;
+  body: string;
+  reviewerNickname: string;
+  createdDate: Date;
+  /** ISO alpha-3, as Apple sends it. */
+  territory: string;
+  response: { id: string; responseBody: string; lastModifiedDate: Date; state: 'PENDING_PUBLISH' | 'PUBLISHED' } | null;
+};
+
+type Failure = { status: number; headers?: Record<string, string>; body?: unknown };
+
+export type AppStoreConnectStore = {
+  publish(appId: string, review?: Partial<ConnectReview>): ConnectReview;
+  reviews(appId: string): ConnectReview[];
+  /** The next `times` API requests (any path) answer with this status. */
+  failNext(failure: Failure, times?: number): void;
+  /** Accepted tokens' claims, newest last (tests check kid/iss/aud). */
+  tokens: Array<{ kid: string; iss: string; aud: string; iat: number; exp: number }>;
+};
+
+const APPLE = 'https://api.appstoreconnect.apple.com';
+const NOT_AUTHORIZED = {
+  errors: [
+    {
+      status: '401',
+      code: 'NOT_AUTHORIZED',
+      title: 'Authentication credentials are missing or invalid.',
+      detail:
+        'Provide a properly configured and signed bearer token, and make sure that it has not expired. Learn more about Generating Tokens for API Requests https://developer.apple.com/go/?id=api-generating-tokens',
+    },
+  ],
+};
+
+let seq = 0;
+const reviewId = () => `00000029-${(++seq).toString(16).padStart(4, '0')}-4c2d-9e8f-${Date.now().toString(16).padStart(12, '0').slice(-12)}`;
+
+export type AppStoreConnectFake = AppStoreConnectStore & { keys: AppStoreConnectKey[]; failures: Failure[]; data: Map<string, ConnectReview[]> };
+
+export function createAppStoreConnect(keys: AppStoreConnectKey[]): AppStoreConnectFake {
+  const data = new Map<string, ConnectReview[]>();
+  const failures: Failure[] = [];
+  return {
+    keys,
+    failures,
+    data,
+    tokens: [],
+    publish(appId, review = {}) {
+      const full: ConnectReview = {
+        id: review.id ?? reviewId(),
+        rating: review.rating ?? 5,
+        title: review.title === undefined ? 'A review' : review.title,
+        body: review.body ?? 'Works well.',
+        reviewerNickname: review.reviewerNickname ?? 'Reviewer',
+        createdDate: review.createdDate ?? new Date(),
+        territory: review.territory ?? 'USA',
+        response: review.response ?? null,
+      };
+      data.set(appId, [...(data.get(appId) ?? []), full]);
+      return full;
+    },
+    reviews(appId) {
+      return [...(data.get(appId) ?? [])];
+    },
+    failNext(failure, times = 1) {
+      for (let i = 0; i < times; i++) failures.push(failure);
+    },
+  };
+}
+
+function appleTime(d: Date): string {
+  return new Date(d.getTime() - 7 * 3600_000).toISOString().slice(0, 19) + '-07:00';
+}
+
+async function authorize(store: AppStoreConnectFake, req: RecordedRequest): Promise<boolean> {
+  const auth = req.headers.authorization ?? '';
+  if (!auth.startsWith('Bearer ')) return false;
+  const token = auth.slice(7);
+  try {
+    const { kid, alg } = decodeProtectedHeader(token);
+    const key = store.keys.find((k) => k.keyId === kid);
+    if (!key || alg !== 'ES256') return false;
+    const { payload } = await jwtVerify(token, key.publicKey, {
+      algorithms: ['ES256'],
+      issuer: key.issuerId,
+      audience: 'appstoreconnect-v1',
+      requiredClaims: ['iat', 'exp'],
+    });
+    // Apple refuses tokens that live longer than 20 minutes.
+    if (payload.exp! - payload.iat! > 20 * 60) return false;
+    store.tokens.push({ kid: kid!, iss: payload.iss!, aud: String(payload.aud), iat: payload.iat!, exp: payload.exp! });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function reviewResource(r: ConnectReview, included: boolean) {
+  const self = `${APPLE}/v1/customerReviews/${r.id}`;
+  return {
+    type: 'customerReviews',
+    id: r.id,
+    attributes: {
+      rating: r.rating,
+      title: r.title,
+      body: r.body,
+      reviewerNickname: r.reviewerNickname,
+      createdDate: appleTime(r.createdDate),
+      territory: r.territory,
+    },
+    relationships: {
+      response: {
+        links: { self: `${self}/relationships/response`, related: `${self}/response` },
+        ...(included ? { data: r.response ? { type: 'customerReviewResponses', id: r.response.id } : null } : {}),
+      },
+    },
+    links: { self },
+  };
+}
+
+function responseResource(r: ConnectReview) {
+  const res = r.response!;
+  return {
+    type: 'customerReviewResponses',
+    id: res.id,
+    attributes: { responseBody: res.responseBody, lastModifiedDate: appleTime(res.lastModifiedDate), state: res.state },
+    relationships: { review: { links: { self: `${APPLE}/v1/customerReviewResponses/${res.id}/relationships/review` } } },
+    links: { self: `${APPLE}/v1/customerReviewResponses/${res.id}` },
+  };
+}
+
+export function appStoreConnectRoutes(store: AppStoreConnectFake): FakeHandler {
+  return async (req, res) => {
+    const list = /^\/v1\/apps\/(\d+)\/customerReviews$/.exec(req.path);
+    const reply = req.path === '/v1/customerReviewResponses';
+    if (!((list && req.method === 'GET') || (reply && req.method === 'POST'))) return false;
+
+    if (!(await authorize(store, req))) {
+      json(res, 401, NOT_AUTHORIZED);
+      return true;
+    }
+    const failure = store.failures.shift();
+    if (failure) {
+      json(res, failure.status, failure.body ?? { errors: [{ status: String(failure.status), code: 'FAKE', title: 'Injected failure' }] }, failure.headers);
+      return true;
+    }
+
+    if (list) {
+      const appId = list[1];
+      if (!store.data.has(appId)) {
+        json(res, 404, { errors: [{ status: '404', code: 'NOT_FOUND', title: 'The specified resource does not exist', detail: `There is no resource of type 'apps' with id '${appId}'` }] });
+        return true;
+      }
+      const limit = Math.min(Number(req.query.get('limit') ?? 50), 200);
+      const offset = Number(Buffer.from(req.query.get('cursor') ?? '', 'base64url').toString() || 0);
+      const includeResponse = (req.query.get('include') ?? '').split(',').includes('response');
+      const sorted = store.reviews(appId).sort((a, b) =>
+        req.query.get('sort') === 'createdDate' ? a.createdDate.getTime() - b.createdDate.getTime() : b.createdDate.getTime() - a.createdDate.getTime(),
+      );
+      const pageItems = sorted.slice(offset, offset + limit);
+      const query = (extra: Record<string, string>) => new URLSearchParams({ ...Object.fromEntries(req.query), ...extra }).toString();
+      const links: Record<string, string> = { self: `${APPLE}${req.path}?${query({})}` };
+      if (offset + limit < sorted.length) links.next = `${APPLE}${req.path}?${query({ cursor: Buffer.from(String(offset + limit)).toString('base64url') })}`;
+      json(res, 200, {
+        data: pageItems.map((r) => reviewResource(r, includeResponse)),
+        ...(includeResponse ? { included: pageItems.filter((r) => r.response).map(responseResource) } : {}),
+        links,
+        meta: { paging: { total: sorted.length, limit } },
+      });
+      return true;
+    }
+
+    const body = JSON.parse(req.body || '{}') as {
+      data?: { type?: string; attributes?: { responseBody?: string }; relationships?: { review?: { data?: { type?: string; id?: string } } } };
+    };
+    const target = body.data?.relationships?.review?.data;
+    const text = body.data?.attributes?.responseBody;
+    if (body.data?.type !== 'customerReviewResponses' || target?.type !== 'customerReviews' || !target.id || !text) {
+      json(res, 422, { errors: [{ status: '422', code: 'ENTITY_UNPROCESSABLE', title: 'The request entity failed validation.' }] });
+      return true;
+    }
+    const review = [...store.data.values()].flat().find((r) => r.id === target.id);
+    if (!review) {
+      json(res, 404, { errors: [{ status: '404', code: 'NOT_FOUND', title: 'The specified resource does not exist' }] });
+      return true;
+    }
+    // One response per review: creating again replaces it, and it waits in PENDING_PUBLISH until Apple publishes it.
+    review.response = { id: randomUUID(), responseBody: text, lastModifiedDate: new Date(), state: 'PENDING_PUBLISH' };
+    json(res, 201, { data: responseResource(review), links: { self: `${APPLE}/v1/customerReviewResponses` } });
+    return true;
+  };
+}

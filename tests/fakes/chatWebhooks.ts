@@ -1,0 +1,408 @@
+/**
+ * Loopback receivers for the five chat platforms' incoming webhooks, on paths shaped like the real URLs, answering the
+ * way each platform does (chat-platforms.md): Slack 200 "ok", Teams 202, Mattermost 200 "ok", Discord 200 + message
+ * JSON with ?wait=true and its rate-limit headers, Webex 204. Each hook checks the payload against its platform's
+ * documented limits (so a formatter that overflows gets the real 400), and can be scripted to answer 429 with
+ * Retry-After (Discord: JSON retry_after), a 5xx, its permanent "gone" error, a redirect, slowly, or not at all until
+ * released (so a test can kill a worker while requests are in flight).
+ *
+ *   const chat = await startChatWebhooks();
+ *   const hook = chat.hook('slack');              // hook.url → a /services/T…/B…/… URL on 127.0.0.1
+ *   hook.script({ kind: 'rate_limit', retryAfter: 1 }, 3);   // the next 3 requests get 429
+ *   await hook.waitForDelivered(5);
+ */
+import type http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { json, startFakeServer, type FakeServer, type RecordedRequest } from './http';
+
+export type ChatPlatform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex';
+export const CHAT_PLATFORMS: readonly ChatPlatform[] = ['slack', 'msteams', 'mattermost', 'discord', 'webex'];
+
+export type Answer =
+  | { kind: 'ok' }
+  | { kind: 'rate_limit'; retryAfter: number }
+  | { kind: 'server_error'; status?: number }
+  | { kind: 'gone' }
+  | { kind: 'invalid_payload' }
+  | { kind: 'locked'; retryAfter: number } // Webex 423
+  | { kind: 'redirect'; location: string };
+
+export type ChatRequest = {
+  platform: ChatPlatform;
+  hookId: string;
+  body: unknown;
+  raw: string;
+  headers: http.IncomingHttpHeaders;
+  query: URLSearchParams;
+  receivedAt: number;
+  status: number | null;
+  /** pending: not answered yet · answered: the full answer was handed to the client · aborted: the client went away first. */
+  outcome: 'pending' | 'answered' | 'aborted';
+  /** It arrived while the hook was on hold and waited for release(). */
+  held: boolean;
+};
+
+export type ChatHook = {
+  platform: ChatPlatform;
+  id: string;
+  url: string;
+  requests: ChatRequest[];
+  /** Answered with a 2xx — what a real platform would have posted. */
+  delivered(): ChatRequest[];
+  /** Queue `times` scripted answers, used before the default. */
+  script(answer: Answer, times?: number): void;
+  /** The answer once the script is used up (initially ok). */
+  setDefault(answer: Answer): void;
+  /** Delay every answer by this many ms. */
+  delayMs: number;
+  /** Stop answering (requests wait) until release(). */
+  hold(): void;
+  release(): void;
+  waitForDelivered(n: number, timeoutMs?: number): Promise<ChatRequest[]>;
+  waitForRequests(n: number, filter?: (r: ChatRequest) => boolean, timeoutMs?: number): Promise<ChatRequest[]>;
+};
+
+export type ChatWebhooks = {
+  url: string;
+  server: FakeServer;
+  hook(platform: ChatPlatform): ChatHook;
+  /** A URL on this server that answers with a redirect to `location`. */
+  redirectUrl(platform: ChatPlatform, location: string): string;
+  all(): ChatRequest[];
+  close(): Promise<void>;
+};
+
+const alnum = (n: number, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') =>
+  Array.from(randomBytes(n), (b) => alphabet[b % alphabet.length]).join('');
+const digits = (n: number) => alnum(n, '0123456789');
+const upperAlnum = (n: number) => alnum(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+
+function pathFor(platform: ChatPlatform): { path: string; query: string; id: string } {
+  switch (platform) {
+    case 'slack': {
+      const id = alnum(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+      return { path: `/services/T${upperAlnum(8)}/B${upperAlnum(10)}/${id}`, query: '', id };
+    }
+    case 'msteams': {
+      const id = alnum(32, '0123456789abcdef');
+      const sig = alnum(43, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_');
+      return {
+        path: `/workflows/${id}/triggers/manual/paths/invoke`,
+        query: `?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${sig}`,
+        id,
+      };
+    }
+    case 'mattermost': {
+      const id = alnum(26);
+      return { path: `/hooks/${id}`, query: '', id };
+    }
+    case 'discord': {
+      const id = digits(19);
+      const token = alnum(68, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_');
+      return { path: `/api/webhooks/${id}/${token}`, query: '', id };
+    }
+    case 'webex': {
+      const id = alnum(80, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+      return { path: `/v1/webhooks/incoming/${id}`, query: '', id };
+    }
+  }
+}
+
+// ── what each platform says ───────────────────────────────────────────────────────────────────────────────────────
+
+type Reply = { status: number; headers?: Record<string, string>; body?: string | object };
+
+function text(status: number, body: string, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, body };
+}
+
+function strLen(v: unknown): number {
+  return typeof v === 'string' ? [...v].length : 0;
+}
+
+/** The platform's own limits: a payload over them gets the platform's 400 (null = acceptable). */
+function payloadProblem(platform: ChatPlatform, body: unknown): string | null {
+  if (!body || typeof body !== 'object') return 'not a JSON object';
+  const b = body as Record<string, unknown>;
+  switch (platform) {
+    case 'slack': {
+      const blocks = Array.isArray(b.blocks) ? (b.blocks as Array<Record<string, unknown>>) : [];
+      if (!b.text && !blocks.length) return 'no_text';
+      if (blocks.length > 50) return 'invalid_blocks';
+      for (const block of blocks) {
+        const t = block.text as Record<string, unknown> | undefined;
+        if (block.type === 'header' && strLen(t?.text) > 150) return 'invalid_blocks';
+        if (block.type === 'section' && t && strLen(t.text) > 3000) return 'invalid_blocks';
+        const fields = Array.isArray(block.fields) ? (block.fields as Array<Record<string, unknown>>) : [];
+        if (fields.length > 10 || fields.some((f) => strLen(f.text) > 2000)) return 'invalid_blocks';
+      }
+      return null;
+    }
+    case 'discord': {
+      if (strLen(b.content) > 2000) return 'content';
+      const embeds = Array.isArray(b.embeds) ? (b.embeds as Array<Record<string, unknown>>) : [];
+      if (!b.content && !embeds.length) return 'Cannot send an empty message';
+      if (embeds.length > 10) return 'embeds';
+      let total = 0;
+      for (const e of embeds) {
+        const fields = Array.isArray(e.fields) ? (e.fields as Array<Record<string, unknown>>) : [];
+        const author = (e.author as Record<string, unknown> | undefined)?.name;
+        const footer = (e.footer as Record<string, unknown> | undefined)?.text;
+        if (strLen(e.title) > 256 || strLen(e.description) > 4096 || fields.length > 25 || strLen(author) > 256 || strLen(footer) > 2048) return 'embeds';
+        if (fields.some((f) => strLen(f.name) > 256 || strLen(f.value) > 1024)) return 'embeds';
+        total += strLen(e.title) + strLen(e.description) + strLen(author) + strLen(footer) + fields.reduce((n, f) => n + strLen(f.name) + strLen(f.value), 0);
+      }
+      if (total > 6000) return 'embeds';
+      return null;
+    }
+    case 'msteams': {
+      const att = Array.isArray(b.attachments) ? (b.attachments as Array<Record<string, unknown>>) : [];
+      if (b.type !== 'message' || att[0]?.contentType !== 'application/vnd.microsoft.card.adaptive') return 'InvalidRequestContent';
+      if (Buffer.byteLength(JSON.stringify(b)) > 28 * 1024) return 'MessageSizeExceeded';
+      return null;
+    }
+    case 'mattermost':
+      if (!b.text && !Array.isArray(b.attachments)) return 'web.incoming_webhook.text.app_error';
+      if (strLen(b.text) > 16383) return 'web.incoming_webhook.text.app_error';
+      return null;
+    case 'webex': {
+      const m = typeof b.markdown === 'string' ? b.markdown : typeof b.text === 'string' ? b.text : '';
+      if (!m) return 'markdown or text required';
+      if (Buffer.byteLength(m) > 7439) return 'message too long';
+      return null;
+    }
+  }
+}
+
+function successReply(platform: ChatPlatform, body: unknown, query: URLSearchParams, remaining: number): Reply {
+  switch (platform) {
+    case 'slack':
+      return text(200, 'ok');
+    case 'msteams':
+      return { status: 202 };
+    case 'mattermost':
+      return text(200, 'ok');
+    case 'webex':
+      return { status: 204 };
+    case 'discord': {
+      const headers = { 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset-After': '0.05', 'X-RateLimit-Bucket': 'fakebucket' };
+      if (query.get('wait') !== 'true') return { status: 204, headers };
+      const b = body as Record<string, unknown>;
+      return { status: 200, headers, body: { id: digits(19), type: 0, content: b.content ?? '', embeds: b.embeds ?? [], channel_id: digits(19), webhook_id: digits(19) } };
+    }
+  }
+}
+
+function answerReply(platform: ChatPlatform, a: Exclude<Answer, { kind: 'ok' }>): Reply {
+  switch (a.kind) {
+    case 'rate_limit':
+      if (platform === 'discord') {
+        return {
+          status: 429,
+          headers: { 'Retry-After': String(Math.ceil(a.retryAfter)), 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset-After': String(a.retryAfter), 'X-RateLimit-Scope': 'user' },
+          body: { message: 'You are being rate limited.', retry_after: a.retryAfter, global: false },
+        };
+      }
+      if (platform === 'slack') return text(429, 'rate_limited', { 'Retry-After': String(a.retryAfter) });
+      return { status: 429, headers: { 'Retry-After': String(a.retryAfter) }, body: { message: 'Too many requests' } };
+    case 'locked':
+      return { status: 423, headers: { 'Retry-After': String(a.retryAfter) }, body: { message: 'Locked' } };
+    case 'server_error':
+      return platform === 'slack' ? text(a.status ?? 500, 'rollup_error') : { status: a.status ?? 500, body: { message: 'Internal Server Error' } };
+    case 'invalid_payload':
+      return invalid(platform, 'invalid_payload');
+    case 'redirect':
+      return { status: 302, headers: { Location: a.location } };
+    case 'gone':
+      switch (platform) {
+        case 'slack':
+          return text(404, 'no_service');
+        case 'msteams':
+          return { status: 404, body: { error: { code: 'WorkflowNotFound', message: 'The workflow could not be found.' } } };
+        case 'mattermost':
+          return { status: 400, body: { id: 'web.incoming_webhook.invalid.app_error', message: 'Invalid webhook.', status_code: 400 } };
+        case 'discord':
+          return { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
+        case 'webex':
+          return { status: 404, body: { message: 'The requested resource could not be found.', errors: [{ description: 'The requested resource could not be found.' }] } };
+      }
+  }
+}
+
+function invalid(platform: ChatPlatform, why: string): Reply {
+  switch (platform) {
+    case 'slack':
+      return text(400, why === 'no_text' ? 'no_text' : why === 'invalid_payload' ? 'invalid_payload' : 'invalid_blocks');
+    case 'discord':
+      return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: { [why]: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be shorter.' }] } } } };
+    case 'msteams':
+      return { status: 400, body: { error: { code: why, message: 'The request content is not valid.' } } };
+    case 'mattermost':
+      return { status: 400, body: { id: why.startsWith('web.') ? why : 'web.incoming_webhook.parse.app_error', message: 'Unable to parse incoming data.', status_code: 400 } };
+    case 'webex':
+      return { status: 400, body: { message: why } };
+  }
+}
+
+// ── the server ────────────────────────────────────────────────────────────────────────────────────────────────────
+
+type HookState = ChatHook & { pathname: string; queue: Answer[]; fallback: Answer; held: boolean; releaseWaiters: Array<() => void>; waiters: Array<() => void>; discordRemaining: number };
+
+function send(res: http.ServerResponse, reply: Reply) {
+  if (reply.body !== undefined && typeof reply.body === 'object') {
+    json(res, reply.status, reply.body, reply.headers ?? {});
+    return;
+  }
+  res.writeHead(reply.status, reply.headers ?? {});
+  res.end(reply.body ?? '');
+}
+
+export async function startChatWebhooks(): Promise<ChatWebhooks> {
+  const hooks = new Map<string, HookState>();
+  const redirects = new Map<string, string>();
+  const all: ChatRequest[] = [];
+
+  const handler = async (req: RecordedRequest, res: http.ServerResponse): Promise<boolean> => {
+    const target = redirects.get(req.path);
+    if (target) {
+      res.writeHead(302, { Location: target });
+      res.end();
+      return true;
+    }
+    const hook = hooks.get(req.path);
+    if (!hook || req.method !== 'POST') return false;
+    let body: unknown = null;
+    try {
+      body = JSON.parse(req.body);
+    } catch {
+      body = null;
+    }
+    const rec: ChatRequest = {
+      platform: hook.platform,
+      hookId: hook.id,
+      body,
+      raw: req.body,
+      headers: req.headers,
+      query: req.query,
+      receivedAt: Date.now(),
+      status: null,
+      outcome: 'pending',
+      held: false,
+    };
+    hook.requests.push(rec);
+    all.push(rec);
+    res.on('close', () => {
+      if (rec.outcome === 'pending') rec.outcome = res.writableFinished ? 'answered' : 'aborted';
+      hook.waiters.splice(0).forEach((w) => w());
+    });
+    hook.waiters.splice(0).forEach((w) => w());
+
+    if (hook.held) {
+      rec.held = true;
+      hook.waiters.splice(0).forEach((w) => w());
+      while (hook.held) await new Promise<void>((r) => hook.releaseWaiters.push(r));
+    }
+    if (hook.delayMs > 0) await new Promise((r) => setTimeout(r, hook.delayMs));
+    if (rec.outcome === 'aborted' || res.destroyed) return true;
+
+    const answer = hook.queue.shift() ?? hook.fallback;
+    let reply: Reply;
+    if (answer.kind === 'ok') {
+      const problem = payloadProblem(hook.platform, body);
+      if (problem) reply = invalid(hook.platform, problem);
+      else {
+        hook.discordRemaining = hook.discordRemaining <= 0 ? 4 : hook.discordRemaining - 1;
+        reply = successReply(hook.platform, body, req.query, hook.discordRemaining);
+      }
+    } else {
+      reply = answerReply(hook.platform, answer);
+    }
+    rec.status = reply.status;
+    res.on('finish', () => {
+      rec.outcome = 'answered';
+      hook.waiters.splice(0).forEach((w) => w());
+    });
+    send(res, reply);
+    return true;
+  };
+
+  const server = await startFakeServer([handler]);
+
+  async function waitOn(hook: HookState, check: () => ChatRequest[] | null, what: () => string, timeoutMs: number): Promise<ChatRequest[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const done = check();
+      if (done) return done;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`chat fake (${hook.platform}): ${what()}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 250));
+        hook.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  return {
+    url: server.url,
+    server,
+    hook(platform) {
+      const { path, query, id } = pathFor(platform);
+      const state: HookState = {
+        platform,
+        id,
+        pathname: path,
+        url: `${server.url}${path}${query}`,
+        requests: [],
+        queue: [],
+        fallback: { kind: 'ok' },
+        held: false,
+        releaseWaiters: [],
+        waiters: [],
+        discordRemaining: 5,
+        delayMs: 0,
+        delivered() {
+          return state.requests.filter((r) => r.outcome === 'answered' && r.status !== null && r.status >= 200 && r.status < 300);
+        },
+        script(answer, times = 1) {
+          for (let i = 0; i < times; i++) state.queue.push(answer);
+        },
+        setDefault(answer) {
+          state.fallback = answer;
+        },
+        hold() {
+          state.held = true;
+        },
+        release() {
+          state.held = false;
+          state.releaseWaiters.splice(0).forEach((r) => r());
+        },
+        waitForDelivered(n, timeoutMs = 15_000) {
+          return waitOn(state, () => (state.delivered().length >= n ? state.delivered() : null), () => `expected ${n} delivered, got ${state.delivered().length}`, timeoutMs);
+        },
+        waitForRequests(n, filter = () => true, timeoutMs = 15_000) {
+          return waitOn(
+            state,
+            () => {
+              const m = state.requests.filter(filter);
+              return m.length >= n ? m : null;
+            },
+            () => `expected ${n} requests, got ${state.requests.filter(filter).length}`,
+            timeoutMs,
+          );
+        },
+      };
+      hooks.set(path, state);
+      return state;
+    },
+    redirectUrl(platform, location) {
+      const { path, query } = pathFor(platform);
+      redirects.set(path, location);
+      return `${server.url}${path}${query}`;
+    },
+    all: () => [...all],
+    close: () => server.close(),
+  };
+}

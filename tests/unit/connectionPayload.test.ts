@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest';
+import { Base64UrlError, decodeBase64Url, encodeBase64Url } from '@/lib/base64url';
+import {
+  buildConnectionPayload,
+  connectionRequest,
+  decodeConnectionPayload,
+  encodeConnectionPayload,
+  InvalidConnectionPayloadError,
+} from '@/lib/connectionPayload';
+
+const input = {
+  platform: 'slack' as const,
+  userEmail: 'ana@example.com',
+  source: 'home',
+  webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXX',
+  appId: '284882215',
+  appStore: 'apple_app_store' as const,
+};
+
+describe('base64url', () => {
+  test.each(['', 'a', 'ab', 'abc', 'abcd', 'Zoë’s app — 日本語 🚀', '?>?>~~~'])('round-trips %j like Node’s own base64url', (text) => {
+    const encoded = encodeBase64Url(text);
+    expect(encoded).toBe(Buffer.from(text, 'utf8').toString('base64url'));
+    expect(decodeBase64Url(encoded)).toBe(text);
+  });
+
+  test('tolerates padding and rejects foreign characters, bad lengths and non-UTF-8 bytes', () => {
+    expect(decodeBase64Url('YQ==')).toBe('a');
+    expect(() => decodeBase64Url('ab+c')).toThrow(Base64UrlError);
+    expect(() => decodeBase64Url('abcde')).toThrow(Base64UrlError);
+    expect(() => decodeBase64Url(Buffer.from([0xff, 0xfe]).toString('base64url'))).toThrow(Base64UrlError);
+  });
+});
+
+describe('connection payload v2', () => {
+  test('has the spec’s fields: version v2, source_type webhook, country us by default', () => {
+    expect(buildConnectionPayload(input)).toEqual({
+      version: 'v2',
+      user_email: 'ana@example.com',
+      source: 'home',
+      source_type: 'webhook',
+      webhook_url: 'https://hooks.slack.com/services/T000/B000/XXXX',
+      app_id: '284882215',
+      app_store: 'apple_app_store',
+      country: 'us',
+    });
+  });
+
+  test('user_email falls back to the signed-in user’s e-mail', () => {
+    expect(buildConnectionPayload({ ...input, userEmail: '', authEmail: 'owner@example.com' }).user_email).toBe('owner@example.com');
+    expect(buildConnectionPayload({ ...input, userEmail: null, authEmail: 'owner@example.com' }).user_email).toBe('owner@example.com');
+    expect(buildConnectionPayload({ ...input, authEmail: 'owner@example.com' }).user_email).toBe('ana@example.com');
+  });
+
+  test('keeps a chosen country', () => {
+    expect(buildConnectionPayload({ ...input, country: 'DE' }).country).toBe('de');
+  });
+
+  test('is returned with its platform and encodes to URL-safe characters only, unicode included', () => {
+    const request = connectionRequest({ ...input, platform: 'msteams', userEmail: 'zoë@exämple.com', webhookUrl: 'https://x.webhook.office.com/webhookb2/a?b=c&d=é' });
+    expect(request.platform).toBe('msteams');
+    expect(request.payload).toMatch(/^[A-Za-z0-9_-]+$/);
+    const decoded = decodeConnectionPayload(request.payload);
+    expect(decoded.user_email).toBe('zoë@exämple.com');
+    expect(decoded.webhook_url).toBe('https://x.webhook.office.com/webhookb2/a?b=c&d=é');
+  });
+
+  test('round-trips exactly', () => {
+    const payload = buildConnectionPayload({ ...input, appStore: 'google_play_store', appId: 'com.spotify.music', country: 'gb' });
+    expect(decodeConnectionPayload(encodeConnectionPayload(payload))).toEqual(payload);
+  });
+
+  test('the decoder rejects what is not a v2 payload, with a message', () => {
+    const enc = (o: unknown) => encodeBase64Url(JSON.stringify(o));
+    const good = buildConnectionPayload(input);
+    expect(() => decodeConnectionPayload('%%%')).toThrow(InvalidConnectionPayloadError);
+    expect(() => decodeConnectionPayload(enc([1, 2]))).toThrow(/JSON object/);
+    expect(() => decodeConnectionPayload(enc({ ...good, version: 'v1' }))).toThrow(/v2/);
+    expect(() => decodeConnectionPayload(enc({ ...good, source_type: 'oauth' }))).toThrow(/source_type/);
+    expect(() => decodeConnectionPayload(enc({ ...good, app_store: 'amazon' }))).toThrow(/app_store/);
+    expect(() => decodeConnectionPayload(enc({ ...good, webhook_url: 5 }))).toThrow(/webhook_url/);
+    expect(() => decodeConnectionPayload(enc({ ...good, app_id: '' }))).toThrow(/app_id/);
+  });
+
+  test('a payload without a country decodes to us', () => {
+    const { country: _omit, ...rest } = buildConnectionPayload(input);
+    void _omit;
+    expect(decodeConnectionPayload(encodeBase64Url(JSON.stringify({ ...rest, country: '' }))).country).toBe('us');
+  });
+});

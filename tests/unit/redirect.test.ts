@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'vitest';
+import { loginHref, sanitizeRedirect } from '@/lib/redirect';
+
+describe('sanitizeRedirect', () => {
+  test.each([
+    ['/', '/'],
+    ['/dashboard', '/dashboard'],
+    ['/dashboard?tab=apps&page=2', '/dashboard?tab=apps&page=2'],
+    ['/blog/how-to-track-app-uninstall-effectively#intro', '/blog/how-to-track-app-uninstall-effectively#intro'],
+    ['/search?q=hello%20world', '/search?q=hello%20world'],
+    ['/platform/slack?next=%2F%2Fnot-a-redirect', '/platform/slack?next=%2F%2Fnot-a-redirect'],
+  ])('keeps the same-site path %s', (input, expected) => {
+    expect(sanitizeRedirect(input)).toBe(expected);
+  });
+
+  test.each([
+    '//evil.example',
+    '//evil.example/path',
+    'https://evil.example',
+    'http://evil.example/dashboard',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/\\/evil.example',
+    'javascript:alert(1)',
+    'JavaScript:alert(document.cookie)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    '%2F%2Fevil.example',
+    '/%2F%2Fevil.example',
+    '/%2f%2fevil.example',
+    '/%5Cevil.example',
+    '/%5cevil.example',
+    '/%252F%252Fevil.example',
+    '/%25252F%25252Fevil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/\r\n/evil.example',
+    '/%09/evil.example',
+    '/%0A/evil.example',
+    '/%00',
+    ' /dashboard',
+    '/ /evil.example',
+    '/\u3000/evil.example',
+    '/%E0%A4%A',
+    'dashboard',
+    '',
+  ])('drops %j', (attack) => {
+    expect(sanitizeRedirect(attack)).toBe('/');
+  });
+
+  test('non-strings and absurd lengths fall back', () => {
+    expect(sanitizeRedirect(undefined)).toBe('/');
+    expect(sanitizeRedirect(42)).toBe('/');
+    expect(sanitizeRedirect({ href: '/x' })).toBe('/');
+    expect(sanitizeRedirect(`/${'a'.repeat(3000)}`)).toBe('/');
+  });
+
+  test('takes the first value of a repeated query parameter', () => {
+    expect(sanitizeRedirect(['/pricing', '//evil.example'])).toBe('/pricing');
+  });
+
+  test('uses the given fallback', () => {
+    expect(sanitizeRedirect('//evil.example', '/dashboard')).toBe('/dashboard');
+  });
+});
+
+describe('loginHref', () => {
+  test('carries the current path and query as redirect_to', () => {
+    expect(loginHref('/pricing?plan=pro', { plan: 'pro' })).toBe('/login?redirect_to=%2Fpricing%3Fplan%3Dpro');
+  });
+
+  test('passes an existing redirect_to on unchanged instead of nesting it', () => {
+    expect(loginHref('/try-free?redirect_to=%2Fdashboard', { redirect_to: '/dashboard' })).toBe('/login?redirect_to=%2Fdashboard');
+  });
+
+  test('leaves the hash out', () => {
+    expect(loginHref('/faq#billing', {})).toBe('/login?redirect_to=%2Ffaq');
+  });
+});

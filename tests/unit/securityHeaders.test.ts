@@ -1,0 +1,82 @@
+// Security headers for pages (next.config.mjs headers()) and the CSP they carry.
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy, securityHeaders } from '@/server/http/securityHeaders.mjs';
+
+const directives = (csp: string) => Object.fromEntries(csp.split('; ').map((d) => { const [name, ...values] = d.split(' '); return [name, values]; }));
+
+describe('contentSecurityPolicy', () => {
+  test('lets the site work: its own scripts (with Next inline bootstrap), hCaptcha, store icons', () => {
+    const d = directives(contentSecurityPolicy());
+    expect(d['default-src']).toEqual(["'self'"]);
+    expect(d['script-src']).toEqual(expect.arrayContaining(["'self'", "'unsafe-inline'", 'https://hcaptcha.com', 'https://*.hcaptcha.com']));
+    expect(d['script-src']).not.toContain("'unsafe-eval'");
+    expect(d['frame-src']).toEqual(['https://hcaptcha.com', 'https://*.hcaptcha.com']);
+    expect(d['img-src']).toEqual(expect.arrayContaining(["'self'", 'data:', 'https://*.mzstatic.com', 'https://play-lh.googleusercontent.com']));
+    expect(d['connect-src']).toEqual(expect.arrayContaining(["'self'", 'https://*.hcaptcha.com']));
+    expect(d['frame-ancestors']).toEqual(["'none'"]);
+    expect(d['object-src']).toEqual(["'none'"]);
+    expect(d['base-uri']).toEqual(["'self'"]);
+  });
+
+  test('adds the PostHog host (and its assets host) when analytics is configured', () => {
+    const d = directives(contentSecurityPolicy({ posthogHost: 'https://eu.i.posthog.com' }));
+    expect(d['script-src']).toEqual(expect.arrayContaining(['https://eu.i.posthog.com', 'https://eu-assets.i.posthog.com']));
+    expect(d['connect-src']).toEqual(expect.arrayContaining(['https://eu.i.posthog.com']));
+    const self = directives(contentSecurityPolicy({ posthogHost: 'https://ph.example.com/' }));
+    expect(self['connect-src']).toContain('https://ph.example.com');
+  });
+
+  test('an absolute API base is allowed to connect; a relative one adds nothing', () => {
+    expect(directives(contentSecurityPolicy({ apiBase: 'https://api.example.com/api/' }))['connect-src']).toContain('https://api.example.com');
+    expect(directives(contentSecurityPolicy({ apiBase: '/api/' }))['connect-src']).toEqual(["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com']);
+  });
+
+  test("development allows eval and websockets for Fast Refresh", () => {
+    const d = directives(contentSecurityPolicy({ dev: true }));
+    expect(d['script-src']).toContain("'unsafe-eval'");
+    expect(d['connect-src']).toContain('ws:');
+  });
+
+  test('malformed hosts are ignored rather than breaking the header', () => {
+    const csp = contentSecurityPolicy({ posthogHost: 'not a url', apiBase: 'javascript:alert(1)' });
+    expect(csp).not.toMatch(/not a url|javascript/);
+  });
+});
+
+describe('securityHeaders', () => {
+  test('nosniff, referrer policy, permissions policy, no framing; HSTS only over https', () => {
+    const plain = Object.fromEntries(securityHeaders({ csp: API_CONTENT_SECURITY_POLICY }));
+    expect(plain).toMatchObject({
+      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+    });
+    expect(plain['Permissions-Policy']).toMatch(/camera=\(\), microphone=\(\), geolocation=\(\)/);
+    expect(plain).not.toHaveProperty('Strict-Transport-Security');
+    expect(Object.fromEntries(securityHeaders({ csp: 'x', https: true }))).toHaveProperty('Strict-Transport-Security');
+  });
+});
+
+describe('next.config.mjs headers()', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  test('applies the headers to every path, pages included', async () => {
+    process.env.NEXT_PUBLIC_POSTHOG_HOST = 'https://us.i.posthog.com';
+    type NextHeaders = Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
+    const file = path.resolve(__dirname, '../../next.config.mjs'); // a path, not a specifier: the .mjs has no types
+    const { default: config } = (await import(file)) as { default: { headers: () => Promise<NextHeaders> } };
+    const rules = await config.headers();
+    const all = rules.find((r) => r.source === '/:path*');
+    expect(all).toBeDefined();
+    const h = Object.fromEntries(all!.headers.map((x) => [x.key, x.value]));
+    expect(h['X-Content-Type-Options']).toBe('nosniff');
+    expect(h['Referrer-Policy']).toBe('strict-origin-when-cross-origin');
+    expect(h['Content-Security-Policy']).toMatch(/frame-ancestors 'none'/);
+    expect(h['Content-Security-Policy']).toMatch(/script-src [^;]*https:\/\/us\.i\.posthog\.com/);
+  });
+});

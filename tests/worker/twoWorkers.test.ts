@@ -1,0 +1,113 @@
+// Two `npm run worker` processes on one PostgreSQL share 10,000 reviews × 3 destinations: every review arrives exactly
+// once at each receiver (zero duplicates, zero lost), and both processes did part of the work. PostgreSQL only: the
+// embedded database is single-process by design (npm run worker refuses it, which is checked too).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sql } from 'kysely';
+import { env, setEnvForTests } from '@/server/env';
+import { createDestination, ensureApp, pollNow } from '@/server/monitor/service';
+import type { NormalizedReview, SourceAdapter } from '@/server/sources/types';
+import { createTestDb, type TestDb } from '../helpers/testDb';
+import { startChatWebhooks, type ChatHook, type ChatWebhooks } from '../fakes/chatWebhooks';
+import { spawnWorker, type WorkerChild } from './helpers/processes';
+import { marker, tally } from './helpers/world';
+
+const isPostgres = process.env.ARB_TEST_DB === 'postgres';
+const APP = { store: 'apple_app_store' as const, appId: '5000001' };
+const TOTAL = 10_000;
+const PER_POLL = 1_000;
+
+describe.skipIf(!isPostgres)('two worker processes on PostgreSQL', () => {
+  let db: TestDb;
+  let chat: ChatWebhooks;
+  let restore: () => void = () => {};
+  const children: WorkerChild[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    chat = await startChatWebhooks();
+    restore = setEnvForTests({ ALLOW_PRIVATE_WEBHOOKS: '1', DELIVERY_PACING: 'off' });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    restore();
+    await chat.close();
+    await db.close();
+  });
+
+  /** A store that hands out the next 1,000 of 10,000 reviews on each poll: the real ingest path, without HTTP. */
+  function syntheticStore(): SourceAdapter {
+    let next = 1;
+    const base = Date.now() + 5_000;
+    return {
+      kind: 'appstore_feed',
+      async poll() {
+        const reviews: NormalizedReview[] = [];
+        for (let i = next; i < next + PER_POLL && i <= TOTAL; i++) {
+          reviews.push({
+            store: 'apple_app_store', appId: APP.appId, storeReviewId: `syn-${i}`, country: 'us', language: null,
+            authorName: `Reviewer ${i}`, title: `Review ${i}`, body: `Text ${marker(i)}`, rating: (i % 5) + 1,
+            appVersion: '2.0', createdAt: null, updatedAt: new Date(base + i), replyText: null, replyUpdatedAt: null, permalink: null,
+          });
+        }
+        next += PER_POLL;
+        return { reviews: reviews.reverse(), complete: true };
+      },
+    };
+  }
+
+  test('10,000 reviews × 3 destinations: zero duplicates, zero lost, both workers busy', async () => {
+    await ensureApp({ ...APP, title: 'Atlas Maps' });
+    const hooks: ChatHook[] = [chat.hook('slack'), chat.hook('mattermost'), chat.hook('webex')];
+    for (const h of hooks) await createDestination({ platform: h.platform, url: h.url, apps: [APP], welcomeCount: 0 });
+    const source = await db.db.selectFrom('monitored_sources').select('id').where('app_key', '=', `apple_app_store__${APP.appId}`).executeTakeFirstOrThrow();
+    const adapter = syntheticStore();
+    for (let p = 0; p < TOTAL / PER_POLL; p++) {
+      const outcome = await pollNow(source.id, { adapterFor: () => adapter });
+      expect(outcome).toMatchObject({ ok: true, inserted: PER_POLL, deliveries: PER_POLL * hooks.length });
+    }
+
+    const workerEnv = {
+      DATABASE_URL: db.url!,
+      ENCRYPTION_KEY: env().ENCRYPTION_KEY,
+      AUTH_SECRET: env().AUTH_SECRET,
+      ALLOW_PRIVATE_WEBHOOKS: '1',
+      DELIVERY_PACING: 'off',
+      LOG_LEVEL: 'warn',
+      POLL_INTERVAL_SECONDS: '3600',
+    };
+    children.push(spawnWorker('server/worker-main.ts', workerEnv), spawnWorker('server/worker-main.ts', workerEnv));
+    for (const h of hooks) await h.waitForDelivered(TOTAL + 1, 50_000); // the welcome intro + every review
+    for (const c of children) c.proc.kill('SIGTERM');
+    for (const c of children) expect(await c.exited).toMatchObject({ code: 0 });
+
+    for (const h of hooks) {
+      const counts = tally(h.delivered());
+      expect(counts.size, h.platform).toBe(TOTAL);
+      expect([...counts.values()].every((n) => n === 1), h.platform).toBe(true);
+      expect(h.requests.filter((r) => r.outcome !== 'answered')).toHaveLength(0);
+    }
+    const byWorker = await db.db
+      .selectFrom('deliveries')
+      .select(['worker', sql<number>`count(*)::int`.as('n')])
+      .where('status', '=', 'delivered')
+      .where('kind', '=', 'new')
+      .groupBy('worker')
+      .execute();
+    expect(byWorker.reduce((n, r) => n + r.n, 0)).toBe(TOTAL * hooks.length);
+    expect(byWorker.filter((r) => r.n > 0)).toHaveLength(2); // both processes took a share
+    const open = await db.db.selectFrom('deliveries').select(sql<number>`count(*)::int`.as('n')).where('status', '<>', 'delivered').executeTakeFirstOrThrow();
+    expect(open.n).toBe(0);
+  }, 120_000);
+});
+
+test('npm run worker refuses the embedded database with a clear message', async () => {
+  const child = spawnWorker('server/worker-main.ts', {
+    DATABASE_URL: '',
+    ENCRYPTION_KEY: env().ENCRYPTION_KEY,
+    AUTH_SECRET: env().AUTH_SECRET,
+    LOG_LEVEL: 'warn',
+  });
+  expect(await child.exited).toMatchObject({ code: 1 });
+  expect(child.output()).toMatch(/npm run worker .* needs DATABASE_URL/);
+}, 30_000);
