@@ -32,7 +32,14 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { ...timeouts, name: 'api-pglite', environment: 'node', include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'], env: { ...quiet, ARB_TEST_DB: 'pglite' } },
+        test: {
+          ...timeouts,
+          name: 'api-pglite',
+          environment: 'node',
+          include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'],
+          globalSetup: ['tests/helpers/pgliteGlobalSetup.ts'],
+          env: { ...quiet, ARB_TEST_DB: 'pglite' },
+        },
       },
       {
         resolve: { alias },

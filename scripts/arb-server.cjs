@@ -37,7 +37,8 @@ async function waitUntilServing(url, child, logFile, timeoutMs) {
   while (Date.now() < deadline) {
     if (exited) throw new Error(`The server ${exited} before serving. Its log (${logFile}):\n${tail(logFile)}`);
     try {
-      // Any answer will do: server/main.ts listens only after Next is prepared.
+      // Any answer will do: server/main.ts listens only after Next is prepared. A fresh PGlite directory (initdb in WASM)
+      // and Next's start take 5–20 s on an idle machine, minutes on a busy one.
       const r = await fetch(`${url}/robots.txt`, { signal: AbortSignal.timeout(2000) });
       await r.arrayBuffer();
       return;
@@ -73,7 +74,12 @@ async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.n
     },
   });
   fs.closeSync(out);
-  await waitUntilServing(url, child, logFile, 90_000).catch((err) => {
+  // If this process ends without stopping the server (a crash, an uncaught error), the server goes with it instead of
+  // living on and holding the port and the PGlite directory.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
+  await waitUntilServing(url, child, logFile, 180_000).catch((err) => {
     child.kill('SIGKILL');
     throw err;
   });

@@ -6,13 +6,14 @@
  * POST v1/oauth/platform/connect. Slack and Discord can instead be installed through their OAuth page.
  * Loaded only once an app is picked (see LazyConnectFlow), with its own React Query client.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import QueryProvider from '@/components/common/QueryProvider';
 import type { Platform } from '@/lib/appStores';
 import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
 import { ALL_COUNTRIES } from '@/lib/storefronts';
-import { usePublicConfigQuery } from '@/lib/queries/connect';
+import { destinationKey, usePublicConfigQuery, type DestinationDetails } from '@/lib/queries/connect';
 import { useAppSelectionStore } from '@/stores/appSelection';
 import { useAuthStore } from '@/stores/auth';
 import { useConnectionStore } from '@/stores/connection';
@@ -46,6 +47,7 @@ function Flow() {
   const source = useConnectionStore((s) => s.connectionSource);
   const authEmail = useAuthStore((s) => s.authData.email);
   const config = usePublicConfigQuery();
+  const queryClient = useQueryClient();
   const [oauthBusy, setOauthBusy] = useState(false);
   const containerRef = useRef<HTMLDivElement>(null);
   const stepHeading = useRef<HTMLHeadingElement | null>(null);
@@ -124,6 +126,9 @@ function Flow() {
     try {
       const { connectPlatform } = await import('@/lib/api/connect');
       const result = await connectPlatform(connectionRequest(payloadInput()));
+      // The answer carries the connection's status: show it at once, the card keeps it fresh from there.
+      const status = (result as { status?: DestinationDetails }).status;
+      if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
       c.setDestinationId(result.destination_id);
       c.setConnectionState('connected');
       c.setShowSignupBanner(true);

@@ -5,7 +5,9 @@
  */
 import Link from 'next/link';
 import { useRouter } from 'next/router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { destinationKey, type DestinationDetails } from '@/lib/queries/connect';
 import styles from './Connect.module.css';
 import ConnectionStatus from './ConnectionStatus';
 
@@ -19,6 +21,7 @@ export default function OAuthReturn({ platform }: { platform: 'slack' | 'discord
   const name = platform === 'slack' ? 'Slack' : 'Discord';
   const [phase, setPhase] = useState<Phase>({ kind: 'working' });
   const started = useRef(false);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!router.isReady || started.current) return;
@@ -46,13 +49,15 @@ export default function OAuthReturn({ platform }: { platform: 'slack' | 'discord
       try {
         const api = await import('@/lib/api/connect');
         const result = platform === 'slack' ? await api.finishSlackOAuth({ code, state }) : await api.connectBot({ platform, code, state });
+        const status = (result as { status?: DestinationDetails }).status;
+        if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
         setPhase({ kind: 'done', destinationId: result.destination_id });
         void router.replace({ pathname: router.pathname, query: { destination: result.destination_id } }, undefined, { shallow: true });
       } catch (err) {
         setPhase({ kind: 'failed', message: err instanceof Error && err.message ? err.message : `The ${name} install could not be finished. Try again.` });
       }
     })();
-  }, [router, platform, name]);
+  }, [router, platform, name, queryClient]);
 
   return (
     <div className={styles.page}>

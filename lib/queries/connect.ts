@@ -41,6 +41,9 @@ export const destinationQuery = (id: string | null) =>
     refetchInterval: (q) => destinationRefetchMs(q.state.data),
   });
 
+/** Keys of this module's queries, for seeding and invalidating. */
+export const destinationKey = (id: string) => destinationQuery(id).queryKey;
+
 export function useDestinationQuery(id: string | null) {
   return useQuery(destinationQuery(id));
 }

@@ -15,9 +15,18 @@ import { migrateToLatest } from './migrate';
 
 export type DB = Kysely<Database>;
 
-export type DbTarget = { kind: 'postgres'; url: string; max?: number } | { kind: 'pglite'; dataDir?: string };
+export type DbTarget =
+  | { kind: 'postgres'; url: string; max?: number }
+  /** `loadDataDir`: start from a dump (PGlite's dumpDataDir) instead of an empty cluster — skips initdb (tests). */
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
-type Handle = { db: DB; close: () => Promise<void>; target: DbTarget };
+type Handle = {
+  db: DB;
+  close: () => Promise<void>;
+  target: DbTarget;
+  /** PGlite only: the whole data directory as a tarball (a template that `loadDataDir` starts from). */
+  dumpDataDir?: () => Promise<Blob>;
+};
 
 const g = globalThis as unknown as { __arbDb?: Promise<Handle> };
 
@@ -81,11 +90,13 @@ export async function openDatabase(target: DbTarget): Promise<Handle> {
   const dir = target.dataDir;
   const unlock = dir ? lockDataDir(dir) : () => {};
   try {
-    const client = dir ? await PGlite.create(dir) : await PGlite.create();
+    const options = target.loadDataDir ? { loadDataDir: target.loadDataDir } : {};
+    const client = dir ? await PGlite.create(dir, options) : await PGlite.create(options);
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     return {
       db,
       target,
+      dumpDataDir: async () => (await client.dumpDataDir('none')) as Blob,
       close: async () => {
         await db.destroy();
         if (!client.closed) await client.close();

@@ -4,6 +4,7 @@
  * `path` is the URL as Next serves the file ([id] segments stay as written).
  */
 import type { RouteHandler } from './api';
+import health from '@/pages/api/health';
 import openApiJson from '@/pages/api/openapi.json';
 import search from '@/pages/api/search';
 import appsEvent from '@/pages/api/v1/apps/event';
@@ -31,6 +32,7 @@ import stripeQuickPay from '@/pages/api/v1/stripe/quick-pay';
 export type ApiRouteEntry = { path: string; route: RouteHandler };
 
 export const apiRoutes: ApiRouteEntry[] = [
+  { path: '/api/health', route: health },
   { path: '/api/openapi.json', route: openApiJson },
   { path: '/api/search', route: search },
   { path: '/api/v1/apps/event', route: appsEvent },

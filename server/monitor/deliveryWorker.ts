@@ -104,11 +104,21 @@ async function loadOpen(db: DB, destinationId: string, limit: number): Promise<O
   return r.rows;
 }
 
-/** Records the attempt and renews the lease in one statement; false when the lease is no longer ours. */
-async function markSending(db: DB, destinationId: string, deliveryId: number, workerId: string, leaseMs: number): Promise<boolean> {
+type Delivered = { id: number; status: number };
+
+/**
+ * Records the attempt and renews the lease in one statement — and, when given, records the previous message's success
+ * in the same round trip (one statement per message instead of two on a busy queue). False when the lease is no
+ * longer ours; the previous success is recorded either way.
+ */
+async function markSending(db: DB, destinationId: string, deliveryId: number, workerId: string, leaseMs: number, previous: Delivered | null): Promise<boolean> {
   const r = await sql<{ id: number }>`
-    with lease as (
+    with ${previous ? sql`done as (
+      update deliveries set status = 'delivered', delivered_at = now(), last_status = ${previous.status}, last_error = null
+       where id = ${previous.id}),` : sql``}
+    lease as (
       update destinations set lease_until = now() + ${ms(leaseMs)}
+             ${previous ? sql`, last_delivery_at = now(), consecutive_failures = 0` : sql``}
        where id = ${destinationId} and lease_owner = ${workerId}
       returning id)
     update deliveries
@@ -116,14 +126,19 @@ async function markSending(db: DB, destinationId: string, deliveryId: number, wo
            first_attempt_at = coalesce(first_attempt_at, now()), worker = ${workerId}
      where id = ${deliveryId} and status in ${OPEN} and exists (select 1 from lease)
     returning id`.execute(db);
+  if (previous && r.rows.length === 0) {
+    // Lease lost: the combined statement still recorded the success, but not last_delivery_at (that needs the lease
+    // row); record it plainly so the status page stays right.
+    await markDelivered(db, destinationId, previous);
+  }
   return r.rows.length === 1;
 }
 
-async function markDelivered(db: DB, destinationId: string, deliveryId: number, status: number): Promise<void> {
+async function markDelivered(db: DB, destinationId: string, d: Delivered): Promise<void> {
   await sql`
     with done as (
-      update deliveries set status = 'delivered', delivered_at = now(), last_status = ${status}, last_error = null
-       where id = ${deliveryId})
+      update deliveries set status = 'delivered', delivered_at = now(), last_status = ${d.status}, last_error = null
+       where id = ${d.id})
     update destinations set last_delivery_at = now(), consecutive_failures = 0 where id = ${destinationId}`.execute(db);
 }
 
@@ -200,11 +215,21 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
     return 0;
   }
 
+  // A success not recorded yet: it rides along with the next message's 'sending' mark, or is recorded on its own
+  // before anything that could wait (pace, backoff, release). Only message formatting runs in between.
+  let delivered: Delivered | null = null;
+  const recordDelivered = async () => {
+    if (delivered) await markDelivered(db, dest.id, delivered);
+    delivered = null;
+  };
+
   try {
     outer: for (;;) {
       const batch = await loadOpen(db, dest.id, BATCH);
       if (batch.length === 0) break;
       for (const d of batch) {
+        // A success carried over from the previous batch is not recorded yet, so the reload still lists it as open.
+        if (d.id === (delivered as Delivered | null)?.id) continue;
         const now = Date.now();
         if (d.next_attempt_at.getTime() > now) {
           notBefore = d.next_attempt_at.getTime(); // the head of the queue waits, so everything behind it waits
@@ -216,6 +241,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             notBefore = allowed;
             break outer;
           }
+          await recordDelivered();
           await sleep(allowed - now);
         }
         if (opts.isStopping?.() || Date.now() > holdUntil) break outer;
@@ -226,12 +252,15 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
         } catch (err) {
           // A formatter bug must not wedge the queue behind this one message.
           const error = `This message could not be formatted: ${(err as Error).message}`;
+          await recordDelivered();
           await markRejected(db, dest.id, d.id, 0, error);
           count('failed');
           dlog.error('delivery failed', { deliveryId: d.id, kind: d.kind, error });
           continue;
         }
-        if (!(await markSending(db, dest.id, d.id, opts.workerId, opts.leaseMs))) {
+        const previous = delivered;
+        delivered = null;
+        if (!(await markSending(db, dest.id, d.id, opts.workerId, opts.leaseMs, previous))) {
           dlog.warn('lease lost; leaving the destination to its new owner', { deliveryId: d.id });
           return sent;
         }
@@ -249,7 +278,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
 
         switch (outcome.type) {
           case 'delivered':
-            await markDelivered(db, dest.id, d.id, outcome.status);
+            delivered = { id: d.id, status: outcome.status };
             count('delivered');
             sent++;
             dlog.info('delivered', fields);
@@ -289,6 +318,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
       if (batch.length < BATCH) break;
     }
   } finally {
+    await recordDelivered().catch((err) => dlog.error('could not record a delivery', { err }));
     // Never hand the destination back earlier than its pace allows, so the next claim doesn't just sit and wait.
     const until = Math.max(notBefore ?? 0, nextAllowedAt(tat, pace));
     await release(db, dest.id, opts.workerId, tat, until > Date.now() ? until : null).catch((err) =>

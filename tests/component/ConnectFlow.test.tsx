@@ -23,12 +23,15 @@ let fake: ApiFake;
 let config: { slack_oauth: boolean; discord_oauth: boolean; allow_private_webhooks: boolean };
 let destination: Record<string, unknown>;
 let connectAnswer: (req: RecordedRequest, res: Parameters<Parameters<typeof route>[2]>[1]) => void;
+/** Status reads wait for this (a test can hold them back). */
+let statusGate: Promise<void>;
 
 const connectCalls = () => fake.requests.filter((r) => notPreflight(r) && r.path === '/api/v1/oauth/platform/connect');
 
 beforeEach(async () => {
   resetStores();
   config = { slack_oauth: false, discord_oauth: false, allow_private_webhooks: false };
+  statusGate = Promise.resolve();
   destination = {
     id: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA',
     platform: 'slack',
@@ -49,7 +52,10 @@ beforeEach(async () => {
     route('GET', '/api/v1/public/config', (_req, res) => json(res, 200, { data: config })),
     route('GET', '/api/v1/apps/event', ok({ ok: true })),
     route('POST', '/api/v1/oauth/platform/connect', (req, res) => connectAnswer(req, res)),
-    route('GET', '/api/v1/public/destination/dst_AAAAAAAAAAAAAAAAAAAAAAAA', (_req, res) => json(res, 200, { data: destination })),
+    route('GET', '/api/v1/public/destination/dst_AAAAAAAAAAAAAAAAAAAAAAAA', async (_req, res) => {
+      await statusGate;
+      json(res, 200, { data: destination });
+    }),
   ]);
 });
 
@@ -124,7 +130,7 @@ describe('step 2: the webhook', () => {
     await user.selectOptions(screen.getByLabelText('Reviews from'), 'gb');
     await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
 
-    expect(await screen.findByRole('heading', { name: 'Connected to your Slack channel' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Connected to your Slack channel' }, { timeout: 5000 })).toBeInTheDocument();
     const [req] = connectCalls();
     const body = JSON.parse(req.body) as { platform: string; payload: string };
     expect(body.platform).toBe('slack');
@@ -150,6 +156,25 @@ describe('step 2: the webhook', () => {
     expect(screen.getByText('just now')).toBeInTheDocument();
   });
 
+  test('the status in the connect answer is shown at once, before the first status read returns', async () => {
+    const answered = { ...destination, label: '#launch', welcome: 'waiting_for_first_poll' };
+    connectAnswer = (_req, res) => json(res, 200, { data: { destination_id: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA', platform: 'slack', app: { app_id: IOS_APP.id, title: IOS_APP.title }, status: answered } });
+    let releaseStatus: () => void = () => undefined;
+    statusGate = new Promise<void>((r) => (releaseStatus = r));
+    destination = { ...destination, label: '#launch', welcome: 'delivered' };
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user);
+    await user.click(await screen.findByLabelText('Slack webhook URL'));
+    await user.paste(SLACK_URL);
+    await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
+    const heading = await screen.findByRole('heading', { name: 'Connected to #launch' }, { timeout: 5000 });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(screen.getByText('Reading the latest reviews from the store…')).toBeInTheDocument();
+    releaseStatus();
+    expect(await screen.findByText('Delivered', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
   test('"All countries" sends country all; Google Play apps get no country choice', async () => {
     pick(IOS_APP);
     const { user, unmount } = render(<ConnectFlow />);
@@ -158,7 +183,7 @@ describe('step 2: the webhook', () => {
     await user.paste(SLACK_URL);
     await user.selectOptions(screen.getByLabelText('Reviews from'), 'all');
     await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
-    await screen.findByRole('heading', { name: /Connected/ });
+    await screen.findByRole('heading', { name: /Connected/ }, { timeout: 5000 });
     expect(decodeConnectionPayload((JSON.parse(connectCalls()[0].body) as { payload: string }).payload).country).toBe('all');
     unmount();
 

@@ -4,7 +4,7 @@
  * with a fresh token (or without one when the refresh fails).
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test, waitForHydration } from './fixtures';
 import { requestCode } from './support/signIn';
 
 const banner = (page: Page) => page.getByRole('banner');
@@ -59,14 +59,15 @@ test.describe('redirect_to never leaves the site', () => {
 });
 
 test.describe('/subscribe', () => {
-  test('with the org id of a real account: signed in for billing, plans offered', async ({ page, signIn, browser }) => {
+  test('with the org id of a real account: signed in for billing, plans offered', async ({ page, signIn, browser, baseURL }) => {
     const user = await signIn(page, { redirectTo: '/dashboard' });
     // The dashboard shows the organisation the server created at first sign-in: the id the CRM link would carry.
     await expect(page.getByText(user.orgId)).toBeVisible();
 
-    const visitor = await browser.newPage();
+    const visitor = await browser.newPage({ baseURL });
     const exchange = visitor.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/crm-exchange');
     await visitor.goto(`/subscribe?org_id=${user.orgId}`);
+    await waitForHydration(visitor);
     expect((await exchange).status()).toBe(200);
     await expect(visitor.getByRole('heading', { level: 1, name: 'Choose your plan' })).toBeVisible();
     await expect(visitor.getByText(user.email)).toBeVisible();

@@ -1,11 +1,14 @@
 /**
  * The end-to-end fixtures (STYLE.md #13): every test talks to the one real server that globalSetup started, and reads
- * what the outside world received (e-mails, store requests) through the fakes' control API.
+ * what the outside world received (e-mails, store requests) through the fakes' control API. `page.goto` and
+ * `page.reload` return once the page has hydrated (support/hydration.ts): before that, a click is not what a person's
+ * click would be.
  *
  *   test('…', async ({ page, control, newEmail, signIn }) => { … })
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { ControlClient } from './support/control';
+import { hydratingNavigation } from './support/hydration';
 import { signInThroughUi, type SignedInUser } from './support/signIn';
 
 type TestFixtures = {
@@ -26,6 +29,10 @@ let counter = 0;
 
 export const test = base.extend<TestFixtures>({
   baseURL: async ({}, use) => use(required('E2E_BASE_URL')),
+  page: async ({ page }, use) => {
+    hydratingNavigation(page);
+    await use(page);
+  },
   control: async ({}, use) => use(new ControlClient(required('E2E_CONTROL_URL'))),
   newEmail: async ({}, use, testInfo) => {
     await use((label = 'user') => `${label}-${testInfo.workerIndex}-${process.pid}-${Date.now().toString(36)}-${counter++}@example.com`);
@@ -36,3 +43,4 @@ export const test = base.extend<TestFixtures>({
 });
 
 export { expect };
+export { waitForHydration } from './support/hydration';

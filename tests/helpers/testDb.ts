@@ -1,10 +1,11 @@
 /**
  * A fresh, migrated database for one test file, made the process's database (so handlers use it).
  * ARB_TEST_DB=postgres (the *-postgres vitest projects) → a new database on the harness's PostgreSQL server;
- * otherwise → an in-memory PGlite.
+ * otherwise → an in-memory PGlite (started from the run's migrated template when there is one).
  */
 import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { openDatabase, useDbForTests, type DB } from '@/server/db/client';
 import { migrateToLatest } from '@/server/db/migrate';
 
@@ -25,7 +26,11 @@ export async function createTestDb(): Promise<TestDb> {
     useDbForTests(handle);
     return { db: handle.db, kind: 'postgres', url, close: async () => { useDbForTests(null); await handle.close(); } };
   }
-  const handle = await openDatabase({ kind: 'pglite' });
+  // Start from the run's migrated template when the project provides one (tests/helpers/pgliteGlobalSetup.ts);
+  // migrateToLatest then only confirms there is nothing left to apply.
+  const template = inject('pgliteTemplate');
+  const loadDataDir = template ? new Blob([fs.readFileSync(template)]) : undefined;
+  const handle = await openDatabase({ kind: 'pglite', loadDataDir });
   await migrateToLatest(handle.db);
   useDbForTests(handle);
   return { db: handle.db, kind: 'pglite', close: async () => { useDbForTests(null); await handle.close(); } };

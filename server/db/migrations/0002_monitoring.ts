@@ -135,7 +135,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('destination_id', 'text', (c) => c.notNull().references('destinations.id').onDelete('cascade'))
     .addColumn('review_id', 'bigint', (c) => c.references('reviews.id').onDelete('cascade'))
-    .addColumn('app_key', 'text', (c) => c.notNull().references('apps.key').onDelete('cascade'))
+    // A copy of the review's (or the welcome's) app, for the welcome intro and per-app queries. No foreign key: the
+    // row goes with its destination or review, and a third per-row check would slow the bulk fan-out for nothing.
+    .addColumn('app_key', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull()) // new | updated | welcome
     .addColumn('review_version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending')) // pending | sending | retry | delivered | failed

@@ -1,0 +1,54 @@
+/**
+ * Shared set-up for the review-engine benchmarks: a database of the requested kind made the process's database
+ * (PostgreSQL started from the system binaries, or PGlite in memory / in a directory), quiet logs, loopback webhooks
+ * allowed. Each bench prints `name: value unit` lines only.
+ */
+import type { DB } from '../../server/db/client';
+
+export type BenchDb = { kind: 'postgres' | 'pglite'; db: DB; close: () => Promise<void> };
+
+export function benchEnv(extra: Record<string, string> = {}): void {
+  Object.assign(process.env, { LOG_LEVEL: 'silent', ALLOW_PRIVATE_WEBHOOKS: '1', NODE_ENV: 'production', ...extra });
+}
+
+export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: string): Promise<BenchDb> {
+  const { openDatabase, useDbForTests } = await import('../../server/db/client');
+  const { migrateToLatest } = await import('../../server/db/migrate');
+  if (kind === 'postgres') {
+    const { startPostgres } = await import('../../tests/helpers/postgres');
+    const server = await startPostgres();
+    const handle = await openDatabase({ kind: 'postgres', url: server.url, max: 20 });
+    await migrateToLatest(handle.db);
+    useDbForTests(handle);
+    return {
+      kind,
+      db: handle.db,
+      close: async () => {
+        useDbForTests(null);
+        await handle.close();
+        await server.stop();
+      },
+    };
+  }
+  const handle = await openDatabase({ kind: 'pglite', dataDir: pgliteDir });
+  await migrateToLatest(handle.db);
+  useDbForTests(handle);
+  return {
+    kind,
+    db: handle.db,
+    close: async () => {
+      useDbForTests(null);
+      await handle.close();
+    },
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export function figure(name: string, value: number, unit: string): void {
+  const shown = value >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
+  process.stdout.write(`${name}: ${shown} ${unit}\n`);
+}
