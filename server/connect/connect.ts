@@ -11,7 +11,7 @@ import type { AuthClaims } from '../auth/tokens';
 import { HttpError } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
-import { addSource, createDestination, ensureApp, UNSUBSCRIBED, type DestinationStatus } from '../monitor/service';
+import { addSource, createDestination, UNSUBSCRIBED, type DestinationStatus } from '../monitor/service';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
 import type { ConnectRequest, ConnectTarget } from './payload';

@@ -80,7 +80,6 @@ export function classifyWebhookResponse(platform: Platform, res: SendResult): De
   if (res.failure) return { type: 'transient', status: 0, error: res.error ?? 'The webhook could not be reached.' };
 
   const { status, body } = res;
-  const json = parseJson(body);
 
   if (status >= 200 && status < 300) {
     // Slack's only success is 200 "ok"; anything else in 2xx is not a confirmed post.
@@ -92,6 +91,8 @@ export function classifyWebhookResponse(platform: Platform, res: SendResult): De
     return { type: 'delivered', status };
   }
 
+  // Only refusals are worth parsing (a success body is "ok" or the posted message).
+  const json = parseJson(body);
   if (status === 429 || (platform === 'webex' && status === 423)) {
     let seconds = res.retryAfter;
     // Discord's JSON retry_after (float seconds) is more precise than its header.

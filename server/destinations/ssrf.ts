@@ -96,5 +96,8 @@ export function createGuardedAgent(opts: GuardOptions): Agent {
     });
   };
   const timeout = opts.requestTimeoutMs ?? 10_000;
-  return new Agent({ connect, headersTimeout: timeout, bodyTimeout: timeout, keepAliveTimeout: 10_000 });
+  // Reuse connections: a delivery is one small POST, and a TLS handshake per message would cost more than the post.
+  // undici subtracts keepAliveTimeoutThreshold (2 s by default) from the server's keep-alive hint; servers that hint a
+  // short timeout would then get a new connection per message, so keep a smaller safety margin.
+  return new Agent({ connect, headersTimeout: timeout, bodyTimeout: timeout, keepAliveTimeout: 10_000, keepAliveTimeoutThreshold: 500 });
 }

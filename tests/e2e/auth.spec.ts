@@ -5,7 +5,10 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test, waitForHydration } from './fixtures';
+import { seenTexts, watchForTexts } from './support/seenTexts';
 import { requestCode } from './support/signIn';
+
+const REDIRECTING = 'Redirecting to dashboard...';
 
 const banner = (page: Page) => page.getByRole('banner');
 
@@ -33,7 +36,7 @@ test('a wrong code is refused with the server’s message and the right one stil
   const wrong = code === '000000' ? '111111' : '000000';
   await page.getByLabel('Sign-in code').fill(wrong);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toContainText(/wrong/i);
+  await expect(page.getByRole('alert').filter({ hasText: /wrong/i })).toContainText('tries left');
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel('Sign-in code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -70,7 +73,7 @@ test.describe('/subscribe', () => {
     await waitForHydration(visitor);
     expect((await exchange).status()).toBe(200);
     await expect(visitor.getByRole('heading', { level: 1, name: 'Choose your plan' })).toBeVisible();
-    await expect(visitor.getByText(user.email)).toBeVisible();
+    await expect(visitor.getByRole('main').getByText(user.email)).toBeVisible();
     await expect(banner(visitor).getByRole('button', { name: user.email })).toBeVisible();
     await visitor.close();
   });
@@ -100,6 +103,7 @@ test.describe('/subscribe', () => {
 
 test.describe('Dashboard', () => {
   test('refreshes the token and opens /dashboard?token=home__… with "Redirecting to dashboard..."', async ({ page, signIn }) => {
+    await watchForTexts(page, [REDIRECTING]);
     const user = await signIn(page, { redirectTo: '/features' });
     const navigations: string[] = [];
     page.on('framenavigated', (f) => {
@@ -108,7 +112,6 @@ test.describe('Dashboard', () => {
     const refresh = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/refresh');
     await banner(page).getByRole('button', { name: user.email }).click();
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
-    await expect(page.getByText('Redirecting to dashboard...', { exact: true })).toBeVisible();
     const res = await refresh;
     expect(res.request().headers().authorization).toBe(`Bearer ${user.authToken}`);
     const { data } = (await res.json()) as { data: { token: string } };
@@ -117,10 +120,12 @@ test.describe('Dashboard', () => {
     const landed = navigations.find((u) => new URL(u).pathname === '/dashboard');
     expect(new URL(landed!).searchParams.get('token')).toBe(`home__${data.token}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Your dashboard' })).toBeVisible();
-    await expect(page.getByText(user.email)).toBeVisible();
+    await expect(page.getByRole('main').getByText(user.email)).toBeVisible();
+    expect(await seenTexts(page)).toEqual([REDIRECTING]);
   });
 
   test('still opens /dashboard, without a token, when the refresh fails', async ({ page, signIn }) => {
+    await watchForTexts(page, [REDIRECTING]);
     const user = await signIn(page);
     // A token the server no longer accepts (its signature broken): the refresh call answers 401.
     await page.evaluate(() => {
@@ -139,5 +144,6 @@ test.describe('Dashboard', () => {
     expect((await refresh).status()).toBe(401);
     await page.waitForURL((u) => u.pathname === '/dashboard');
     expect(navigations.map((u) => new URL(u)).find((u) => u.pathname === '/dashboard')?.search).toBe('');
+    expect(await seenTexts(page)).toEqual([REDIRECTING]);
   });
 });
