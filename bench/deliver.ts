@@ -1,7 +1,7 @@
 // Deliveries per second to loopback receivers, across many destinations, through the real engine (claim → format →
 // SSRF-guarded send → record), one worker process:
-//   deliver_<db>         100 destinations × 20 reviews, platform pacing off (the engine's own ceiling);
-//   deliver_paced_<db>   400 destinations × 3 reviews at each platform's real pace (3 fits every platform's burst).
+//   deliver_<db>         40 destinations × 25 reviews, platform pacing off (the engine's own ceiling);
+//   deliver_paced_<db>   200 destinations × 3 reviews at each platform's real pace (3 fits every platform's burst).
 // Each run is measured until its queue is empty or for at most 15 s. Goal: ≥ 1,000 deliveries/s across destinations.
 import { benchEnv, figure, openBenchDb, type BenchDb } from './support/engineBench';
 
@@ -61,11 +61,11 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
 
 async function main() {
   const pg = await openBenchDb('postgres');
-  await run(pg, 100, 20, 'off', 'deliver_postgres');
-  await run(pg, 400, 3, 'platform', 'deliver_paced_postgres');
+  await run(pg, 40, 25, 'off', 'deliver_postgres');
+  await run(pg, 200, 3, 'platform', 'deliver_paced_postgres');
   await pg.close();
   const lite = await openBenchDb('pglite');
-  await run(lite, 100, 20, 'off', 'deliver_pglite');
+  await run(lite, 40, 25, 'off', 'deliver_pglite');
   await lite.close();
 }
 

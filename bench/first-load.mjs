@@ -7,13 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { spawnSync } from 'node:child_process';
 import { ensureBuild, root } from '../scripts/ensure-build.cjs';
+import { buildFloorApp } from './lib/floorApp.mjs';
 
 const BUDGET_RATIO = 1.35;
 const BUDGET_CSS_KB = 25;
-// Routes of the signed-in app and framework internals: outside the marketing budget, still printed.
-const NOT_MARKETING = /^\/(_app|_error|_document|404|500|api|dashboard|login|subscribe)(\/|$)/;
+// Routes of the app (sign-in, billing, the connect flow, e-mail links, the dashboard) and framework internals: outside
+// the marketing budget, still printed.
+const NOT_MARKETING = /^\/(_app|_error|_document|404|500|api|dashboard|login|subscribe|connect|email)(\/|$)/;
+// Pages that answer text, not HTML (robots.txt, sitemap.xml): no JavaScript ever loads for them.
+const NOT_HTML = /\.[a-z]+$/;
 
 const gzCache = new Map();
 function gzipSize(file) {
@@ -26,7 +29,7 @@ function firstLoad(distDir) {
   const shared = [...(manifest.pages['/_app'] ?? []), ...(manifest.rootMainFiles ?? []), ...(manifest.polyfillFiles ?? [])];
   const out = new Map();
   for (const [route, files] of Object.entries(manifest.pages)) {
-    if (route === '/_app' || route === '/_error' || route === '/_document') continue;
+    if (route === '/_app' || route === '/_error' || route === '/_document' || NOT_HTML.test(route)) continue;
     const unique = [...new Set([...files, ...shared])];
     const sum = (ext) => unique.filter((f) => f.endsWith(ext)).reduce((n, f) => n + gzipSize(path.join(distDir, f)), 0);
     out.set(route, { js: sum('.js'), css: sum('.css') });
@@ -34,28 +37,11 @@ function firstLoad(distDir) {
   return out;
 }
 
-/** A Next app with nothing but one page, same next/react install, built the same way (the floor). */
-function buildFloor() {
-  const dir = path.join(root, 'tmp', `bench-floor-${process.pid}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(path.join(dir, 'pages'), { recursive: true });
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bench-floor', private: true }));
-  fs.writeFileSync(path.join(dir, 'pages/index.tsx'), 'export default function Home() {\n  return <h1>Floor</h1>;\n}\n');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
-    cwd: dir,
-    env: { ...process.env, NEXT_DIST_DIR: '', NEXT_TELEMETRY_DISABLED: '1' },
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`building the bare Next.js page failed:\n${r.stdout}\n${r.stderr}`);
-  return { dir, distDir: path.join(dir, '.next') };
-}
-
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 ensureBuild({ distDir, log: (m) => console.error(m) });
-const floorApp = buildFloor();
+const floorApp = buildFloorApp();
 try {
   const floor = firstLoad(floorApp.distDir).get('/').js;
   const routes = firstLoad(path.join(root, distDir));
@@ -79,5 +65,5 @@ try {
       `worst CSS: ${worstCss.route} ${kB(worstCss.css)} kB (budget ${BUDGET_CSS_KB} kB) ${worstCss.css / 1000 <= BUDGET_CSS_KB ? 'OK' : 'OVER BUDGET'}`,
   );
 } finally {
-  fs.rmSync(floorApp.dir, { recursive: true, force: true });
+  floorApp.remove();
 }

@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh
+# The build skips type-checking (next.config.mjs); the whole tree, tests included, is checked here once.
+npx tsc --noEmit
 npx vitest run
 npx playwright test

@@ -12,6 +12,8 @@ export type Logger = {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Whether a message at this level would be written (to skip building costly fields). */
+  enabled(level: Level): boolean;
 };
 
 function serialize(value: unknown): unknown {
@@ -19,15 +21,19 @@ function serialize(value: unknown): unknown {
   return value;
 }
 
+function enabled(level: Level): boolean {
+  let threshold: Level | 'silent' = 'info';
+  try {
+    threshold = env().LOG_LEVEL;
+  } catch {
+    /* env invalid: still log */
+  }
+  return order[level] >= order[threshold];
+}
+
 function make(base: Record<string, unknown>): Logger {
   const write = (level: Level, msg: string, fields?: Record<string, unknown>) => {
-    let threshold: Level | 'silent' = 'info';
-    try {
-      threshold = env().LOG_LEVEL;
-    } catch {
-      /* env invalid: still log */
-    }
-    if (order[level] < order[threshold]) return;
+    if (!enabled(level)) return;
     const entry: Record<string, unknown> = { time: new Date().toISOString(), level, msg, ...base };
     for (const [k, v] of Object.entries(fields ?? {})) entry[k] = serialize(v);
     const line = JSON.stringify(entry);
@@ -40,6 +46,7 @@ function make(base: Record<string, unknown>): Logger {
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
     child: (fields) => make({ ...base, ...fields }),
+    enabled,
   };
 }
 

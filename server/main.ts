@@ -11,6 +11,8 @@ import { env, EnvError } from './env';
 import { log } from './log';
 import { getDbHandle, closeDb, DataDirLockedError } from './db/client';
 import { startWorkers } from './workers';
+import { createApiRouter } from './http/router';
+import { apiRoutes } from './http/routes';
 
 /**
  * Settings from .env.local and .env in the project folder (as `next build` reads them), read before env() so the server
@@ -51,14 +53,18 @@ async function main() {
   const app = next({ dev, dir: path.resolve(__dirname, '..'), port: e.PORT, hostname: 'localhost' });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // The API is answered by its own router (same handlers as pages/api), everything else by Next.
+  const routeApi = createApiRouter(apiRoutes);
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      log.error('request handler failed', { err, path: req.url });
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.end('Internal error');
-      }
-    });
+    routeApi(req, res)
+      .then((answered) => (answered ? undefined : handle(req, res)))
+      .catch((err) => {
+        log.error('request handler failed', { err, path: req.url });
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.end('Internal error');
+        }
+      });
   });
   server.listen(e.PORT, () => log.info('ARB is running', { url: e.APP_URL, port: e.PORT }));
 

@@ -52,3 +52,22 @@ export function figure(name: string, value: number, unit: string): void {
   const shown = value >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
   process.stdout.write(`${name}: ${shown} ${unit}\n`);
 }
+
+/** Starts bench/support/feedProcess.ts and resolves with its URL once it listens. */
+export async function startFeedProcess(env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
+  const { spawn } = await import('node:child_process');
+  const path = await import('node:path');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'feedProcess.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      if (out.includes('\n')) resolve(out.split('\n')[0].trim());
+    });
+    child.once('exit', (code) => reject(new Error(`feed process exited (${code})`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}

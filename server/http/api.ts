@@ -202,9 +202,14 @@ function applyCors(req: IncomingMessage, res: ServerResponse, allow: string): vo
   }
 }
 
+// Built once per environment (env() is replaced in tests), not per request: this is the API's hot path.
+let cachedSecurity: { appUrl: string; headers: Array<[string, string]> } | null = null;
 function applySecurityHeaders(res: ServerResponse): void {
-  const https = env().APP_URL.startsWith('https://');
-  for (const [name, value] of securityHeaders({ csp: API_CONTENT_SECURITY_POLICY, https })) res.setHeader(name, value);
+  const appUrl = env().APP_URL;
+  if (cachedSecurity?.appUrl !== appUrl) {
+    cachedSecurity = { appUrl, headers: securityHeaders({ csp: API_CONTENT_SECURITY_POLICY, https: appUrl.startsWith('https://') }) };
+  }
+  for (const [name, value] of cachedSecurity.headers) res.setHeader(name, value);
 }
 
 export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
@@ -221,7 +226,9 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
       : randomUUID());
     res.setHeader('X-Request-Id', requestId);
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const rlog = log.child({ requestId, method: req.method, path: url.pathname });
+    // The request logger and the client address are made only when something asks for them (hot path).
+    let rlogMade: Logger | null = null;
+    const rlog = () => (rlogMade ??= log.child({ requestId, method: req.method, path: url.pathname }));
     const method = (req.method ?? 'GET').toUpperCase() as Method;
     try {
       applySecurityHeaders(res);
@@ -253,24 +260,32 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
         if (json === undefined) throw new HttpError(400, 'invalid_request', 'Request body is missing: send a JSON object.');
         body = parseWith(ep.body, json, 'body');
       }
-      const auth = await authorize(ep.auth ?? 'none', req);
+      const mode = ep.auth ?? 'none';
+      const auth = mode === 'none' ? null : await authorize(mode, req);
+      let ip: string | null = null;
       const ctx: Ctx<unknown, unknown, unknown> = {
-        req, res, body, query, params, auth, ip: clientIp(req), requestId, log: rlog, status: 200,
+        req, res, body, query, params, auth, requestId, status: 200,
+        get ip() {
+          return (ip ??= clientIp(req));
+        },
+        get log() {
+          return rlog();
+        },
         setHeader: (n, v) => res.setHeader(n, v),
       };
       const data = await ep.handler(ctx as never);
       if (data !== RAW) sendJson(res, ctx.status, { data: data ?? null });
     } catch (err) {
       if (err instanceof HttpError) {
-        if (err.status >= 500) rlog.error('request failed', { status: err.status, code: err.code, message: err.message });
+        if (err.status >= 500) rlog().error('request failed', { status: err.status, code: err.code, message: err.message });
         sendError(res, err);
       } else {
-        rlog.error('unhandled error', { err });
+        rlog().error('unhandled error', { err });
         if (!res.headersSent) sendError(res, new HttpError(500, 'internal_error', `Something went wrong on our side (request ${requestId}). Try again.`));
         else res.end();
       }
     } finally {
-      rlog.debug('request', { status: res.statusCode, ms: Math.round(performance.now() - started) });
+      if (log.enabled('debug')) rlog().debug('request', { status: res.statusCode, ms: Math.round(performance.now() - started) });
     }
   };
   return Object.assign(handler, { endpoints: methods });

@@ -1,0 +1,58 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { apiRoute, endpoint } from '@/server/http/api';
+import { createApiRouter } from '@/server/http/router';
+
+const echo = endpoint({
+  summary: 'echo the path parameters',
+  params: z.object({ id: z.string() }),
+  handler: ({ params }) => params,
+});
+const rest = endpoint({
+  summary: 'echo a catch-all',
+  params: z.object({ parts: z.array(z.string()) }),
+  handler: ({ params }) => params,
+});
+const fixed = endpoint({ summary: 'a static path', handler: () => 'static' });
+
+let server: http.Server;
+let base = '';
+beforeAll(async () => {
+  const route = createApiRouter([
+    { path: '/api/v1/things/[id]', route: apiRoute({ GET: echo }) },
+    { path: '/api/v1/things/special', route: apiRoute({ GET: fixed }) },
+    { path: '/api/v1/files/[...parts]', route: apiRoute({ GET: rest }) },
+  ]);
+  server = http.createServer(async (req, res) => {
+    if (!(await route(req, res))) {
+      res.statusCode = 418;
+      res.end('fell through');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('the API router in front of Next', () => {
+  test('passes dynamic segments as params, decoded', async () => {
+    const r = await fetch(`${base}/api/v1/things/a%20b?x=1`);
+    expect(await r.json()).toEqual({ data: { id: 'a b' } });
+  });
+  test('prefers a static path over a dynamic one', async () => {
+    expect(await (await fetch(`${base}/api/v1/things/special`)).json()).toEqual({ data: 'static' });
+  });
+  test('gives a catch-all segment as an array', async () => {
+    expect(await (await fetch(`${base}/api/v1/files/a/b/c`)).json()).toEqual({ data: { parts: ['a', 'b', 'c'] } });
+  });
+  test('passes a malformed escape through raw instead of crashing', async () => {
+    const r = await fetch(`${base}/api/v1/things/%E0%A4%A`);
+    expect(r.status).toBe(200); // the raw segment is a valid string id; the endpoint decides
+  });
+  test('leaves unknown paths and pages to Next', async () => {
+    expect((await fetch(`${base}/api/v1/nothing`)).status).toBe(418);
+    expect((await fetch(`${base}/pricing`)).status).toBe(418);
+  });
+});
