@@ -6,7 +6,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=tmp/bench-logs
 mkdir -p "$logs"
-figure='^[A-Za-z0-9_./\[\]-]+: [^ ]+ [^ ]+$'
+# A figure line: `name: value unit`; names may hold route paths (`firstload.js./blog/[slug]`). (In a bracket
+# expression `]` must come first to be literal.)
+figure='^[][A-Za-z0-9_./-]+: [^ ]+ [^ ]+$'
 
 benches=(bench/first-load.mjs)
 for f in bench/*.mjs bench/*.ts; do

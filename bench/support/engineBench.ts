@@ -58,8 +58,8 @@ export async function startFeedProcess(env: Record<string, string>): Promise<{ u
   const { spawn } = await import('node:child_process');
   const path = await import('node:path');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'feedProcess.ts')], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env, BENCH_PARENT_PID: String(process.pid) },
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

@@ -27,6 +27,16 @@ async function main() {
     appStoreFeedRoutes(feed),
   ]);
   process.stdout.write(`${server.url}\n`);
+  // Never outlive the benchmark that started it, even if that one crashed.
+  const parent = Number(process.env.BENCH_PARENT_PID);
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      process.exit(0);
+    }
+  }, 500).unref();
+  setInterval(() => {}, 60_000); // keep serving
 }
 
 void main();

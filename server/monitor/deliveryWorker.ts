@@ -44,7 +44,7 @@ export type ClaimedDestination = {
 };
 
 const OPEN = sql`('pending', 'sending', 'retry')`;
-const BATCH = 50;
+const BATCH = 100;
 /** Retries of a failing webhook give up on a message after this long; until then the backoff keeps growing. */
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
 const BACKOFF_BASE_MS = 10_000;

@@ -76,7 +76,7 @@ function isEdit(incoming: NormalizedReview, existing: ExistingReview): boolean {
   return clampRating(incoming.rating) !== existing.rating || (incoming.title ?? null) !== existing.title || incoming.body !== existing.body;
 }
 
-async function loadExisting(trx: Transaction<Database>, store: string, ids: string[]): Promise<Map<string, ExistingReview>> {
+async function loadExisting(trx: Transaction<Database> | DB, store: string, ids: string[]): Promise<Map<string, ExistingReview>> {
   const map = new Map<string, ExistingReview>();
   for (const part of chunks(ids)) {
     const rows = await trx
@@ -139,6 +139,57 @@ async function insertDeliveries(trx: Transaction<Database>, rows: DeliveryInsert
   return Number(r.numAffectedRows ?? 0);
 }
 
+function uniqueForStore(result: PollResult, store: string): NormalizedReview[] {
+  // Newest first, one per store id (adapters already do this; a repeat here would only cost work).
+  const seen = new Set<string>();
+  return result.reviews.filter((r) => r.store === store && !seen.has(r.storeReviewId) && seen.add(r.storeReviewId));
+}
+
+function newWatermark(current: Date | null, createdAt: Date, result: PollResult, incoming: NormalizedReview[]): Date | null {
+  // Advance only past what a COMPLETE poll saw; an incomplete one stores what it got but keeps the old watermark, so
+  // the next poll asks again from the same point.
+  if (!result.complete) return current;
+  if (incoming.length === 0) return current ?? new Date(Math.floor(createdAt.getTime() / 1000) * 1000);
+  const newest = incoming.reduce((m, r) => (r.updatedAt > m ? r.updatedAt : m), incoming[0].updatedAt);
+  return !current || newest > current ? newest : current;
+}
+
+function nextPollSql(intervalSeconds: number) {
+  // ±10% jitter spreads sources created together over the interval instead of polling them in bursts.
+  return sql<Date>`now() + ${intervalSeconds * (0.9 + Math.random() * 0.2)} * interval '1 second'`;
+}
+
+/**
+ * The common case — a poll that found nothing new, edited or re-replied on a source that has polled before — needs
+ * no transaction and no lock: one read to compare, one guarded update to reschedule. Returns 'changes' when the full
+ * ingest is needed.
+ */
+async function recordQuietPoll(
+  db: DB,
+  source: SourceRow,
+  app: AppRow,
+  result: PollResult,
+  opts: { workerId: string; intervalSeconds: number },
+): Promise<IngestOutcome | null | 'changes'> {
+  if (!source.last_success_at) return 'changes'; // first poll: welcomes may be waiting
+  const incoming = uniqueForStore(result, app.store);
+  const existing = await loadExisting(db, app.store, incoming.map((r) => r.storeReviewId));
+  const changed = incoming.some((r) => {
+    const old = existing.get(r.storeReviewId);
+    return !old || isEdit(r, old) || (r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime());
+  });
+  if (changed) return 'changes';
+  const watermark = newWatermark(source.watermark, source.created_at, result, incoming);
+  const r = await db
+    .updateTable('monitored_sources')
+    .set({ watermark, last_success_at: sql`now()`, failure_count: 0, last_error: null, next_poll_at: nextPollSql(opts.intervalSeconds), lease_owner: null, lease_until: null })
+    .where('id', '=', source.id)
+    .where('lease_owner', '=', opts.workerId)
+    .executeTakeFirst();
+  if (!r.numUpdatedRows) return null;
+  return { fetched: incoming.length, inserted: 0, edited: 0, deliveries: 0, welcomed: 0, watermark };
+}
+
 type DeliveryInsert = { destination_id: string; review_id: number; app_key: string; kind: 'new' | 'updated'; review_version: number };
 
 /**
@@ -152,6 +203,8 @@ export async function ingestPollResult(
   result: PollResult,
   opts: { workerId: string; intervalSeconds: number },
 ): Promise<IngestOutcome | null> {
+  const quiet = await recordQuietPoll(db, source, app, result, opts);
+  if (quiet !== 'changes') return quiet;
   return db.transaction().execute(async (trx) => {
     await lockApp(trx, source.app_key);
     const owned = await trx
@@ -163,9 +216,7 @@ export async function ingestPollResult(
       .executeTakeFirst();
     if (!owned) return null;
 
-    // Newest first, one per store id (adapters already do this; a repeat here would only cost work).
-    const seen = new Set<string>();
-    const incoming = result.reviews.filter((r) => r.store === app.store && !seen.has(r.storeReviewId) && seen.add(r.storeReviewId));
+    const incoming = uniqueForStore(result, app.store);
     const existing = await loadExisting(trx, app.store, incoming.map((r) => r.storeReviewId));
 
     const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
@@ -237,18 +288,7 @@ export async function ingestPollResult(
     let deliveries = 0;
     for (const part of chunks(rows, 5000)) deliveries += await insertDeliveries(trx, part);
 
-    // Advance the watermark only past what a COMPLETE poll saw; an incomplete one stores what it got but keeps the
-    // old watermark, so the next poll asks again from the same point.
-    let watermark = owned.watermark;
-    if (result.complete && incoming.length > 0) {
-      const newest = incoming.reduce((m, r) => (r.updatedAt > m ? r.updatedAt : m), incoming[0].updatedAt);
-      if (!watermark || newest > watermark) watermark = newest;
-    } else if (result.complete && !watermark) {
-      // A complete poll of an app without reviews: from now on, anything that appears is new.
-      watermark = new Date(Math.floor(owned.created_at.getTime() / 1000) * 1000);
-    }
-    // ±10% jitter spreads sources created together over the interval instead of polling them in bursts.
-    const nextSeconds = opts.intervalSeconds * (0.9 + Math.random() * 0.2);
+    const watermark = newWatermark(owned.watermark, owned.created_at, result, incoming);
     await trx
       .updateTable('monitored_sources')
       .set({
@@ -256,7 +296,7 @@ export async function ingestPollResult(
         last_success_at: sql`now()`,
         failure_count: 0,
         last_error: null,
-        next_poll_at: sql`now() + ${nextSeconds} * interval '1 second'`,
+        next_poll_at: nextPollSql(opts.intervalSeconds),
         lease_owner: null,
         lease_until: null,
       })

@@ -6,6 +6,7 @@
  * List-Unsubscribe-Post (RFC 8058) headers. Pure functions: links are passed in.
  */
 import type { MailMessage } from '../mail/send';
+import { emailLayout } from '../destinations/format/email';
 import { escapeHtml, headerSafe, truncate } from '../destinations/format/text';
 import { reviewFacts, reviewView } from '../destinations/format/view';
 import type { ReviewMessageInput } from '../destinations/types';
@@ -27,30 +28,12 @@ function headers(links: UnsubscribeLinks): Record<string, string> {
 }
 
 function layout(preheader: string, content: string, links: UnsubscribeLinks): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>${esc(preheader)}</title>
-</head>
-<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2328;">
-<div style="display:none;max-height:0;overflow:hidden;">${esc(preheader)}</div>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:24px 0;">
-<tr><td align="center">
-<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:8px;padding:24px;">
-${content}
-<tr><td style="padding-top:24px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280;">
-You receive this e-mail because this address asked ARB for app reviews.
-<a href="${esc(links.page)}" style="color:#6b7280;">Unsubscribe</a> — one click, no sign-in.
-</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
+  return emailLayout(
+    preheader,
+    content,
+    `You receive this e-mail because this address asked ARB for app reviews.
+<a href="${esc(links.page)}" style="color:#6b7280;">Unsubscribe</a> — one click, no sign-in.`,
+  );
 }
 
 function footerText(links: UnsubscribeLinks): string[] {

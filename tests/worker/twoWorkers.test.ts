@@ -77,7 +77,7 @@ describe.skipIf(!isPostgres)('two worker processes on PostgreSQL', () => {
       POLL_INTERVAL_SECONDS: '3600',
     };
     children.push(spawnWorker('server/worker-main.ts', workerEnv), spawnWorker('server/worker-main.ts', workerEnv));
-    for (const h of hooks) await h.waitForDelivered(TOTAL + 1, 50_000); // the welcome intro + every review
+    for (const h of hooks) await h.waitForDelivered(TOTAL + 1, 100_000); // the welcome intro + every review
     for (const c of children) c.proc.kill('SIGTERM');
     for (const c of children) expect(await c.exited).toMatchObject({ code: 0 });
 
@@ -98,7 +98,7 @@ describe.skipIf(!isPostgres)('two worker processes on PostgreSQL', () => {
     expect(byWorker.filter((r) => r.n > 0)).toHaveLength(2); // both processes took a share
     const open = await db.db.selectFrom('deliveries').select(sql<number>`count(*)::int`.as('n')).where('status', '<>', 'delivered').executeTakeFirstOrThrow();
     expect(open.n).toBe(0);
-  }, 120_000);
+  }, 180_000);
 });
 
 test('npm run worker refuses the embedded database with a clear message', async () => {

@@ -22,7 +22,11 @@ function unsubscribeHeaders(url: string): Record<string, string> {
 /** Escaped, with the reviewer's line breaks kept. */
 const html = (s: string) => escapeHtml(s).replace(/\n/g, '<br>\n');
 
-function layout(preheader: string, content: string, unsubscribeUrl: string): string {
+/**
+ * The HTML frame every ARB e-mail shares (destination e-mails and the "reviews by e-mail" ones): a hidden preheader,
+ * one white card, and a footer that says why the mail came and links to unsubscribe. `footerHtml` must be escaped.
+ */
+export function emailLayout(preheader: string, content: string, footerHtml: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -38,8 +42,7 @@ function layout(preheader: string, content: string, unsubscribeUrl: string): str
 <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:8px;padding:24px;">
 ${content}
 <tr><td style="padding-top:24px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280;">
-You receive these e-mails because this address was added to ARB review notifications.
-<a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280;">Unsubscribe</a>
+${footerHtml}
 </td></tr>
 </table>
 </td></tr>
@@ -47,6 +50,15 @@ You receive these e-mails because this address was added to ARB review notificat
 </body>
 </html>
 `;
+}
+
+function layout(preheader: string, content: string, unsubscribeUrl: string): string {
+  return emailLayout(
+    preheader,
+    content,
+    `You receive these e-mails because this address was added to ARB review notifications.
+<a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280;">Unsubscribe</a>`,
+  );
 }
 
 export function formatReview(input: ReviewMessageInput, ctx: EmailContext): FormattedMessage {

@@ -1,11 +1,12 @@
 /**
  * The outside world of the end-to-end run, on loopback, composed from the project's fakes (tests/fakes): one iTunes
  * host (Search/Lookup API + the App Store review feed), one Google Play host (store pages + reviews), both serving the
- * demo catalog (tests/fixtures/catalog.ts), an SMTP server, and the chat webhook receivers. Plus a small control API, because the tests run in Playwright worker processes and
- * the fakes live here in the runner process:
+ * demo catalog (tests/fixtures/catalog.ts), an SMTP server, and the chat webhook receivers. Plus a small control
+ * API, because the tests run in Playwright worker processes and the fakes live here in the runner process:
  *
  *   GET /__control/mail?to=<address>&count=<n>&timeout=<ms>      messages to <address> once there are ≥ n
  *   GET /__control/requests?fake=<itunes|play|chat>&path=<prefix>&count=<n>&timeout=<ms>
+ *   /__control/connect/…                                          the connect flow's routes (connectWorld.ts)
  *
  * Captcha: no hCaptcha widget can load offline, so the server runs without HCAPTCHA_SECRET (captcha off, as in a
  * fresh `npm start`); the captcha check itself is covered by the API tests against tests/fakes/hcaptcha.ts.
