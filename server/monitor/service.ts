@@ -1,6 +1,6 @@
 /**
  * What the rest of ARB calls to use the monitoring engine: register apps and sources, connect destinations (with their
- * welcome), read a destination's status without secrets, pause/resume/unsubscribe, and — for tests and tools — poll a
+ * welcome), read a destination's status without secrets, pause and resume, and — for tests and tools — poll a
  * source or drain the delivery queue right now.
  */
 import { z } from 'zod';
@@ -22,6 +22,7 @@ import { engineOptionsFromEnv, type EngineOptions } from './engine';
 import { pollLeasedSource, type PollOutcome } from './poller';
 import { claimSource, ensureSource, type SourceRow } from './sources';
 import { MAIN_STOREFRONTS } from '../../lib/storefronts';
+import { isStorefront } from './storefronts';
 import { queueWelcome } from './welcome';
 import { wake } from './wake';
 
@@ -39,6 +40,9 @@ export type AddSourceInput = AppRef & { kind: SourceKind; country?: string; lang
 /** Watch an app through one more source (e.g. the owner's App Store Connect key). Credentials are encrypted at rest. */
 export async function addSource(input: AddSourceInput): Promise<SourceRow> {
   validateAppRef(input);
+  if (input.kind === 'appstore_feed' && input.country && !isStorefront(input.country)) {
+    throw badRequest(`country: "${input.country}" is not an App Store storefront.`);
+  }
   const db = await getDb();
   const key = appKey(input);
   const app = await db.selectFrom('apps').select('key').where('key', '=', key).executeTakeFirst();
@@ -130,6 +134,9 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
   if (!parsed.success) throw badRequest(describeZodError(parsed.error, 'destination'));
   const input = parsed.data;
   for (const a of input.apps) validateAppRef(a);
+  if (input.country && input.country !== 'all' && !isStorefront(input.country)) {
+    throw badRequest(`country: "${input.country}" is not an App Store storefront.`);
+  }
   const { target, hint, warning } = targetOf(input);
   const targetHash = secretHash('destination-target', `${input.platform}\n${target}`);
   const keys = [...new Set(input.apps.map((a) => appKey(a)))].sort(); // sorted: locks are always taken in one order

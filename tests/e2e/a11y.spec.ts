@@ -5,7 +5,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { PUBLIC_ROUTES } from '@/lib/publicRoutes';
-import { expect, test } from './fixtures';
+import { expect, test, userTest } from './fixtures';
 import { APP_ROUTES } from './support/html';
 
 async function seriousViolations(page: Page) {
@@ -30,13 +30,12 @@ test('no serious accessibility violation with the mobile menu open', async ({ pa
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('no serious accessibility violation with search results and the user menu open', async ({ page, signIn }) => {
-  const user = await signIn(page);
+userTest('no serious accessibility violation with search results and the user menu open', async ({ page, sharedUser }) => {
   await page.goto('/');
   await page.getByRole('searchbox', { name: 'Search your app' }).fill('habit');
   await expect(page.getByRole('option').first()).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await page.getByRole('banner').getByRole('button', { name: user.email }).click();
+  await page.getByRole('banner').getByRole('button', { name: sharedUser.email }).click();
   await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });

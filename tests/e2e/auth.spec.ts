@@ -4,7 +4,7 @@
  * with a fresh token (or without one when the refresh fails).
  */
 import type { Page } from '@playwright/test';
-import { expect, test, waitForHydration } from './fixtures';
+import { expect, test, userTest, waitForHydration } from './fixtures';
 import { seenTexts, watchForTexts } from './support/seenTexts';
 import { orgIdOfToken, requestCode } from './support/signIn';
 
@@ -62,8 +62,8 @@ test.describe('redirect_to never leaves the site', () => {
 });
 
 test.describe('/subscribe', () => {
-  test('with the org id of a real account: signed in for billing, plans offered', async ({ page, signIn, browser, baseURL }) => {
-    const user = await signIn(page, { redirectTo: '/dashboard' });
+  userTest('with the org id of a real account: signed in for billing, plans offered', async ({ page, sharedUser: user, browser, baseURL }) => {
+    await page.goto('/dashboard');
     // The dashboard shows the organisation the server created at first sign-in: the id the CRM link would carry.
     await expect(page.getByText(user.orgId)).toBeVisible();
 
@@ -101,10 +101,10 @@ test.describe('/subscribe', () => {
   });
 });
 
-test.describe('Dashboard', () => {
-  test('refreshes the token and opens /dashboard?token=home__… with "Redirecting to dashboard..."', async ({ page, signIn }) => {
+userTest.describe('Dashboard', () => {
+  userTest('refreshes the token and opens /dashboard?token=home__… with "Redirecting to dashboard..."', async ({ page, sharedUser: user }) => {
     await watchForTexts(page, [REDIRECTING]);
-    const user = await signIn(page, { redirectTo: '/features' });
+    await page.goto('/features');
     const navigations: string[] = [];
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) navigations.push(f.url());
@@ -127,9 +127,9 @@ test.describe('Dashboard', () => {
     expect(await seenTexts(page)).toEqual([REDIRECTING]);
   });
 
-  test('still opens /dashboard, without a token, when the refresh fails', async ({ page, signIn }) => {
+  userTest('still opens /dashboard, without a token, when the refresh fails', async ({ page, sharedUser: user }) => {
     await watchForTexts(page, [REDIRECTING]);
-    const user = await signIn(page);
+    await page.goto('/');
     // A token the server no longer accepts (its signature broken): the refresh call answers 401.
     await page.evaluate(() => {
       const stored = JSON.parse(window.localStorage.getItem('arb-storage') ?? '{}');

@@ -6,10 +6,17 @@
  *
  *   test('…', async ({ page, control, newEmail, signIn }) => { … })
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContextOptions, type Page } from '@playwright/test';
 import { ControlClient } from './support/control';
 import { hydratingNavigation } from './support/hydration';
 import { signInThroughUi, type SignedInUser } from './support/signIn';
+
+export type SharedUser = SignedInUser & { storageState: BrowserContextOptions['storageState'] };
+
+type WorkerFixtures = {
+  /** One account per worker, signed in through /login once; for tests about something else than signing in. */
+  sharedUser: SharedUser;
+};
 
 type TestFixtures = {
   control: ControlClient;
@@ -27,7 +34,7 @@ function required(name: string): string {
 
 let counter = 0;
 
-export const test = base.extend<TestFixtures>({
+export const test = base.extend<TestFixtures, WorkerFixtures>({
   baseURL: async ({}, use) => use(required('E2E_BASE_URL')),
   page: async ({ page }, use) => {
     hydratingNavigation(page);
@@ -40,6 +47,27 @@ export const test = base.extend<TestFixtures>({
   signIn: async ({ control, newEmail }, use) => {
     await use((page, options = {}) => signInThroughUi(page, control, { email: options.email ?? newEmail(), redirectTo: options.redirectTo }));
   },
+  sharedUser: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext({ baseURL: required('E2E_BASE_URL') });
+      const page = await context.newPage();
+      hydratingNavigation(page);
+      const email = `shared-${workerInfo.workerIndex}-${process.pid}-${Date.now().toString(36)}@example.com`;
+      const user = await signInThroughUi(page, new ControlClient(required('E2E_CONTROL_URL')), { email });
+      const storageState = await context.storageState();
+      await context.close();
+      await use({ ...user, storageState });
+    },
+    { scope: 'worker' },
+  ],
+});
+
+/**
+ * A test whose browser context starts signed in as the worker's shared user (its arb-storage in localStorage).
+ * Each test still gets its own context: logging out or editing the stored user stays inside the test.
+ */
+export const userTest = test.extend({
+  storageState: async ({ sharedUser }, use) => use(sharedUser.storageState),
 });
 
 export { expect };

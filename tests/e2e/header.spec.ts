@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { enabledSections, siteConfig } from '@/lib/siteConfig';
-import { expect, test } from './fixtures';
+import { expect, test, userTest } from './fixtures';
 import { backgroundOf, classify } from './support/colors';
 import { AUTH_STORAGE_KEY } from './support/signIn';
 
@@ -139,9 +139,8 @@ test.describe('background per route', () => {
   });
 });
 
-test.describe('signed in', () => {
-  test('the dropdown is labelled with the display name, else the name, else the e-mail', async ({ page, signIn }) => {
-    const user = await signIn(page);
+userTest.describe('signed in', () => {
+  userTest('the dropdown is labelled with the display name, else the name, else the e-mail', async ({ page, sharedUser: user }) => {
     await page.goto('/pricing');
     const menuButton = banner(page).getByRole('button', { name: user.email });
     await expect(menuButton).toBeVisible();
@@ -171,8 +170,8 @@ test.describe('signed in', () => {
     await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
   });
 
-  test('Logout clears all localStorage, signs out and lands on /', async ({ page, signIn }) => {
-    const user = await signIn(page, { redirectTo: '/pricing' });
+  userTest('Logout clears all localStorage, signs out and lands on /', async ({ page, sharedUser: user }) => {
+    await page.goto('/pricing');
     await page.evaluate(() => window.localStorage.setItem('utm_source', 'newsletter'));
     await banner(page).getByRole('button', { name: user.email }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();

@@ -1,7 +1,7 @@
 /**
  * Issue 2 point 4: the page shell — default title, description and share image with per-page overrides; the top
- * progress bar on non-shallow route changes only (with the spec's start value and animation); a page-view event for
- * each completed route change.
+ * progress bar on non-shallow route changes only (with the spec's start value and animation); analytics: no outside
+ * host without a key, a page-view event for each completed route change.
  */
 import type { Page } from '@playwright/test';
 import { MARKETING_ROUTES } from '@/lib/publicRoutes';
@@ -120,7 +120,19 @@ test.describe('progress bar', () => {
   });
 });
 
-test.describe('page views', () => {
+test.describe('analytics', () => {
+  test('without a PostHog key, pages and route changes call no host but the site itself', async ({ page, baseURL }) => {
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).origin !== new URL(baseURL!).origin && !r.url().startsWith('data:')) elsewhere.push(r.url());
+    });
+    await page.goto('/pricing?utm_source=newsletter');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'FAQ' }).click();
+    await page.waitForURL('**/faq');
+    await page.waitForLoadState('networkidle');
+    expect(elsewhere).toEqual([]);
+  });
+
   /**
    * Page views go to the analytics sinks. Without a PostHog key (the e2e build has none) the built-in sink is the
    * page's `window.dataLayer`, the standard hand-off to a second analytics service (spec section 7).

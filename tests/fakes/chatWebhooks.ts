@@ -57,6 +57,8 @@ export type ChatHook = {
   delayMs: number;
   /** Stop answering (requests wait) until release(). */
   hold(): void;
+  /** Answer the next `n` requests, then hold every one after them until release(). */
+  holdAfter(n: number): void;
   release(): void;
   waitForDelivered(n: number, timeoutMs?: number): Promise<ChatRequest[]>;
   waitForRequests(n: number, filter?: (r: ChatRequest) => boolean, timeoutMs?: number): Promise<ChatRequest[]>;
@@ -246,7 +248,17 @@ function invalid(platform: ChatPlatform, why: string): Reply {
 
 // ── the server ────────────────────────────────────────────────────────────────────────────────────────────────────
 
-type HookState = ChatHook & { pathname: string; queue: Answer[]; fallback: Answer; held: boolean; releaseWaiters: Array<() => void>; waiters: Array<() => void>; discordRemaining: number };
+type HookState = ChatHook & {
+  pathname: string;
+  queue: Answer[];
+  fallback: Answer;
+  held: boolean;
+  /** Requests still to answer before holding (holdAfter), or null. */
+  answerBeforeHold: number | null;
+  releaseWaiters: Array<() => void>;
+  waiters: Array<() => void>;
+  discordRemaining: number;
+};
 
 function send(res: http.ServerResponse, reply: Reply) {
   if (reply.body !== undefined && typeof reply.body === 'object') {
@@ -297,6 +309,10 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
     });
     hook.waiters.splice(0).forEach((w) => w());
 
+    if (hook.answerBeforeHold !== null) {
+      if (hook.answerBeforeHold === 0) hook.held = true;
+      else hook.answerBeforeHold--;
+    }
     if (hook.held) {
       rec.held = true;
       hook.waiters.splice(0).forEach((w) => w());
@@ -359,6 +375,7 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
         queue: [],
         fallback: { kind: 'ok' },
         held: false,
+        answerBeforeHold: null,
         releaseWaiters: [],
         waiters: [],
         discordRemaining: 5,
@@ -375,8 +392,12 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
         hold() {
           state.held = true;
         },
+        holdAfter(n) {
+          state.answerBeforeHold = n;
+        },
         release() {
           state.held = false;
+          state.answerBeforeHold = null;
           state.releaseWaiters.splice(0).forEach((r) => r());
         },
         waitForDelivered(n, timeoutMs = 15_000) {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
 import {
+  addSource,
   createDestination,
   drainDeliveries,
   ensureApp,
@@ -163,6 +164,31 @@ describe('new reviews', () => {
     await pollAndDeliver();
     const counts = tally(hook.delivered());
     expect([...counts.keys()]).toEqual([marker(2)]);
+  });
+});
+
+describe('a new source of an app already watched', () => {
+  test('records its history quietly (no dump into existing destinations), then posts what is new — Google Play', async () => {
+    const PLAY = { store: 'google_play_store' as const, appId: `com.example.notes${nextAppId}` };
+    await ensureApp({ ...PLAY, title: 'Notes for Android' });
+    for (let i = 1; i <= 10; i++) w.play.publish(PLAY.appId, 'en', { text: `english history ${marker(i)}`, at: daysAgo(20 - i) });
+    const hook = w.chat.hook('mattermost');
+    await createDestination({ platform: 'mattermost', url: hook.url, apps: [PLAY], welcomeCount: 0 });
+    await pollAppNow(PLAY);
+    await drainDeliveries({ waitForRetries: true });
+    expect(hook.delivered()).toHaveLength(1); // the intro only
+
+    for (let i = 11; i <= 15; i++) w.play.publish(PLAY.appId, 'de', { text: `deutsche Geschichte ${marker(i)}`, at: daysAgo(20 - i) });
+    await addSource({ ...PLAY, kind: 'play_public', language: 'de' });
+    await pollAppNow(PLAY);
+    await drainDeliveries({ waitForRetries: true });
+    expect(hook.delivered()).toHaveLength(1); // German history stays history
+
+    w.play.publish(PLAY.appId, 'de', { text: `ganz neu ${marker(16)}`, at: new Date(Date.now() + 1500) });
+    await pollAppNow(PLAY);
+    await pollAppNow(PLAY);
+    await drainDeliveries({ waitForRetries: true });
+    expect([...tally(hook.delivered()).entries()]).toEqual([[marker(16), 1]]);
   });
 });
 

@@ -75,6 +75,8 @@ describe.skipIf(!isPostgres)('two worker processes on PostgreSQL', () => {
       DELIVERY_PACING: 'off',
       LOG_LEVEL: 'warn',
       POLL_INTERVAL_SECONDS: '3600',
+      // Two destinations at a time per process: neither process can hold all three, so they contend for them.
+      WORKER_CONCURRENCY: '2',
     };
     children.push(spawnWorker('server/worker-main.ts', workerEnv), spawnWorker('server/worker-main.ts', workerEnv));
     for (const h of hooks) await h.waitForDelivered(TOTAL + 1, 100_000); // the welcome intro + every review
