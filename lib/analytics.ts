@@ -1,7 +1,7 @@
 /**
  * Product analytics behind a small list of sinks. PostHog is the one vendor; its SDK is fetched with import() only when
  * NEXT_PUBLIC_POSTHOG_KEY is set, so it never weighs on the bundle otherwise, and without a key every call is a no-op.
- * The spec's "second analytics service" is just another sink added with registerAnalyticsSink — no second SDK.
+ * The spec's "second analytics service" is served through window.dataLayer (a tag manager's hand-off) — no second SDK.
  */
 export type AnalyticsSink = {
   pageview(url: string): void;
@@ -36,10 +36,27 @@ function posthogSink(posthog: PosthogLike, key: string, host: string | undefined
 
 const defaultLoader = async (): Promise<PosthogLike> => (await import('posthog-js')).default as unknown as PosthogLike;
 
+type DataLayerWindow = { dataLayer?: Array<Record<string, unknown>> };
+
+/**
+ * The page's `window.dataLayer`: the standard hand-off to a tag manager, and so to the spec's second analytics
+ * service, whichever the site owner wires there. Costs nothing and loads nothing.
+ */
+function dataLayerSink(win: DataLayerWindow): AnalyticsSink {
+  const push = (entry: Record<string, unknown>) => (win.dataLayer ??= []).push(entry);
+  return {
+    pageview: (url) => push({ event: 'page_view', page_path: url }),
+    // The e-mail stays out of the data layer: tags there are often third-party scripts.
+    identify: (_email, traits) => push({ event: 'identify', is_verified: traits.is_verified }),
+    capture: (event, properties) => push({ event, ...properties }),
+  };
+}
+
 /** Called once in the browser from the app shell. Safe to call again (the second call does nothing). */
 export function initAnalytics(config: AnalyticsConfig = {}): void {
   if (initialized) return;
   initialized = true;
+  if (typeof window !== 'undefined') registerAnalyticsSink(dataLayerSink(window as unknown as DataLayerWindow));
   const key = config.posthogKey ?? process.env.NEXT_PUBLIC_POSTHOG_KEY;
   if (!key) return;
   const host = config.posthogHost ?? process.env.NEXT_PUBLIC_POSTHOG_HOST;

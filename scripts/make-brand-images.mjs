@@ -1,6 +1,7 @@
-// Draws the site's two brand images with nothing but Node's zlib (both are committed; run again only to change them):
+// Draws the site's brand images with nothing but Node's zlib (both are committed; run again only to change them):
 // - public/og-default.png, the default 1200×630 share image (Seo.tsx DEFAULT_OG_IMAGE): a blue background, the name
 //   in a bitmap font, a line about what ARB does and a review card with stars;
+// - public/og-ask-arb.png, the Ask ARB page's own share image (black, like the page);
 // - public/favicon.ico, a 32×32 star on blue (browsers ask for /favicon.ico on every site; a 404 there is a console
 //   error on every page).
 // Run: node scripts/make-brand-images.mjs
@@ -160,6 +161,17 @@ fs.mkdirSync(publicDir, { recursive: true });
 const og = encodePng();
 fs.writeFileSync(path.join(publicDir, 'og-default.png'), og);
 console.log(`wrote public/og-default.png (${og.length} bytes)`);
+
+// public/og-ask-arb.png: the Ask ARB page's own share image, dark like the page.
+px = Buffer.alloc(W * H * 3);
+rect(0, 0, W, H, [0, 0, 0]);
+text('ASK ARB', 80, 100, 18, WHITE);
+text('ANSWERS ABOUT YOUR REVIEWS', 84, 340, 5, WHITE);
+text('FROM YOUR OWN REVIEWS', 84, 398, 5, WHITE);
+text('SUMMARIES, SENTIMENT, TRANSLATION', 84, 500, 3, PALE);
+const askArb = encodePng();
+fs.writeFileSync(path.join(publicDir, 'og-ask-arb.png'), askArb);
+console.log(`wrote public/og-ask-arb.png (${askArb.length} bytes)`);
 
 // Favicon: a gold star on the brand blue, 32×32, stored as a PNG inside an ICO container (supported by every browser).
 W = 32;

@@ -53,6 +53,9 @@ function SectionMenu({ section, open, onToggle, onClose }: { section: MenuSectio
 
 export default function Header({ config = siteConfig }: { config?: SiteConfig }) {
   const router = useRouter();
+  // A statically generated page's HTML knows its path but not the query; the client's first render must match it
+  // (no hydration mismatch), so the query joins the Login link once the router is ready.
+  const currentPath = router.isReady ? router.asPath : router.asPath.split('?')[0];
   const signedIn = useAuthStore(selectIsSignedIn);
   const sections = enabledSections(config);
   const [openSection, setOpenSection] = useState<string | null>(null);
@@ -110,7 +113,7 @@ export default function Header({ config = siteConfig }: { config?: SiteConfig })
           ) : (
             <>
               {pathname !== '/login' ? (
-                <Link prefetch={false} href={loginHref(router.asPath, router.query)} className={styles.login}>
+                <Link prefetch={false} href={loginHref(currentPath, router.query)} className={styles.login}>
                   Login
                 </Link>
               ) : null}
