@@ -52,7 +52,8 @@ export async function startFakeServer(handlers: FakeHandler[], port = 0): Promis
       json(res, 500, { error: `fake failed: ${(err as Error).message}` });
     }
   });
-  server.keepAliveTimeout = 1000;
+  // Longer than undici's idle margin, so clients reuse connections as they would with the real hosts.
+  server.keepAliveTimeout = 5000;
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const actualPort = (server.address() as AddressInfo).port;
   return {

@@ -116,7 +116,8 @@ describe('secrets at rest', () => {
     expect(encryptSecret(url)).not.toBe(sealed); // fresh IV each time
     expect(decryptSecret(sealed)).toBe(url);
     const [v, iv, tag, ct] = sealed.split('.');
-    const flipped = ct.slice(0, -1) + (ct.endsWith('A') ? 'B' : 'A');
+    // Flip the FIRST character: all six of its bits are data (the last one's low bits may be base64 padding).
+    const flipped = (ct.startsWith('A') ? 'B' : 'A') + ct.slice(1);
     expect(() => decryptSecret([v, iv, tag, flipped].join('.'))).toThrow(/could not be decrypted/);
     expect(secretHash('destination-target', url)).toBe(secretHash('destination-target', url));
     expect(secretHash('destination-target', url)).not.toBe(secretHash('other', url));
