@@ -3,51 +3,22 @@
  * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests, stop workers (they finish or release their
  * work), close the database.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
-import { env, EnvError } from './env';
 import { log } from './log';
-import { getDbHandle, closeDb, DataDirLockedError } from './db/client';
+import { closeDb } from './db/client';
+import { databaseOrExit, envOrExit, loadEnvFiles } from './startup';
 import { startWorkers } from './workers';
 import { createApiRouter } from './http/router';
 import { apiRoutes } from './http/routes';
 
-/**
- * Settings from .env.local and .env in the project folder (as `next build` reads them), read before env() so the server
- * sees what the build saw. Variables already in the environment win over the files.
- */
-function loadEnvFiles(root: string) {
-  for (const name of ['.env.local', '.env']) {
-    const file = path.join(root, name);
-    if (fs.existsSync(file)) process.loadEnvFile(file);
-  }
-}
-
 async function main() {
   const dev = process.argv.includes('--dev');
-  loadEnvFiles(path.resolve(__dirname, '..'));
-  let e;
-  try {
-    e = env();
-  } catch (err) {
-    if (err instanceof EnvError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
-  try {
-    const h = await getDbHandle();
-    log.info('database ready', { kind: h.target.kind, ...(h.target.kind === 'pglite' ? { dataDir: h.target.dataDir } : {}) });
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  loadEnvFiles();
+  const e = envOrExit();
+  const h = await databaseOrExit();
+  log.info('database ready', { kind: h.target.kind, ...(h.target.kind === 'pglite' ? { dataDir: h.target.dataDir } : {}) });
   const stopWorkers = e.WORKER === 'on' ? await startWorkers() : async () => {};
 
   const app = next({ dev, dir: path.resolve(__dirname, '..'), port: e.PORT, hostname: 'localhost' });

@@ -3,8 +3,8 @@
  * database, runs the poll and delivery loops, and on SIGINT/SIGTERM stops them — finishing or releasing what they
  * hold — before closing the database and exiting 0.
  */
-import { closeDb, getDbHandle, DataDirLockedError } from '../db/client';
-import { env, EnvError } from '../env';
+import { closeDb } from '../db/client';
+import { databaseOrExit, envOrExit, loadEnvFiles } from '../startup';
 import { log } from '../log';
 import { engineOptionsFromEnv, startEngine } from './engine';
 
@@ -14,30 +14,14 @@ export const EMBEDDED_REFUSAL =
   'runs the worker inside that process. Set DATABASE_URL for both `npm start` and `npm run worker` to run more workers.';
 
 export async function runWorkerProcess(opts: { allowEmbedded: boolean }): Promise<void> {
-  let e;
-  try {
-    e = env();
-  } catch (err) {
-    if (err instanceof EnvError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  loadEnvFiles();
+  const e = envOrExit();
   if (!e.DATABASE_URL && !opts.allowEmbedded) {
     console.error(EMBEDDED_REFUSAL);
     process.exit(1);
   }
-  try {
-    await getDbHandle();
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
-  const engine = startEngine((await getDbHandle()).db, engineOptionsFromEnv());
+  const { db } = await databaseOrExit();
+  const engine = startEngine(db, engineOptionsFromEnv());
   log.info('worker running', { worker: engine.workerId });
 
   let stopping = false;
