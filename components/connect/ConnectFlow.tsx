@@ -132,7 +132,8 @@ function Flow() {
       c.setDestinationId(result.destination_id);
       c.setConnectionState('connected');
       c.setShowSignupBanner(true);
-      useAppSelectionStore.getState().setShowSignupBanner(true);
+      // The status card carries the invitation to sign up from here on; the search hero's banner would be a second one.
+      useAppSelectionStore.getState().setShowSignupBanner(false);
       toast.success(platform === 'email' ? 'Connected — the first e-mail is on its way' : `Connected to ${PLATFORM_GUIDES[platform].name}`);
     } catch (err) {
       c.setConnectionError(errorMessage(err));

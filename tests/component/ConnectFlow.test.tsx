@@ -73,6 +73,13 @@ async function toWebhookStep(user: ReturnType<typeof render>['user'], platform =
   await user.click(screen.getByRole('button', { name: 'Continue' }));
 }
 
+/** On to the Slack webhook step, with a valid Slack URL pasted (Connect is then enabled). */
+async function toSlackUrlPasted(user: ReturnType<typeof render>['user']) {
+  await toWebhookStep(user);
+  await user.click(await screen.findByLabelText('Slack webhook URL'));
+  await user.paste(SLACK_URL);
+}
+
 describe('step 1: the platform', () => {
   test('starts at choosing the platform, Slack chosen, Continue enabled', async () => {
     pick(IOS_APP);
@@ -123,9 +130,7 @@ describe('step 2: the webhook', () => {
   test('connecting sends the v2 payload, then shows the status and the account invitation', async () => {
     pick(IOS_APP);
     const { user } = render(<ConnectFlow />);
-    await toWebhookStep(user);
-    await user.click(await screen.findByLabelText('Slack webhook URL'));
-    await user.paste(SLACK_URL);
+    await toSlackUrlPasted(user);
     await user.type(screen.getByLabelText('Your e-mail (optional)'), 'Ana@Example.com');
     await user.selectOptions(screen.getByLabelText('Reviews from'), 'gb');
     await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
@@ -147,7 +152,8 @@ describe('step 2: the webhook', () => {
     expect(screen.getByText('On its way…')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create free account' })).toHaveAttribute('href', '/login?redirect_to=%2Fdashboard');
     expect(useConnectionStore.getState()).toMatchObject({ connectionState: 'connected', destinationId: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA', showSignupBanner: true });
-    expect(useAppSelectionStore.getState().showSignupBanner).toBe(true);
+    // One invitation, on the status card: the search hero's banner is hidden once connected.
+    expect(useAppSelectionStore.getState().showSignupBanner).toBe(false);
 
     // The card keeps reading the status: the welcome arrives.
     destination = { ...destination, welcome: 'delivered', queued: 0, delivered: 6, last_delivery_at: new Date().toISOString(), label: '#reviews' };
@@ -164,9 +170,7 @@ describe('step 2: the webhook', () => {
     destination = { ...destination, label: '#launch', welcome: 'delivered' };
     pick(IOS_APP);
     const { user } = render(<ConnectFlow />);
-    await toWebhookStep(user);
-    await user.click(await screen.findByLabelText('Slack webhook URL'));
-    await user.paste(SLACK_URL);
+    await toSlackUrlPasted(user);
     await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
     const heading = await screen.findByRole('heading', { name: 'Connected to #launch' }, { timeout: 5000 });
     await waitFor(() => expect(heading).toHaveFocus());
@@ -178,9 +182,7 @@ describe('step 2: the webhook', () => {
   test('"All countries" sends country all; Google Play apps get no country choice', async () => {
     pick(IOS_APP);
     const { user, unmount } = render(<ConnectFlow />);
-    await toWebhookStep(user);
-    await user.click(await screen.findByLabelText('Slack webhook URL'));
-    await user.paste(SLACK_URL);
+    await toSlackUrlPasted(user);
     await user.selectOptions(screen.getByLabelText('Reviews from'), 'all');
     await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
     await screen.findByRole('heading', { name: /Connected/ }, { timeout: 5000 });
@@ -215,9 +217,7 @@ describe('step 2: the webhook', () => {
     connectAnswer = (_req, res) => json(res, 400, { error: { code: 'invalid_webhook_url', message: 'payload.webhook_url: That isn’t a Slack incoming-webhook URL.' } });
     pick(IOS_APP);
     const { user } = render(<ConnectFlow />);
-    await toWebhookStep(user);
-    await user.click(await screen.findByLabelText('Slack webhook URL'));
-    await user.paste(SLACK_URL);
+    await toSlackUrlPasted(user);
     await user.click(screen.getByRole('button', { name: 'Connect Slack' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('payload.webhook_url: That isn’t a Slack incoming-webhook URL.'));
     expect(useConnectionStore.getState().connectionState).toBe('error');
