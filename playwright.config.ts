@@ -5,17 +5,7 @@
  * Never `playwright install`: the browser is the system's /usr/bin/chromium.
  */
 import { defineConfig, devices } from '@playwright/test';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.cjs';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,7 +24,7 @@ export default defineConfig({
   use: {
     ...devices['Desktop Chrome'],
     browserName: 'chromium',
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     locale: 'en-US',

@@ -10,26 +10,17 @@ import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { ensureBuild } from '../scripts/ensure-build.cjs';
 import { startServer } from '../scripts/arb-server.cjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.cjs';
 import { buildFloorApp, startFloorServer } from './lib/floorApp.mjs';
 
 const PAGES = ['/', '/features', '/pricing'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
 
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 ensureBuild({ distDir, log: (m) => console.error(m) });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-lh-'));
 const server = await startServer({ dataDir, distDir, env: { LOG_LEVEL: 'warn', WORKER: 'off' } });
-const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'error' });
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: [...CHROMIUM_ARGS], logLevel: 'error' });
 
 async function audit(name, url) {
   await fetch(url).then((r) => r.arrayBuffer()); // first request warms the server's page cache, as a real visitor would find it

@@ -1,7 +1,8 @@
 /**
- * App Store storefronts for the connect flow's country choice. Pure data, shared by the browser (the picker) and the
- * server (validating the payload's country). The full list is the engine's (server/monitor/storefronts.ts; a unit test
- * keeps the two equal).
+ * App Store storefronts (lower-case ISO alpha-2) that publish a customer-reviews feed. Pure data, the one list for the
+ * browser (the connect flow's country picker) and the server (validating a payload's country, and the engine's check
+ * of an App Store feed source, server/monitor/service.ts). A storefront Apple closes answers an error, which pauses
+ * just that source with its reason.
  *
  * "All countries" does not mean all ~175 storefronts: Apple's public review feed is read one storefront at a time, so
  * watching every one would multiply the requests per app by 175 for storefronts where most apps get no reviews at all.

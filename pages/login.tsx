@@ -1,4 +1,3 @@
-import Head from 'next/head';
 import LoginForm from '@/components/auth/LoginForm';
 import styles from '@/components/auth/AuthForms.module.css';
 import QueryProvider from '@/components/common/QueryProvider';
@@ -7,10 +6,7 @@ import Seo from '@/components/layout/Seo';
 export default function LoginPage() {
   return (
     <>
-      <Seo title="Sign in" description="Sign in to ARB with your e-mail: we send a one-time code, no password to remember." path="/login" />
-      <Head>
-        <meta key="robots" name="robots" content="noindex" />
-      </Head>
+      <Seo title="Sign in" description="Sign in to ARB with your e-mail: we send a one-time code, no password to remember." path="/login" noindex />
       <div className={styles.page}>
         <QueryProvider>
           <LoginForm />

@@ -1,4 +1,3 @@
-import Head from 'next/head';
 import type { InferGetStaticPropsType } from 'next';
 import SubscribeFlow from '@/components/auth/SubscribeFlow';
 import QueryProvider from '@/components/common/QueryProvider';
@@ -12,10 +11,7 @@ export async function getStaticProps() {
 export default function SubscribePage({ plans }: InferGetStaticPropsType<typeof getStaticProps>) {
   return (
     <>
-      <Seo title="Subscribe" description="Choose the ARB plan for your organisation and pay securely by card." path="/subscribe" />
-      <Head>
-        <meta key="robots" name="robots" content="noindex" />
-      </Head>
+      <Seo title="Subscribe" description="Choose the ARB plan for your organisation and pay securely by card." path="/subscribe" noindex />
       <QueryProvider>
         <SubscribeFlow plans={plans} />
       </QueryProvider>

@@ -14,23 +14,16 @@ export function benchEnv(extra: Record<string, string> = {}): void {
 export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: string): Promise<BenchDb> {
   const { openDatabase, useDbForTests } = await import('../../server/db/client');
   const { migrateToLatest } = await import('../../server/db/migrate');
+  let stopServer = async () => {};
+  let handle: Awaited<ReturnType<typeof openDatabase>>;
   if (kind === 'postgres') {
     const { startPostgres } = await import('../../tests/helpers/postgres');
     const server = await startPostgres();
-    const handle = await openDatabase({ kind: 'postgres', url: server.url, max: 20 });
-    await migrateToLatest(handle.db);
-    useDbForTests(handle);
-    return {
-      kind,
-      db: handle.db,
-      close: async () => {
-        useDbForTests(null);
-        await handle.close();
-        await server.stop();
-      },
-    };
+    stopServer = () => server.stop();
+    handle = await openDatabase({ kind: 'postgres', url: server.url, max: 20 });
+  } else {
+    handle = await openDatabase({ kind: 'pglite', dataDir: pgliteDir });
   }
-  const handle = await openDatabase({ kind: 'pglite', dataDir: pgliteDir });
   await migrateToLatest(handle.db);
   useDbForTests(handle);
   return {
@@ -39,6 +32,7 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
     close: async () => {
       useDbForTests(null);
       await handle.close();
+      await stopServer();
     },
   };
 }

@@ -4,19 +4,13 @@
  * into the dialog, keeps Tab inside it, closes on Escape, and gives focus back to where it was.
  * With backdrop 'static' a click outside does nothing (the user must answer); with `true` it cancels.
  */
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { useModalStore, useSharedModalStore, type ModalBackdrop, type ModalRole, type ModalSize } from '@/stores/modal';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useModalStore, useSharedModalStore, type ModalOptions } from '@/stores/modal';
 import styles from './Modal.module.css';
 
-export type ModalDialogProps = {
+/** What the store's openModal takes (less onCancel), plus whether it shows and what closing it does. */
+export type ModalDialogProps = Omit<ModalOptions, 'onCancel'> & {
   open: boolean;
-  title: ReactNode;
-  body: ReactNode;
-  size?: ModalSize;
-  backdrop?: ModalBackdrop;
-  role?: ModalRole;
-  successLabel?: string;
-  onSuccess?: () => void;
   onClose: () => void;
 };
 

@@ -16,9 +16,13 @@ type Phase = { kind: 'working' } | { kind: 'done'; destinationId: string } | { k
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
 const DESTINATION = /^dst_[0-9A-Za-z]{24}$/;
 
-export default function OAuthReturn({ platform }: { platform: 'slack' | 'discord' }) {
+/** The platforms with an "Add to …" install, and their names as the page writes them. */
+export const OAUTH_PLATFORM_NAMES = { slack: 'Slack', discord: 'Discord' } as const;
+export type OAuthPlatform = keyof typeof OAUTH_PLATFORM_NAMES;
+
+export default function OAuthReturn({ platform }: { platform: OAuthPlatform }) {
   const router = useRouter();
-  const name = platform === 'slack' ? 'Slack' : 'Discord';
+  const name = OAUTH_PLATFORM_NAMES[platform];
   const [phase, setPhase] = useState<Phase>({ kind: 'working' });
   const started = useRef(false);
   const queryClient = useQueryClient();

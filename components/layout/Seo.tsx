@@ -37,9 +37,11 @@ export type SeoProps = {
   og_image?: string | null;
   /** The page's path, e.g. "/pricing": used for og:url and the canonical link when the origin is known. */
   path?: string;
+  /** Keep the page out of search engines: the app's own pages (sign-in, dashboard, links from e-mails). */
+  noindex?: boolean;
 };
 
-export default function Seo({ title, description, og_image, path }: SeoProps) {
+export default function Seo({ title, description, og_image, path, noindex }: SeoProps) {
   const origin = siteOrigin();
   const fullTitle = pageTitle(title);
   const desc = description || DEFAULT_DESCRIPTION;
@@ -63,6 +65,7 @@ export default function Seo({ title, description, og_image, path }: SeoProps) {
       <meta key="twitter:image" name="twitter:image" content={image} />
       {url ? <meta key="og:url" property="og:url" content={url} /> : null}
       {url ? <link key="canonical" rel="canonical" href={url} /> : null}
+      {noindex ? <meta key="robots" name="robots" content="noindex" /> : null}
     </Head>
   );
 }

@@ -1,14 +1,10 @@
-import Head from 'next/head';
 import { UnsubscribeEmailLink } from '@/components/connect/EmailLinks';
 import Seo from '@/components/layout/Seo';
 
 export default function EmailUnsubscribePage() {
   return (
     <>
-      <Seo title="Unsubscribe" description="Stop ARB review e-mails to your address with one click, without signing in." path="/email/unsubscribe" />
-      <Head>
-        <meta key="robots" name="robots" content="noindex" />
-      </Head>
+      <Seo title="Unsubscribe" description="Stop ARB review e-mails to your address with one click, without signing in." path="/email/unsubscribe" noindex />
       <UnsubscribeEmailLink />
     </>
   );

@@ -21,8 +21,7 @@ import { claimDestinations, processDestination } from './deliveryWorker';
 import { engineOptionsFromEnv, type EngineOptions } from './engine';
 import { pollLeasedSource, type PollOutcome } from './poller';
 import { claimSource, ensureSource, type SourceRow } from './sources';
-import { MAIN_STOREFRONTS } from '../../lib/storefronts';
-import { isStorefront } from './storefronts';
+import { isStorefrontCode, MAIN_STOREFRONTS } from '../../lib/storefronts';
 import { queueWelcome } from './welcome';
 import { wake } from './wake';
 
@@ -40,7 +39,7 @@ export type AddSourceInput = AppRef & { kind: SourceKind; country?: string; lang
 /** Watch an app through one more source (e.g. the owner's App Store Connect key). Credentials are encrypted at rest. */
 export async function addSource(input: AddSourceInput): Promise<SourceRow> {
   validateAppRef(input);
-  if (input.kind === 'appstore_feed' && input.country && !isStorefront(input.country)) {
+  if (input.kind === 'appstore_feed' && input.country && !isStorefrontCode(input.country)) {
     throw badRequest(`country: "${input.country}" is not an App Store storefront.`);
   }
   const db = await getDb();
@@ -134,7 +133,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
   if (!parsed.success) throw badRequest(describeZodError(parsed.error, 'destination'));
   const input = parsed.data;
   for (const a of input.apps) validateAppRef(a);
-  if (input.country && input.country !== 'all' && !isStorefront(input.country)) {
+  if (input.country && input.country !== 'all' && !isStorefrontCode(input.country)) {
     throw badRequest(`country: "${input.country}" is not an App Store storefront.`);
   }
   const { target, hint, warning } = targetOf(input);

@@ -3,8 +3,9 @@
  * (so it keeps being polled for the digest) and polled now when it has not been read recently, so "recent reviews"
  * means recent.
  */
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { getDb } from '../db/client';
+import type { ReviewsTable } from '../db/types';
 import { addSource, appKey, pollNow, type AppRef } from '../monitor/service';
 import type { ReviewMessageInput, Sentiment } from '../destinations/types';
 import type { AppStore, NormalizedReview } from '../sources/types';
@@ -46,28 +47,13 @@ export async function ensureFreshReviews(app: AppRef, country: string): Promise<
   throw new ReviewsUnavailableError('The store took too long to answer.');
 }
 
-export type StoredReview = {
-  id: number;
-  store_review_id: string;
-  country: string | null;
-  language: string | null;
-  author_name: string;
-  title: string | null;
-  body: string;
-  rating: number;
-  app_version: string | null;
-  written_at: Date | null;
-  updated_at: Date;
-  permalink: string | null;
-  sentiment: string | null;
-  sentiment_score: number | null;
-  first_seen_at: Date;
-};
-
 const COLUMNS = [
   'id', 'store_review_id', 'country', 'language', 'author_name', 'title', 'body', 'rating', 'app_version', 'written_at', 'updated_at',
   'permalink', 'sentiment', 'sentiment_score', 'first_seen_at',
 ] as const;
+
+/** A review as the e-mails read it: the COLUMNS of its row, typed from the table so the two cannot drift apart. */
+export type StoredReview = Pick<Selectable<ReviewsTable>, (typeof COLUMNS)[number]>;
 
 /** The newest reviews of the app (of one storefront when `country` is set), newest first. */
 export async function recentReviews(app: AppRef, country: string, limit: number): Promise<StoredReview[]> {

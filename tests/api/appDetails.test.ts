@@ -1,44 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { setEnvForTests } from '@/server/env';
-import { clearDetailsCache } from '@/server/apps/details';
-import { createTestDb, type TestDb } from '../helpers/testDb';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { startAppStoreFakes, type AppStoreFakes } from '../fakes/appStores';
+import { describe, expect, test } from 'vitest';
+import { useStoreApi } from '../helpers/apiWorld';
 import { DEMO_APPS, playApp } from '../fixtures/catalog';
 
-let db: TestDb;
-let api: TestApi;
-let fakes: AppStoreFakes;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  db = await createTestDb();
-  fakes = await startAppStoreFakes();
-  restoreEnv = setEnvForTests({ ...fakes.env, APPS_UPSTREAM_TIMEOUT_MS: '400', GOOGLE_PLAY_MIN_INTERVAL_MS: '0' });
-  api = await startTestApi();
-}, 60_000);
-
-afterAll(async () => {
-  await api.close();
-  await fakes.close();
-  restoreEnv();
-  await db.close();
-});
-
-beforeEach(() => {
-  clearDetailsCache();
-  fakes.itunesTrouble.clear();
-  fakes.playTrouble.clear();
-  fakes.resetRequests();
-});
+const w = useStoreApi();
 
 async function details(query: Record<string, string>) {
-  const res = await fetch(`${api.url}/api/v1/public/app-details?${new URLSearchParams(query)}`);
+  const res = await fetch(`${w.api.url}/api/v1/public/app-details?${new URLSearchParams(query)}`);
   return { status: res.status, json: (await res.json()) as { data?: Record<string, unknown>; error?: { code: string; message: string } } };
 }
 
-const lookups = () => fakes.itunes.requests.filter((r) => r.path === '/lookup');
-const playPages = () => fakes.play.requests.filter((r) => r.path === '/store/apps/details');
+const lookups = () => w.fakes.itunes.requests.filter((r) => r.path === '/lookup');
+const playPages = () => w.fakes.play.requests.filter((r) => r.path === '/store/apps/details');
 
 describe('GET /api/v1/public/app-details', () => {
   test('answers an App Store app from the iTunes lookup', async () => {
@@ -89,7 +61,7 @@ describe('GET /api/v1/public/app-details', () => {
       rating: 4.19,
       ratings_count: 3411,
       country: 'us',
-      store_url: `${fakes.play.url}/store/apps/details?id=com.sproutworks.habitgarden`,
+      store_url: `${w.fakes.play.url}/store/apps/details?id=com.sproutworks.habitgarden`,
       bundle_id: 'com.sproutworks.habitgarden',
       version: '1.6.0',
       price: 1.99,
@@ -102,12 +74,12 @@ describe('GET /api/v1/public/app-details', () => {
   });
 
   test('answers an app added to the store while the fake runs', async () => {
-    fakes.catalog.play.push(playApp({ appId: 'io.tidy.rooms', title: 'Tidy Rooms' }));
+    w.fakes.catalog.play.push(playApp({ appId: 'io.tidy.rooms', title: 'Tidy Rooms' }));
     try {
       const { json } = await details({ app_id: 'io.tidy.rooms', app_store: 'google_play_store' });
       expect(json.data).toMatchObject({ title: 'Tidy Rooms', developer: 'Example Developer' });
     } finally {
-      fakes.catalog.play.pop();
+      w.fakes.catalog.play.pop();
     }
   });
 
@@ -136,20 +108,20 @@ describe('GET /api/v1/public/app-details validation', () => {
     const { status, json } = await details(query);
     expect(status).toBe(400);
     expect(json.error).toEqual({ code: 'invalid_request', message });
-    expect(fakes.itunes.requests.length + fakes.play.requests.length).toBe(0);
+    expect(w.fakes.itunes.requests.length + w.fakes.play.requests.length).toBe(0);
   });
 });
 
 describe('GET /api/v1/public/app-details when a store fails', () => {
   test('an App Store 500 is a 502 with a message', async () => {
-    fakes.itunesTrouble.set({ status: 500 });
+    w.fakes.itunesTrouble.set({ status: 500 });
     const { status, json } = await details({ app_id: DEMO_APPS.streakly.ios, app_store: 'apple_app_store' });
     expect(status).toBe(502);
     expect(json.error).toEqual({ code: 'upstream_error', message: 'The App Store is not answering right now. Try again in a minute.' });
   });
 
   test('Google Play that never answers is a 502 after the timeout', async () => {
-    fakes.playTrouble.set({ hang: true });
+    w.fakes.playTrouble.set({ hang: true });
     const started = Date.now();
     const { status, json } = await details({ app_id: DEMO_APPS.streakly.play, app_store: 'google_play_store' });
     expect(status).toBe(502);
@@ -158,13 +130,13 @@ describe('GET /api/v1/public/app-details when a store fails', () => {
   });
 
   test('a Google Play 503 without a captcha is an outage (502), not a rate limit', async () => {
-    fakes.playTrouble.set({ status: 503, body: '<html><body>Service Unavailable</body></html>' });
+    w.fakes.playTrouble.set({ status: 503, body: '<html><body>Service Unavailable</body></html>' });
     const { status } = await details({ app_id: DEMO_APPS.streakly.play, app_store: 'google_play_store' });
     expect(status).toBe(502);
   });
 
   test('a Play details page in an unknown layout is a 502 that says so', async () => {
-    fakes.playTrouble.set({ status: 200, body: '<!doctype html><html><body>redesigned</body></html>' });
+    w.fakes.playTrouble.set({ status: 200, body: '<!doctype html><html><body>redesigned</body></html>' });
     const { status, json } = await details({ app_id: DEMO_APPS.streakly.play, app_store: 'google_play_store' });
     expect(status).toBe(502);
     expect(json.error?.code).toBe('upstream_format');
@@ -186,7 +158,7 @@ describe('GET /api/v1/public/app-details caching', () => {
   });
 
   test('ten concurrent requests for one app cause one store request', async () => {
-    fakes.itunesTrouble.set({ delayMs: 150 });
+    w.fakes.itunesTrouble.set({ delayMs: 150 });
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => details({ app_id: DEMO_APPS.streakly.ios, app_store: 'apple_app_store' })),
     );
@@ -195,9 +167,9 @@ describe('GET /api/v1/public/app-details caching', () => {
   });
 
   test('a failure is not cached', async () => {
-    fakes.itunesTrouble.set({ status: 500 });
+    w.fakes.itunesTrouble.set({ status: 500 });
     await details({ app_id: DEMO_APPS.streakly.ios, app_store: 'apple_app_store' });
-    fakes.itunesTrouble.clear();
+    w.fakes.itunesTrouble.clear();
     expect((await details({ app_id: DEMO_APPS.streakly.ios, app_store: 'apple_app_store' })).status).toBe(200);
     expect(lookups()).toHaveLength(2);
   });

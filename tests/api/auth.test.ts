@@ -1,23 +1,15 @@
 // Sign-in by e-mail code, token exchange, refresh and the billing-only crm exchange, against the real route files,
 // a real database (PGlite and PostgreSQL), a real SMTP server on loopback and a loopback hCaptcha siteverify.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { setEnvForTests } from '@/server/env';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signAuthToken, verifyAuthToken } from '@/server/auth/tokens';
-import { createTestDb, type TestDb } from '../helpers/testDb';
-import { startTestApi, type TestApi } from '../helpers/api';
+import { useMailApi } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
-import { parseMessage, startFakeSmtp, type FakeSmtp } from '../fakes/smtp';
+import { parseMessage, startFakeSmtp } from '../fakes/smtp';
 import { startFakeHcaptcha, type FakeHcaptcha } from '../fakes/hcaptcha';
 
-let db: TestDb;
-let api: TestApi;
-let smtp: FakeSmtp;
-let restoreEnv: () => void;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-auth-'));
-let baseEnv: Record<string, string | undefined>;
+const w = useMailApi('auth', { HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined });
 
 // Each test is its own client (TRUST_PROXY + X-Forwarded-For), so per-IP limits of one test do not leak into another.
 let ipCounter = 0;
@@ -25,60 +17,39 @@ const nextIp = () => `198.51.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250
 let emailCounter = 0;
 const nextEmail = (name = 'user') => `${name}${++emailCounter}@example.com`;
 
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  baseEnv = { DATA_DIR: dataDir, TRUST_PROXY: '1', SMTP_URL: smtp.url, HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined };
-  restoreEnv = setEnvForTests(baseEnv);
-  db = await createTestDb();
-  api = await startTestApi();
-});
-
-afterEach(() => {
-  // Tests that change the environment put the file's own back.
-  setEnvForTests(baseEnv);
-});
-
-afterAll(async () => {
-  await api.close();
-  await db.close();
-  await smtp.close();
-  restoreEnv();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 /** The code of the newest sign-in e-mail sent to `email` (waits for it). */
 async function codeSentTo(email: string, nth = 1): Promise<string> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const mails = smtp.messages.filter((m) => m.envelopeTo.includes(email));
+    const mails = w.smtp.messages.filter((m) => m.envelopeTo.includes(email));
     if (mails.length >= nth) {
       const m = /\b(\d{6})\b/.exec(mails[nth - 1].text);
       if (!m) throw new Error(`no code in: ${mails[nth - 1].text}`);
       return m[1];
     }
     if (Date.now() > deadline) throw new Error(`no sign-in e-mail #${nth} for ${email}`);
-    await smtp.waitForMessages(smtp.messages.length + 1, deadline - Date.now()).catch(() => undefined);
+    await w.smtp.waitForMessages(w.smtp.messages.length + 1, deadline - Date.now()).catch(() => undefined);
   }
 }
 
 async function requestCode(email: string, ip = nextIp()) {
-  return call<{ sent: boolean }>(api, 'POST', '/api/v1/auth/email', { email, captcha_token: '' }, { ip });
+  return call<{ sent: boolean }>(w.api, 'POST', '/api/v1/auth/email', { email, captcha_token: '' }, { ip });
 }
 
 async function confirm(email: string, code: string, ip = nextIp()) {
-  return call<{ token: string }>(api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: '' }, { ip });
+  return call<{ token: string }>(w.api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: '' }, { ip });
 }
 
 type Session = { authToken: string; email: string; name?: string; displayName?: string };
 
 async function signIn(email: string, metadata: Record<string, string | null> = {}): Promise<Session> {
   const ip = nextIp();
-  const before = smtp.messages.filter((m) => m.envelopeTo.includes(email)).length;
+  const before = w.smtp.messages.filter((m) => m.envelopeTo.includes(email)).length;
   expect((await requestCode(email, ip)).status).toBe(200);
   const code = await codeSentTo(email, before + 1);
   const confirmed = await confirm(email, code, ip);
   expect(confirmed.status).toBe(200);
-  const exchanged = await call<Session>(api, 'POST', '/api/v1/auth/token/exchange', { token: confirmed.json.data.token, metadata }, { ip });
+  const exchanged = await call<Session>(w.api, 'POST', '/api/v1/auth/token/exchange', { token: confirmed.json.data.token, metadata }, { ip });
   expect(exchanged.status).toBe(200);
   return exchanged.json.data;
 }
@@ -93,12 +64,12 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
 
     const code = await codeSentTo(email);
     expect(code).toMatch(/^\d{6}$/);
-    const mail = smtp.messages.find((m) => m.envelopeTo.includes(email))!;
+    const mail = w.smtp.messages.find((m) => m.envelopeTo.includes(email))!;
     expect(mail.subject).toContain(code);
     expect(mail.text).toMatch(/within 10 minutes/);
     expect(mail.html).toContain(code);
 
-    const row = await db.db.selectFrom('login_codes').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    const row = await w.db.db.selectFrom('login_codes').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
     expect(row.code_hash).not.toContain(code);
     expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/);
     const validFor = new Date(row.expires_at).getTime() - started;
@@ -116,9 +87,9 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
     expect(claims).toMatchObject({ email, scope: 'full' });
     expect(claims!.orgId).toMatch(/^org_[0-9A-Za-z]{24}$/);
 
-    const user = await db.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    const user = await w.db.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
     expect(user).toMatchObject({ id: claims!.userId, org_id: claims!.orgId, role: 'owner', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch', referral: 'friend42' });
-    const org = await db.db.selectFrom('orgs').selectAll().where('id', '=', claims!.orgId).executeTakeFirstOrThrow();
+    const org = await w.db.db.selectFrom('orgs').selectAll().where('id', '=', claims!.orgId).executeTakeFirstOrThrow();
     expect(org.plan).toBe('free');
   });
 
@@ -128,7 +99,7 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
     const second = await verifyAuthToken((await signIn(email, { utm_source: 'other', referral: 'x' })).authToken);
     expect(second!.userId).toBe(first!.userId);
     expect(second!.orgId).toBe(first!.orgId);
-    const users = await db.db.selectFrom('users').selectAll().where('email', '=', email).execute();
+    const users = await w.db.db.selectFrom('users').selectAll().where('email', '=', email).execute();
     expect(users).toHaveLength(1);
     expect(users[0]).toMatchObject({ utm_source: 'ads', referral: null });
     expect(users[0].last_sign_in_at).not.toBeNull();
@@ -137,7 +108,7 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
   test('returns name and displayName when the account has them', async () => {
     const email = nextEmail('named');
     await signIn(email);
-    await db.db.updateTable('users').set({ name: 'Jane Doe', display_name: 'Jane' }).where('email', '=', email).execute();
+    await w.db.db.updateTable('users').set({ name: 'Jane Doe', display_name: 'Jane' }).where('email', '=', email).execute();
     const session = await signIn(email);
     expect(session).toMatchObject({ email, name: 'Jane Doe', displayName: 'Jane' });
   });
@@ -155,9 +126,9 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
     const ip = nextIp();
     await requestCode(email, ip);
     const { json } = await confirm(email, await codeSentTo(email), ip);
-    const first = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata: {} }, { ip });
+    const first = await call(w.api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata: {} }, { ip });
     expect(first.status).toBe(200);
-    const again = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata: {} }, { ip });
+    const again = await call(w.api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata: {} }, { ip });
     expect(again.status).toBe(401);
     expect(again.json.error).toEqual({ code: 'token_invalid', message: 'This sign-in token has expired or was already used. Sign in again.' });
   });
@@ -167,8 +138,8 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
     const ip = nextIp();
     await requestCode(email, ip);
     const { json } = await confirm(email, await codeSentTo(email), ip);
-    await db.db.updateTable('sign_in_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('email', '=', email).execute();
-    const r = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token }, { ip });
+    await w.db.db.updateTable('sign_in_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('email', '=', email).execute();
+    const r = await call(w.api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token }, { ip });
     expect(r.status).toBe(401);
     expect(r.json.error.code).toBe('token_invalid');
   });
@@ -179,7 +150,7 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
       const ip = nextIp();
       await requestCode(email, ip);
       const { json } = await confirm(email, await codeSentTo(email), ip);
-      const r = await call(api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata }, { ip });
+      const r = await call(w.api, 'POST', '/api/v1/auth/token/exchange', { token: json.data.token, metadata }, { ip });
       expect(r.status).toBe(200);
     }
   });
@@ -224,7 +195,7 @@ describe('wrong, expired and used codes', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => confirm(email, wrong)));
     expect(answers.filter((a) => a.json.error?.code === 'code_invalid')).toHaveLength(5);
     expect(answers.filter((a) => a.json.error?.code === 'code_attempts_exceeded')).toHaveLength(7);
-    const row = await db.db.selectFrom('login_codes').select('attempts').where('email', '=', email).executeTakeFirstOrThrow();
+    const row = await w.db.db.selectFrom('login_codes').select('attempts').where('email', '=', email).executeTakeFirstOrThrow();
     expect(row.attempts).toBe(5);
   });
 
@@ -232,7 +203,7 @@ describe('wrong, expired and used codes', () => {
     const email = nextEmail('late');
     await requestCode(email);
     const code = await codeSentTo(email);
-    await db.db.updateTable('login_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('email', '=', email).execute();
+    await w.db.db.updateTable('login_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('email', '=', email).execute();
     const r = await confirm(email, code);
     expect(r.status).toBe(400);
     expect(r.json.error).toEqual({ code: 'code_expired', message: 'That code has expired. Ask for a new one.' });
@@ -300,7 +271,7 @@ describe('validation names the field', () => {
     ['/api/v1/auth/token/crm-exchange', { org_id: 'usr_aaaaaaaaaaaaaaaaaaaaaaaa' }, /^org_id: /],
     ['/api/v1/auth/token/crm-exchange', {}, /^org_id: /],
   ])('%s %j', async (route, body, message) => {
-    const r = await call(api, 'POST', route, body, { ip: nextIp() });
+    const r = await call(w.api, 'POST', route, body, { ip: nextIp() });
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('invalid_request');
     expect(r.json.error.message).toMatch(message);
@@ -321,7 +292,7 @@ describe('rate limits', () => {
   });
 
   test('per IP: the 21st code request from one address is refused', async () => {
-    setEnvForTests({ ...baseEnv, SMTP_URL: undefined }); // the outbox is quicker for 20 e-mails
+    w.setEnv({ SMTP_URL: undefined }); // the outbox is quicker for 20 e-mails
     const ip = nextIp();
     for (let i = 0; i < 20; i++) expect((await requestCode(nextEmail('many'), ip)).status).toBe(200);
     const r = await requestCode(nextEmail('many'), ip);
@@ -341,7 +312,7 @@ describe('rate limits', () => {
   });
 
   test('IPv6 clients are counted per /64', async () => {
-    setEnvForTests({ ...baseEnv, SMTP_URL: undefined });
+    w.setEnv({ SMTP_URL: undefined });
     for (let i = 0; i < 20; i++) expect((await requestCode(nextEmail('v6'), `2001:db8:1:2::${(i + 1).toString(16)}`)).status).toBe(200);
     const r = await requestCode(nextEmail('v6'), '2001:db8:1:2:ffff::1');
     expect(r.status).toBe(429);
@@ -355,13 +326,13 @@ describe('captcha (HCAPTCHA_SECRET set)', () => {
   });
   afterAll(() => captcha.close());
   const withCaptcha = () =>
-    setEnvForTests({ ...baseEnv, HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: captcha.verifyUrl, NEXT_PUBLIC_HCAPTCHA_SITEKEY: 'site-key-1' });
+    w.setEnv({ HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: captcha.verifyUrl, NEXT_PUBLIC_HCAPTCHA_SITEKEY: 'site-key-1' });
 
   test('a valid token passes; siteverify receives secret, response, remoteip and sitekey', async () => {
     withCaptcha();
     const email = nextEmail('human');
     const ip = nextIp();
-    const r = await call(api, 'POST', '/api/v1/auth/email', { email, captcha_token: 'pass-1' }, { ip });
+    const r = await call(w.api, 'POST', '/api/v1/auth/email', { email, captcha_token: 'pass-1' }, { ip });
     expect(r.status).toBe(200);
     const [verify] = await captcha.waitForRequests(1, (q) => q.body.includes('pass-1'));
     const form = new URLSearchParams(verify.body);
@@ -372,7 +343,7 @@ describe('captcha (HCAPTCHA_SECRET set)', () => {
     expect(form.get('sitekey')).toBe('site-key-1');
 
     const code = await codeSentTo(email);
-    const ok = await call(api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: 'pass-2' }, { ip });
+    const ok = await call(w.api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: 'pass-2' }, { ip });
     expect(ok.status).toBe(200);
   });
 
@@ -383,24 +354,24 @@ describe('captcha (HCAPTCHA_SECRET set)', () => {
   ])('%s → 400 captcha_failed, and no e-mail is sent', async (_label, token) => {
     withCaptcha();
     const email = nextEmail('bot');
-    const r = await call(api, 'POST', '/api/v1/auth/email', { email, captcha_token: token }, { ip: nextIp() });
+    const r = await call(w.api, 'POST', '/api/v1/auth/email', { email, captcha_token: token }, { ip: nextIp() });
     expect(r.status).toBe(400);
     expect(r.json.error).toEqual({ code: 'captcha_failed', message: 'The captcha check did not pass. Solve it again and retry.' });
-    const codes = await db.db.selectFrom('login_codes').select('id').where('email', '=', email).execute();
+    const codes = await w.db.db.selectFrom('login_codes').select('id').where('email', '=', email).execute();
     expect(codes).toHaveLength(0);
   });
 
   test('confirm checks the captcha too', async () => {
     withCaptcha();
-    const r = await call(api, 'POST', '/api/v1/auth/email/confirm', { email: nextEmail('c'), code: '123456', captcha_token: 'nope' }, { ip: nextIp() });
+    const r = await call(w.api, 'POST', '/api/v1/auth/email/confirm', { email: nextEmail('c'), code: '123456', captcha_token: 'nope' }, { ip: nextIp() });
     expect(r.json.error.code).toBe('captcha_failed');
   });
 
   test('siteverify unreachable → 502 with a message, not a hang', async () => {
     const down = await startFakeHcaptcha({ secret: 'hc-secret' });
     await down.close();
-    setEnvForTests({ ...baseEnv, HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: down.verifyUrl });
-    const r = await call(api, 'POST', '/api/v1/auth/email', { email: nextEmail('x'), captcha_token: 'pass-3' }, { ip: nextIp() });
+    w.setEnv({ HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: down.verifyUrl });
+    const r = await call(w.api, 'POST', '/api/v1/auth/email', { email: nextEmail('x'), captcha_token: 'pass-3' }, { ip: nextIp() });
     expect(r.status).toBe(502);
     expect(r.json.error.message).toBe('We could not check the captcha right now. Try again in a minute.');
   });
@@ -408,11 +379,11 @@ describe('captcha (HCAPTCHA_SECRET set)', () => {
 
 describe('e-mail delivery', () => {
   test('without SMTP_URL the code e-mail lands in DATA_DIR/outbox', async () => {
-    setEnvForTests({ ...baseEnv, SMTP_URL: undefined });
+    w.setEnv({ SMTP_URL: undefined });
     const email = nextEmail('outbox');
     const ip = nextIp();
     expect((await requestCode(email, ip)).status).toBe(200);
-    const outbox = path.join(dataDir, 'outbox');
+    const outbox = path.join(w.dataDir, 'outbox');
     const file = fs.readdirSync(outbox).find((f) => f.includes(email));
     expect(file).toBeDefined();
     const mail = parseMessage(fs.readFileSync(path.join(outbox, file!), 'utf8'));
@@ -424,7 +395,7 @@ describe('e-mail delivery', () => {
   test('a mail server that is down → 502 with a message', async () => {
     const dead = await startFakeSmtp();
     await dead.close();
-    setEnvForTests({ ...baseEnv, SMTP_URL: dead.url });
+    w.setEnv({ SMTP_URL: dead.url });
     const r = await requestCode(nextEmail('nomail'));
     expect(r.status).toBe(502);
     expect(r.json.error.message).toBe('We could not send the e-mail right now. Try again in a minute.');
@@ -435,7 +406,7 @@ describe('GET v1/auth/token/refresh', () => {
   test('a signed-in user gets a fresh full token', async () => {
     const email = nextEmail('refresh');
     const session = await signIn(email);
-    const r = await call<{ token: string }>(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: session.authToken });
+    const r = await call<{ token: string }>(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: session.authToken });
     expect(r.status).toBe(200);
     const before = await verifyAuthToken(session.authToken);
     const after = await verifyAuthToken(r.json.data.token);
@@ -443,7 +414,7 @@ describe('GET v1/auth/token/refresh', () => {
   });
 
   test('without a token → 401 "Sign in to continue."', async () => {
-    const r = await call(api, 'GET', '/api/v1/auth/token/refresh');
+    const r = await call(w.api, 'GET', '/api/v1/auth/token/refresh');
     expect(r.status).toBe(401);
     expect(r.json.error).toEqual({ code: 'unauthorized', message: 'Sign in to continue.' });
   });
@@ -452,19 +423,19 @@ describe('GET v1/auth/token/refresh', () => {
     ['garbage', 'not-a-jwt'],
     ['a forged signature', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfeCIsIm9yZyI6Im9yZ194IiwiZW1haWwiOiJhQGIuY28iLCJzY29wZSI6ImZ1bGwiLCJpc3MiOiJhcmIifQ.c2lnbmF0dXJl'],
   ])('with %s → 401', async (_label, token) => {
-    const r = await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
+    const r = await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
     expect(r.status).toBe(401);
     expect(r.json.error.message).toBe('Your session has expired. Sign in again.');
   });
 
   test('an expired token → 401', async () => {
     const token = await signAuthToken({ userId: 'usr_x', orgId: 'org_x', email: 'a@example.com', scope: 'full' }, -10);
-    expect((await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token })).status).toBe(401);
+    expect((await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token })).status).toBe(401);
   });
 
   test('a deleted account → 401', async () => {
     const token = await signAuthToken({ userId: 'usr_gone', orgId: 'org_gone', email: 'gone@example.com', scope: 'full' });
-    const r = await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
+    const r = await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
     expect(r.status).toBe(401);
     expect(r.json.error.message).toBe('Your account no longer exists. Sign in again.');
   });
@@ -475,7 +446,7 @@ describe('POST v1/auth/token/crm-exchange', () => {
     const email = nextEmail('owner');
     const session = await signIn(email);
     const { orgId, userId } = (await verifyAuthToken(session.authToken))!;
-    const r = await call<{ authToken: string; email: string }>(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
+    const r = await call<{ authToken: string; email: string }>(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
     expect(r.status).toBe(200);
     expect(r.json.data.email).toBe(email);
     expect(await verifyAuthToken(r.json.data.authToken)).toEqual({ userId, orgId, email, scope: 'billing' });
@@ -484,17 +455,17 @@ describe('POST v1/auth/token/crm-exchange', () => {
   test('the billing token is refused (403) outside billing, accepted by billing calls', async () => {
     const session = await signIn(nextEmail('billing'));
     const { orgId } = (await verifyAuthToken(session.authToken))!;
-    const { json } = await call<{ authToken: string }>(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
-    const refresh = await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: json.data.authToken });
+    const { json } = await call<{ authToken: string }>(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
+    const refresh = await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: json.data.authToken });
     expect(refresh.status).toBe(403);
     expect(refresh.json.error.message).toBe('This token is limited to billing and cannot be used here.');
     // Billing accepts it (and says billing is off on this server rather than refusing the token).
-    const purchase = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro' }, { token: json.data.authToken });
+    const purchase = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro' }, { token: json.data.authToken });
     expect(purchase.status).toBe(503);
   });
 
   test('an unknown org id → 404 that says no more than that', async () => {
-    const r = await call(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: 'org_AAAAAAAAAAAAAAAAAAAAAAAA' }, { ip: nextIp() });
+    const r = await call(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: 'org_AAAAAAAAAAAAAAAAAAAAAAAA' }, { ip: nextIp() });
     expect(r.status).toBe(404);
     expect(r.json.error).toEqual({ code: 'not_found', message: 'We could not find that organization. Check the link you followed.' });
   });
@@ -502,9 +473,9 @@ describe('POST v1/auth/token/crm-exchange', () => {
   test('guessing org ids is rate limited per IP', async () => {
     const ip = nextIp();
     for (let i = 0; i < 30; i++) {
-      expect((await call(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: `org_${'B'.repeat(23)}${i % 10}` }, { ip })).status).toBe(404);
+      expect((await call(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: `org_${'B'.repeat(23)}${i % 10}` }, { ip })).status).toBe(404);
     }
-    const r = await call(api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: `org_${'C'.repeat(24)}` }, { ip });
+    const r = await call(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: `org_${'C'.repeat(24)}` }, { ip });
     expect(r.status).toBe(429);
   });
 });

@@ -1,19 +1,15 @@
 // Billing calls: 503 with a clear message when Stripe is not configured; with STRIPE_SECRET_KEY, Checkout and the
 // customer portal through a loopback Stripe that speaks Stripe's formats.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { setEnvForTests } from '@/server/env';
 import { signAuthToken } from '@/server/auth/tokens';
-import { createTestDb, type TestDb } from '../helpers/testDb';
-import { startTestApi, type TestApi } from '../helpers/api';
+import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe';
 
-let db: TestDb;
-let api: TestApi;
+let w: ApiWorld;
 let stripe: FakeStripe;
-let restoreEnv: () => void;
 const APP_URL = 'https://arb.example';
-const unconfigured = { APP_URL, STRIPE_SECRET_KEY: undefined };
+/** Over the file's own settings (no Stripe): Stripe configured, pointing at the loopback one. */
 let configured: Record<string, string | undefined>;
 
 const owner = { userId: 'usr_owner', orgId: 'org_ABCDEFGHIJKLMNOPQRSTUVWX', email: 'owner@example.com' };
@@ -30,22 +26,15 @@ beforeAll(async () => {
     ],
     customers: [{ id: 'cus_123', email: 'owner@example.com' }],
   });
-  configured = { APP_URL, STRIPE_SECRET_KEY: 'sk_test_arb', STRIPE_API_BASE_URL: stripe.url };
-  restoreEnv = setEnvForTests(unconfigured);
-  db = await createTestDb();
-  api = await startTestApi();
+  configured = { STRIPE_SECRET_KEY: 'sk_test_arb', STRIPE_API_BASE_URL: stripe.url };
+  w = await startApiWorld({ APP_URL, STRIPE_SECRET_KEY: undefined }, () => stripe.close());
   fullToken = await signAuthToken({ ...owner, scope: 'full' });
   billingToken = await signAuthToken({ ...owner, scope: 'billing' });
 });
 afterEach(() => {
-  setEnvForTests(unconfigured);
+  w.setEnv();
 });
-afterAll(async () => {
-  await api.close();
-  await db.close();
-  await stripe.close();
-  restoreEnv();
-});
+afterAll(() => w.close());
 
 describe('without STRIPE_SECRET_KEY', () => {
   test.each([
@@ -53,7 +42,7 @@ describe('without STRIPE_SECRET_KEY', () => {
     ['/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly' }],
     ['/api/v1/stripe/portal', {}],
   ])('%s → 503 "Billing is not configured on this server."', async (route, body) => {
-    const r = await call(api, 'POST', route, body, { token: billingToken });
+    const r = await call(w.api, 'POST', route, body, { token: billingToken });
     expect(r.status).toBe(503);
     expect(r.json.error).toEqual({ code: 'unavailable', message: 'Billing is not configured on this server.' });
     expect(stripe.requests).toHaveLength(0);
@@ -62,8 +51,8 @@ describe('without STRIPE_SECRET_KEY', () => {
 
 describe('with Stripe configured', () => {
   test('purchase → a Checkout session for the org, in subscription mode for a recurring price', async () => {
-    setEnvForTests(configured);
-    const r = await call<{ url: string }>(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly', referral_code: 'aff_7', plan_label: 'Pro' }, { token: billingToken });
+    w.setEnv(configured);
+    const r = await call<{ url: string }>(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly', referral_code: 'aff_7', plan_label: 'Pro' }, { token: billingToken });
     expect(r.status).toBe(200);
     const session = stripe.sessions.at(-1)!;
     expect(r.json.data).toEqual({ url: session.url });
@@ -84,8 +73,8 @@ describe('with Stripe configured', () => {
   });
 
   test('a full token works for purchase too; a one-time price uses payment mode', async () => {
-    setEnvForTests(configured);
-    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_lifetime' }, { token: fullToken });
+    w.setEnv(configured);
+    const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_lifetime' }, { token: fullToken });
     expect(r.status).toBe(200);
     expect(stripe.sessions.at(-1)!.form.get('mode')).toBe('payment');
   });
@@ -94,20 +83,20 @@ describe('with Stripe configured', () => {
     ['an unknown price', 'price_nope', 404],
     ['an inactive price', 'price_retired', 404],
   ])('%s → %s with a message', async (_label, priceId, status) => {
-    setEnvForTests(configured);
-    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: priceId }, { token: billingToken });
+    w.setEnv(configured);
+    const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: priceId }, { token: billingToken });
     expect(r.status).toBe(status);
     expect(r.json.error.message).toBe('That plan does not exist. Pick a plan on the pricing page.');
   });
 
   test('purchase needs a token', async () => {
-    setEnvForTests(configured);
-    expect((await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' })).status).toBe(401);
+    w.setEnv(configured);
+    expect((await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' })).status).toBe(401);
   });
 
   test('a wrong Stripe key is our problem: 502, not the caller’s', async () => {
-    setEnvForTests({ ...configured, STRIPE_SECRET_KEY: 'sk_test_wrong' });
-    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, { token: billingToken });
+    w.setEnv({ ...configured, STRIPE_SECRET_KEY: 'sk_test_wrong' });
+    const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, { token: billingToken });
     expect(r.status).toBe(502);
     expect(r.json.error.message).toBe('The payment provider could not handle this request. Try again later.');
   });
@@ -115,15 +104,15 @@ describe('with Stripe configured', () => {
   test('Stripe unreachable → 502 with a message', async () => {
     const down = await startFakeStripe({ secretKey: 'sk_test_arb', prices: [] });
     await down.close();
-    setEnvForTests({ ...configured, STRIPE_API_BASE_URL: down.url });
-    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, { token: billingToken });
+    w.setEnv({ ...configured, STRIPE_API_BASE_URL: down.url });
+    const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, { token: billingToken });
     expect(r.status).toBe(502);
     expect(r.json.error.message).toBe('The payment provider did not answer. Try again in a minute.');
   });
 
   test('quick-pay works without an account, with the e-mail given', async () => {
-    setEnvForTests(configured);
-    const r = await call<{ url: string }>(api, 'POST', '/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly', email: 'Visitor@Example.com' });
+    w.setEnv(configured);
+    const r = await call<{ url: string }>(w.api, 'POST', '/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly', email: 'Visitor@Example.com' });
     expect(r.status).toBe(200);
     const form = stripe.sessions.at(-1)!.form;
     expect(form.get('customer_email')).toBe('visitor@example.com');
@@ -131,8 +120,8 @@ describe('with Stripe configured', () => {
   });
 
   test('portal → a Stripe portal session for the account’s customer', async () => {
-    setEnvForTests(configured);
-    const r = await call<{ url: string }>(api, 'POST', '/api/v1/stripe/portal', {}, { token: billingToken });
+    w.setEnv(configured);
+    const r = await call<{ url: string }>(w.api, 'POST', '/api/v1/stripe/portal', {}, { token: billingToken });
     expect(r.status).toBe(200);
     expect(r.json.data.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     const portal = stripe.requests.filter((q) => q.path === '/v1/billing_portal/sessions').at(-1)!;
@@ -141,9 +130,9 @@ describe('with Stripe configured', () => {
   });
 
   test('portal for an account that never paid → 404 with a message', async () => {
-    setEnvForTests(configured);
+    w.setEnv(configured);
     const token = await signAuthToken({ userId: 'usr_new', orgId: 'org_ZZZZZZZZZZZZZZZZZZZZZZZZ', email: 'new@example.com', scope: 'full' });
-    const r = await call(api, 'POST', '/api/v1/stripe/portal', {}, { token });
+    const r = await call(w.api, 'POST', '/api/v1/stripe/portal', {}, { token });
     expect(r.status).toBe(404);
     expect(r.json.error.message).toBe('There is no subscription for this account yet. Choose a plan first.');
   });
@@ -153,8 +142,8 @@ describe('with Stripe configured', () => {
     [{ price_id: 'price with spaces' }, /^price_id: price_id must be a Stripe price id/],
     [{ price_id: 5 }, /^price_id: /],
   ])('purchase refuses %j', async (body, message) => {
-    setEnvForTests(configured);
-    const r = await call(api, 'POST', '/api/v1/org/billing/purchase', body, { token: billingToken });
+    w.setEnv(configured);
+    const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', body, { token: billingToken });
     expect(r.status).toBe(400);
     expect(r.json.error.message).toMatch(message);
   });

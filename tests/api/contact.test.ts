@@ -1,43 +1,15 @@
 // POST v1/public/contact: validated, stored, e-mailed to TEAM_EMAIL through a real SMTP server, rate limited per IP.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { setEnvForTests } from '@/server/env';
+import { describe, expect, test } from 'vitest';
 import { resendUnsentContactMessages } from '@/server/contact/contact';
-import { createTestDb, type TestDb } from '../helpers/testDb';
-import { startTestApi, type TestApi } from '../helpers/api';
+import { useMailApi } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
-import { startFakeSmtp, type FakeSmtp } from '../fakes/smtp';
+import { startFakeSmtp } from '../fakes/smtp';
 
-let db: TestDb;
-let api: TestApi;
-let smtp: FakeSmtp;
-let restoreEnv: () => void;
-let baseEnv: Record<string, string | undefined>;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-contact-'));
+const w = useMailApi('contact', { TEAM_EMAIL: 'team@arb.test' });
 let ipCounter = 0;
 const nextIp = () => `192.0.2.${++ipCounter}`;
 
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  baseEnv = { DATA_DIR: dataDir, TRUST_PROXY: '1', SMTP_URL: smtp.url, TEAM_EMAIL: 'team@arb.test' };
-  restoreEnv = setEnvForTests(baseEnv);
-  db = await createTestDb();
-  api = await startTestApi();
-});
-afterEach(() => {
-  setEnvForTests(baseEnv);
-});
-afterAll(async () => {
-  await api.close();
-  await db.close();
-  await smtp.close();
-  restoreEnv();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-const send = (body: unknown, ip = nextIp()) => call<{ ok: boolean }>(api, 'POST', '/api/v1/public/contact', body, { ip });
+const send = (body: unknown, ip = nextIp()) => call<{ ok: boolean }>(w.api, 'POST', '/api/v1/public/contact', body, { ip });
 
 describe('POST v1/public/contact', () => {
   test('stores the message and e-mails it to the team with Reply-To set to the sender', async () => {
@@ -46,12 +18,12 @@ describe('POST v1/public/contact', () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ data: { ok: true } });
 
-    const row = await db.db.selectFrom('contact_messages').selectAll().where('email', '=', 'jane@example.com').executeTakeFirstOrThrow();
+    const row = await w.db.db.selectFrom('contact_messages').selectAll().where('email', '=', 'jane@example.com').executeTakeFirstOrThrow();
     expect(row.message).toBe(message);
     expect(row.ip).toMatch(/^192\.0\.2\./);
     expect(row.emailed_at).not.toBeNull();
 
-    const [mail] = await smtp.waitForMessages(1);
+    const [mail] = await w.smtp.waitForMessages(1);
     expect(mail.envelopeTo).toEqual(['team@arb.test']);
     expect(mail.headers['reply-to']).toBe('jane@example.com');
     expect(mail.subject).toBe('Contact form: message from jane@example.com');
@@ -89,20 +61,20 @@ describe('POST v1/public/contact', () => {
   test('when mail is down the message is kept, the visitor gets ok, and it is sent later', async () => {
     const dead = await startFakeSmtp();
     await dead.close();
-    setEnvForTests({ ...baseEnv, SMTP_URL: dead.url });
+    w.setEnv({ SMTP_URL: dead.url });
     const r = await send({ email: 'later@example.com', message: 'Sent while mail was down' });
     expect(r.status).toBe(200);
-    const row = await db.db.selectFrom('contact_messages').selectAll().where('email', '=', 'later@example.com').executeTakeFirstOrThrow();
+    const row = await w.db.db.selectFrom('contact_messages').selectAll().where('email', '=', 'later@example.com').executeTakeFirstOrThrow();
     expect(row.emailed_at).toBeNull();
 
-    setEnvForTests(baseEnv);
-    const before = smtp.messages.length;
+    w.setEnv();
+    const before = w.smtp.messages.length;
     // The retry leaves fresh messages to the request that is sending them: look 10 minutes ahead.
     const sent = await resendUnsentContactMessages(new Date(Date.now() + 10 * 60_000));
     expect(sent).toBe(1);
-    const mails = await smtp.waitForMessages(before + 1);
+    const mails = await w.smtp.waitForMessages(before + 1);
     expect(mails[before].text).toContain('Sent while mail was down');
-    const after = await db.db.selectFrom('contact_messages').select('emailed_at').where('id', '=', row.id).executeTakeFirstOrThrow();
+    const after = await w.db.db.selectFrom('contact_messages').select('emailed_at').where('id', '=', row.id).executeTakeFirstOrThrow();
     expect(after.emailed_at).not.toBeNull();
     expect(await resendUnsentContactMessages(new Date(Date.now() + 10 * 60_000))).toBe(0);
   });

@@ -2,45 +2,38 @@
 // security headers, CORS, dynamic route params, and the OpenAPI document.
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { setEnvForTests } from '@/server/env';
 import { signAuthToken } from '@/server/auth/tokens';
 import { apiRoutes } from '@/server/http/routes';
-import { createTestDb, type TestDb } from '../helpers/testDb';
 import { startTestApi, type TestApi } from '../helpers/api';
+import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 
-let db: TestDb;
-let site: TestApi; // the real pages/api
+let w: ApiWorld; // w.api: the real pages/api
 let fixtures: TestApi; // tests/fixtures/apiRoutes: framework-only routes
-let restoreEnv: () => void;
 const APP_URL = 'https://arb.example';
 
 beforeAll(async () => {
-  restoreEnv = setEnvForTests({ APP_URL });
-  db = await createTestDb();
-  site = await startTestApi();
+  w = await startApiWorld({ APP_URL });
   fixtures = await startTestApi(path.resolve(__dirname, '../fixtures/apiRoutes'));
 });
 afterEach(() => {
-  setEnvForTests({ APP_URL });
+  w.setEnv();
 });
 afterAll(async () => {
-  await site.close();
   await fixtures.close();
-  await db.close();
-  restoreEnv();
+  await w.close();
 });
 
 describe('methods', () => {
   test('another method → 405 with Allow, in the error shape', async () => {
-    const r = await call(site, 'PUT', '/api/v1/public/contact', { email: 'a@example.com', message: 'hi' });
+    const r = await call(w.api, 'PUT', '/api/v1/public/contact', { email: 'a@example.com', message: 'hi' });
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('POST, OPTIONS');
     expect(r.json.error).toEqual({ code: 'method_not_allowed', message: 'Method PUT is not allowed here. Use POST, OPTIONS.' });
   });
 
   test('OPTIONS → 204 with Allow', async () => {
-    const r = await call(site, 'OPTIONS', '/api/v1/auth/token/refresh');
+    const r = await call(w.api, 'OPTIONS', '/api/v1/auth/token/refresh');
     expect(r.status).toBe(204);
     expect(r.headers.get('allow')).toBe('GET, OPTIONS');
   });
@@ -78,7 +71,7 @@ describe('bodies', () => {
   });
 
   test('the default limit is 64 KiB', async () => {
-    const r = await call(site, 'POST', '/api/v1/public/contact', { email: 'a@example.com', message: 'x'.repeat(70_000) });
+    const r = await call(w.api, 'POST', '/api/v1/public/contact', { email: 'a@example.com', message: 'x'.repeat(70_000) });
     expect(r.status).toBe(413);
   });
 
@@ -161,7 +154,7 @@ describe('security headers', () => {
     for (const r of [
       await call(fixtures, 'GET', '/api/v1/echo?q=x'),
       await call(fixtures, 'GET', '/api/v1/echo'),
-      await call(site, 'DELETE', '/api/v1/public/contact'),
+      await call(w.api, 'DELETE', '/api/v1/public/contact'),
     ]) {
       expect(r.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
@@ -173,7 +166,7 @@ describe('security headers', () => {
   });
 
   test('no HSTS when the site is served over plain http', async () => {
-    setEnvForTests({ APP_URL: 'http://localhost:3000' });
+    w.setEnv({ APP_URL: 'http://localhost:3000' });
     const r = await call(fixtures, 'GET', '/api/v1/echo?q=x');
     expect(r.headers.get('strict-transport-security')).toBeNull();
   });
@@ -188,7 +181,7 @@ describe('CORS: only the site itself', () => {
   });
 
   test('a preflight from the site gets methods and headers', async () => {
-    const r = await call(site, 'OPTIONS', '/api/v1/auth/token/refresh', undefined, {
+    const r = await call(w.api, 'OPTIONS', '/api/v1/auth/token/refresh', undefined, {
       headers: { Origin: APP_URL, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
     });
     expect(r.status).toBe(204);
@@ -198,7 +191,7 @@ describe('CORS: only the site itself', () => {
 
   test('another origin gets no CORS headers (the browser blocks it)', async () => {
     for (const origin of ['https://evil.example', 'https://arb.example.evil.test', 'http://arb.example']) {
-      const r = await call(site, 'OPTIONS', '/api/v1/auth/token/refresh', undefined, { headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' } });
+      const r = await call(w.api, 'OPTIONS', '/api/v1/auth/token/refresh', undefined, { headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' } });
       expect(r.headers.get('access-control-allow-origin')).toBeNull();
       expect(r.headers.get('access-control-allow-methods')).toBeNull();
     }
@@ -208,11 +201,11 @@ describe('CORS: only the site itself', () => {
 describe('auth modes', () => {
   test("'user' refuses a billing token with 403, accepts a full one", async () => {
     const billing = await signAuthToken({ userId: 'u', orgId: 'o', email: 'a@example.com', scope: 'billing' });
-    expect((await call(site, 'GET', '/api/v1/auth/token/refresh', undefined, { token: billing })).status).toBe(403);
+    expect((await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: billing })).status).toBe(403);
   });
 
   test('a malformed Authorization header is just "not signed in"', async () => {
-    const r = await call(site, 'GET', '/api/v1/auth/token/refresh', undefined, { headers: { Authorization: 'Basic dXNlcjpwYXNz' } });
+    const r = await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { headers: { Authorization: 'Basic dXNlcjpwYXNz' } });
     expect(r.status).toBe(401);
     expect(r.json.error.message).toBe('Sign in to continue.');
   });
@@ -226,7 +219,7 @@ describe('GET /api/openapi.json', () => {
   };
 
   test('describes every route of the route table with its zod schemas', async () => {
-    const res = await fetch(`${site.url}/api/openapi.json`);
+    const res = await fetch(`${w.api.url}/api/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     const doc = (await res.json()) as Doc;

@@ -1,42 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { setEnvForTests } from '@/server/env';
-import { clearSearchCache } from '@/server/apps/search';
-import { createTestDb, type TestDb } from '../helpers/testDb';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { startAppStoreFakes, type AppStoreFakes } from '../fakes/appStores';
+import { describe, expect, test } from 'vitest';
+import { useStoreApi } from '../helpers/apiWorld';
 import { renderCaptchaPage } from '../fakes/googlePlayPages';
 import { DEMO_APPS, itunesApp, playApp } from '../fixtures/catalog';
 
-let db: TestDb;
-let api: TestApi;
-let fakes: AppStoreFakes;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  db = await createTestDb();
-  fakes = await startAppStoreFakes();
-  restoreEnv = setEnvForTests({ ...fakes.env, APPS_UPSTREAM_TIMEOUT_MS: '400', GOOGLE_PLAY_MIN_INTERVAL_MS: '0' });
-  api = await startTestApi();
-}, 60_000);
-
-afterAll(async () => {
-  await api.close();
-  await fakes.close();
-  restoreEnv();
-  await db.close();
-});
-
-beforeEach(() => {
-  clearSearchCache();
-  fakes.itunesTrouble.clear();
-  fakes.playTrouble.clear();
-  fakes.playOptions.clusterSearch = false;
-  fakes.playOptions.aboutNotice = false;
-  fakes.resetRequests();
-});
+const w = useStoreApi();
 
 async function search(body: unknown) {
-  const res = await fetch(`${api.url}/api/search`, {
+  const res = await fetch(`${w.api.url}/api/search`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -44,8 +14,8 @@ async function search(body: unknown) {
   return { status: res.status, headers: res.headers, json: (await res.json()) as { data?: unknown; error?: { code: string; message: string } } };
 }
 
-const itunesSearches = () => fakes.itunes.requests.filter((r) => r.path === '/search');
-const playSearches = () => fakes.play.requests.filter((r) => r.path === '/store/search');
+const itunesSearches = () => w.fakes.itunes.requests.filter((r) => r.path === '/search');
+const playSearches = () => w.fakes.play.requests.filter((r) => r.path === '/store/search');
 
 describe('POST /api/search on the App Store', () => {
   test('answers normalised results from the iTunes Search API', async () => {
@@ -79,12 +49,12 @@ describe('POST /api/search on the App Store', () => {
   });
 
   test('finds an app added to the store while the fake runs', async () => {
-    fakes.catalog.itunes.push(itunesApp({ trackId: 6470000001, trackName: 'Focus Forest Timer', artistName: 'Grove Apps' }));
+    w.fakes.catalog.itunes.push(itunesApp({ trackId: 6470000001, trackName: 'Focus Forest Timer', artistName: 'Grove Apps' }));
     try {
       const { json } = await search({ query: 'focus forest', app_store: 'apple_app_store' });
       expect(json.data).toEqual([expect.objectContaining({ app_id: '6470000001', title: 'Focus Forest Timer', developer: 'Grove Apps' })]);
     } finally {
-      fakes.catalog.itunes.pop();
+      w.fakes.catalog.itunes.pop();
     }
   });
 });
@@ -110,7 +80,7 @@ describe('POST /api/search on Google Play', () => {
   });
 
   test('puts the app Play shows as its top card first, with its ratings count', async () => {
-    fakes.playOptions.aboutNotice = true;
+    w.fakes.playOptions.aboutNotice = true;
     const { json } = await search({ query: 'Streakly: Habit Tracker', country: 'fr', app_store: 'google_play_store' });
     expect((json.data as unknown[])[0]).toMatchObject({ app_id: DEMO_APPS.streakly.play, ratings_count: 52341 });
     expect(playSearches()[0].query.get('gl')).toBe('fr');
@@ -122,10 +92,10 @@ describe('POST /api/search on Google Play', () => {
   });
 
   test('follows the "see more" link when the first page is a set of clusters', async () => {
-    fakes.playOptions.clusterSearch = true;
+    w.fakes.playOptions.clusterSearch = true;
     const { json } = await search({ query: 'habit', app_store: 'google_play_store' });
     expect((json.data as Array<{ app_id: string }>).map((a) => a.app_id)).toEqual([DEMO_APPS.streakly.play, DEMO_APPS.habitGarden.play]);
-    expect(fakes.play.requests.map((r) => r.path)).toEqual([
+    expect(w.fakes.play.requests.map((r) => r.path)).toEqual([
       '/store/search',
       '/store/apps/collection/search_collection_more_results_cluster',
     ]);
@@ -138,12 +108,12 @@ describe('POST /api/search on Google Play', () => {
   });
 
   test('finds an app added to the store while the fake runs', async () => {
-    fakes.catalog.play.push(playApp({ appId: 'io.gardenly.plants', title: 'Gardenly Plant Care' }));
+    w.fakes.catalog.play.push(playApp({ appId: 'io.gardenly.plants', title: 'Gardenly Plant Care' }));
     try {
       const { json } = await search({ query: 'gardenly', app_store: 'google_play_store' });
       expect(json.data).toEqual([expect.objectContaining({ app_id: 'io.gardenly.plants' })]);
     } finally {
-      fakes.catalog.play.pop();
+      w.fakes.catalog.play.pop();
     }
   });
 });
@@ -170,7 +140,7 @@ describe('POST /api/search validation', () => {
   });
 
   test('GET is not allowed', async () => {
-    const res = await fetch(`${api.url}/api/search`);
+    const res = await fetch(`${w.api.url}/api/search`);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('POST');
   });
@@ -178,7 +148,7 @@ describe('POST /api/search validation', () => {
 
 describe('POST /api/search when a store fails', () => {
   test('an App Store 500 is a 502 with a message', async () => {
-    fakes.itunesTrouble.set({ status: 500 });
+    w.fakes.itunesTrouble.set({ status: 500 });
     const { status, json } = await search({ query: 'habit', app_store: 'apple_app_store' });
     expect(status).toBe(502);
     expect(json.error).toEqual({
@@ -188,7 +158,7 @@ describe('POST /api/search when a store fails', () => {
   });
 
   test('a store that never answers is a 502 after the timeout, not a hang', async () => {
-    fakes.itunesTrouble.set({ hang: true });
+    w.fakes.itunesTrouble.set({ hang: true });
     const started = Date.now();
     const { status, json } = await search({ query: 'habit', app_store: 'apple_app_store' });
     expect(status).toBe(502);
@@ -197,7 +167,7 @@ describe('POST /api/search when a store fails', () => {
   });
 
   test("Google Play's captcha (429) is a 503 asking to try again in a minute", async () => {
-    fakes.playTrouble.set({ status: 429, body: renderCaptchaPage() });
+    w.fakes.playTrouble.set({ status: 429, body: renderCaptchaPage() });
     const { status, headers, json } = await search({ query: 'habit', app_store: 'google_play_store' });
     expect(status).toBe(503);
     expect(headers.get('retry-after')).toBe('60');
@@ -205,13 +175,13 @@ describe('POST /api/search when a store fails', () => {
   });
 
   test("a redirect to Google's sorry page is a 503 too", async () => {
-    fakes.playTrouble.set({ status: 302, headers: { Location: 'https://www.google.com/sorry/index?continue=https://play.google.com/store/search' } });
+    w.fakes.playTrouble.set({ status: 302, headers: { Location: 'https://www.google.com/sorry/index?continue=https://play.google.com/store/search' } });
     const { status } = await search({ query: 'habit', app_store: 'google_play_store' });
     expect(status).toBe(503);
   });
 
   test('a Play page in an unknown layout is a 502 that says so', async () => {
-    fakes.playTrouble.set({ status: 200, body: '<!doctype html><html><body><c-wiz>new layout</c-wiz></body></html>' });
+    w.fakes.playTrouble.set({ status: 200, body: '<!doctype html><html><body><c-wiz>new layout</c-wiz></body></html>' });
     const { status, json } = await search({ query: 'habit', app_store: 'google_play_store' });
     expect(status).toBe(502);
     expect(json.error).toEqual({
@@ -221,9 +191,9 @@ describe('POST /api/search when a store fails', () => {
   });
 
   test('a failure is not cached: the next search asks the store again', async () => {
-    fakes.itunesTrouble.set({ status: 500 });
+    w.fakes.itunesTrouble.set({ status: 500 });
     expect((await search({ query: 'habit', app_store: 'apple_app_store' })).status).toBe(502);
-    fakes.itunesTrouble.clear();
+    w.fakes.itunesTrouble.clear();
     expect((await search({ query: 'habit', app_store: 'apple_app_store' })).status).toBe(200);
     expect(itunesSearches()).toHaveLength(2);
   });
@@ -231,7 +201,7 @@ describe('POST /api/search when a store fails', () => {
 
 describe('POST /api/search pacing', () => {
   test('spaces Google Play requests by GOOGLE_PLAY_MIN_INTERVAL_MS', async () => {
-    const restore = setEnvForTests({ ...fakes.env, APPS_UPSTREAM_TIMEOUT_MS: '3000', GOOGLE_PLAY_MIN_INTERVAL_MS: '120' });
+    w.setEnv({ APPS_UPSTREAM_TIMEOUT_MS: '3000', GOOGLE_PLAY_MIN_INTERVAL_MS: '120' });
     try {
       const answers = await Promise.all(['habit', 'budget', 'sleep'].map((query) => search({ query, app_store: 'google_play_store' })));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
@@ -240,14 +210,14 @@ describe('POST /api/search pacing', () => {
       // A lower bound only: the throttle guarantees the spacing, a busy machine can only add to it.
       for (let i = 1; i < arrivals.length; i++) expect(arrivals[i] - arrivals[i - 1]).toBeGreaterThanOrEqual(100);
     } finally {
-      restore();
+      w.setEnv();
     }
   });
 });
 
 describe('POST /api/search caching', () => {
   test('ten identical concurrent searches cause one store request', async () => {
-    fakes.itunesTrouble.set({ delayMs: 150 });
+    w.fakes.itunesTrouble.set({ delayMs: 150 });
     const answers = await Promise.all(Array.from({ length: 10 }, () => search({ query: 'habit', app_store: 'apple_app_store' })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => JSON.stringify(a.json.data))).size).toBe(1);

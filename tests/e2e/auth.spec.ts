@@ -12,6 +12,18 @@ const REDIRECTING = 'Redirecting to dashboard...';
 
 const banner = (page: Page) => page.getByRole('banner');
 
+/** Clicks Dashboard in the user menu: the token refresh it sends, and every page the tab shows from then on. */
+async function openDashboardFromMenu(page: Page, email: string) {
+  const navigations: string[] = [];
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) navigations.push(f.url());
+  });
+  const refresh = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/refresh');
+  await banner(page).getByRole('button', { name: email }).click();
+  await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+  return { navigations, refresh: await refresh };
+}
+
 test('sign in with the e-mailed code lands on redirect_to, path and query kept', async ({ page, control, newEmail }) => {
   const email = newEmail('login');
   await requestCode(page, email, `/login?${new URLSearchParams({ redirect_to: '/pricing?plan=team#faq' })}`);
@@ -105,14 +117,7 @@ userTest.describe('Dashboard', () => {
   userTest('refreshes the token and opens /dashboard?token=home__… with "Redirecting to dashboard..."', async ({ page, sharedUser: user }) => {
     await watchForTexts(page, [REDIRECTING]);
     await page.goto('/features');
-    const navigations: string[] = [];
-    page.on('framenavigated', (f) => {
-      if (f === page.mainFrame()) navigations.push(f.url());
-    });
-    const refresh = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/refresh');
-    await banner(page).getByRole('button', { name: user.email }).click();
-    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
-    const res = await refresh;
+    const { navigations, refresh: res } = await openDashboardFromMenu(page, user.email);
     expect(res.request().headers().authorization).toBe(`Bearer ${user.authToken}`);
     expect(res.status()).toBe(200);
 
@@ -137,14 +142,8 @@ userTest.describe('Dashboard', () => {
       window.localStorage.setItem('arb-storage', JSON.stringify(stored));
     });
     await page.reload();
-    const navigations: string[] = [];
-    page.on('framenavigated', (f) => {
-      if (f === page.mainFrame()) navigations.push(f.url());
-    });
-    const refresh = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/refresh');
-    await banner(page).getByRole('button', { name: user.email }).click();
-    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
-    expect((await refresh).status()).toBe(401);
+    const { navigations, refresh } = await openDashboardFromMenu(page, user.email);
+    expect(refresh.status()).toBe(401);
     await page.waitForURL((u) => u.pathname === '/dashboard');
     expect(navigations.map((u) => new URL(u)).find((u) => u.pathname === '/dashboard')?.search).toBe('');
     expect(await seenTexts(page)).toEqual([REDIRECTING]);

@@ -20,6 +20,8 @@ export type AppStoreFakes = {
   env: { ITUNES_BASE_URL: string; GOOGLE_PLAY_BASE_URL: string };
   /** Forget recorded requests (e.g. between tests). */
   resetRequests(): void;
+  /** A clean slate between tests: no trouble, default Play options, no recorded requests (the catalog is kept). */
+  reset(): void;
   close(): Promise<void>;
 };
 
@@ -33,6 +35,10 @@ export async function startAppStoreFakes(
   const playOptions: PlayFakeOptions = {};
   const itunes = await startFakeServer([itunesTrouble.handler, itunesRoutes(catalog), ...(extra.itunes ?? [])]);
   const play = await startFakeServer([playTrouble.handler, googlePlayStoreRoutes(catalog, playOptions), ...(extra.play ?? [])]);
+  const resetRequests = () => {
+    itunes.requests.length = 0;
+    play.requests.length = 0;
+  };
   return {
     catalog,
     itunes,
@@ -41,9 +47,12 @@ export async function startAppStoreFakes(
     playTrouble,
     playOptions,
     env: { ITUNES_BASE_URL: itunes.url, GOOGLE_PLAY_BASE_URL: play.url },
-    resetRequests() {
-      itunes.requests.length = 0;
-      play.requests.length = 0;
+    resetRequests,
+    reset() {
+      itunesTrouble.clear();
+      playTrouble.clear();
+      for (const key of Object.keys(playOptions) as Array<keyof PlayFakeOptions>) delete playOptions[key];
+      resetRequests();
     },
     async close() {
       await Promise.all([itunes.close(), play.close()]);

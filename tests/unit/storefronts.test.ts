@@ -1,12 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ALL_COUNTRIES, MAIN_STOREFRONTS, STOREFRONTS, isStorefrontCode, storefrontName, storefrontOptions } from '@/lib/storefronts';
-import { APP_STORE_STOREFRONTS } from '@/server/monitor/storefronts';
 
 describe('App Store storefronts for the connect flow', () => {
-  test('the browser’s list is the engine’s list', () => {
-    expect([...STOREFRONTS]).toEqual([...APP_STORE_STOREFRONTS]);
-  });
-
   test('"All countries" means 40 real storefronts, no duplicates, US first', () => {
     expect(MAIN_STOREFRONTS).toHaveLength(40);
     expect(new Set(MAIN_STOREFRONTS).size).toBe(40);
