@@ -53,13 +53,14 @@ export async function startApiWorld(env: Env, closeOutside: () => Promise<void> 
 export type StoreApi = ApiWorld & { fakes: AppStoreFakes };
 
 /**
- * App search and details: both store hosts (tests/fakes/appStores.ts), a short upstream timeout so that a hanging
- * store fails fast, and no pacing between Google Play requests.
+ * App search and details: both store hosts (tests/fakes/appStores.ts), an upstream timeout short enough that a hanging
+ * store fails fast yet long enough for a real answer on a loaded CI machine (400 ms flaked), and no pacing between
+ * Google Play requests.
  */
 export async function startStoreApi(env: Env = {}): Promise<StoreApi> {
   const fakes = await startAppStoreFakes();
   const world = await startApiWorld(
-    { ...fakes.env, APPS_UPSTREAM_TIMEOUT_MS: '400', GOOGLE_PLAY_MIN_INTERVAL_MS: '0', ...env },
+    { ...fakes.env, APPS_UPSTREAM_TIMEOUT_MS: '1500', GOOGLE_PLAY_MIN_INTERVAL_MS: '0', ...env },
     () => fakes.close(),
   );
   return { ...world, fakes };
