@@ -1,6 +1,6 @@
 /**
  * Is this a webhook URL of that platform? Pure (no Node or server imports): the browser checks as the user types,
- * the server checks on save and again before every send (chat-platforms.md). The shapes:
+ * the server checks on save and again before sending (chat-platforms.md). The shapes:
  *   Slack       https://hooks.slack.com/services/T…/B…/<secret>     (GovSlack: hooks.slack-gov.com)
  *   Teams       https://prod-NN.<region>.logic.azure.com/workflows/<id>/triggers/manual/paths/invoke?…&sig=…
  *               https://<env>.environment.api.powerplatform.com/powerautomate/automations/direct/workflows/<id>/triggers/manual/paths/invoke?…&sig=…

@@ -3,7 +3,8 @@
  *   delivered · rate_limited (wait, then try the same message again) · transient (back off, try again) ·
  *   rejected (this message can never go: don't retry it, the destination is fine) ·
  *   gone (the destination itself is unusable: disable it and tell its owner why).
- * Never throws. The webhook URL is re-checked against its platform's shape before every send.
+ * Never throws. The webhook URL is re-checked against its platform's shape before sending (prepareTarget: once per
+ * destination hold — the URL cannot change while a worker holds the destination).
  */
 import { validateWebhookUrl } from '../../lib/webhookUrls';
 import { env } from '../env';
@@ -140,6 +141,9 @@ export function classifyWebhookResponse(platform: Platform, res: SendResult): De
 
 export type DeliveryTarget = { destinationId: string; platform: Platform; /** Webhook URL or e-mail address (decrypted). */ target: string };
 
+/** A target checked for sending: the URL to POST to, or why nothing may be sent to it. */
+export type PreparedTarget = DeliveryTarget & ({ postUrl: string; invalid?: undefined } | { postUrl?: undefined; invalid: DeliveryOutcome });
+
 /** Webhook URLs that want a query added so the platform reports errors synchronously. */
 function sendUrl(platform: Platform, url: string): string {
   if (platform !== 'discord') return url;
@@ -148,8 +152,18 @@ function sendUrl(platform: Platform, url: string): string {
   return u.toString();
 }
 
+/** Checks a webhook URL against its platform's shape (e-mail addresses need no URL). */
+export function prepareTarget(target: DeliveryTarget): PreparedTarget {
+  if (target.platform === 'email') return { ...target, postUrl: '' };
+  const check = validateWebhookUrl(target.platform, target.target, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
+  if (!check.ok) {
+    return { ...target, invalid: { type: 'gone', status: 0, error: `The saved address is not a valid ${PLATFORM_NAMES[target.platform]} webhook: ${check.error}` } };
+  }
+  return { ...target, postUrl: sendUrl(target.platform, target.target) };
+}
+
 export async function deliver(
-  target: DeliveryTarget,
+  target: PreparedTarget,
   message: FormattedMessage,
   opts: { sender: WebhookSender; idempotencyKey: string },
 ): Promise<DeliveryOutcome> {
@@ -166,11 +180,8 @@ export async function deliver(
     }
   }
 
-  const check = validateWebhookUrl(target.platform, target.target, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
-  if (!check.ok) {
-    return { type: 'gone', status: 0, error: `The saved address is not a valid ${PLATFORM_NAMES[target.platform]} webhook: ${check.error}` };
-  }
+  if (target.invalid) return target.invalid;
   // A stable id per delivery: platforms that dedupe on it will, and receivers' logs can tie a repeat to its first try.
-  const res = await opts.sender.postJson(sendUrl(target.platform, target.target), message.body, { 'idempotency-key': opts.idempotencyKey });
+  const res = await opts.sender.postJson(target.postUrl, message.body, { 'idempotency-key': opts.idempotencyKey });
   return classifyWebhookResponse(target.platform, res);
 }

@@ -9,16 +9,21 @@
  * the only message whose fate is unknown after a crash is the one that was in flight. Its lease then expires, the next
  * worker finds it still 'sending' and sends it again: at-least-once for exactly that message, counted as `resent`
  * (see README.md for why exactly-once cannot be had from a webhook and how small the window is).
+ *
+ * The per-message writes and the queue reads go through deliveryMarks.ts and deliveryQueue.ts, which group those of
+ * all the destinations this process holds at that moment into one statement each.
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/client';
 import { log } from '../log';
 import { decryptSecret } from '../crypto';
-import { deliver, type DeliveryOutcome } from '../destinations/deliver';
+import { deliver, prepareTarget, type DeliveryOutcome, type PreparedTarget } from '../destinations/deliver';
 import { afterSend, nextAllowedAt, paceFor } from '../destinations/pacing';
 import type { WebhookSender } from '../destinations/send';
 import type { FormattedMessage, Platform } from '../destinations/types';
 import { count } from './counters';
+import { createDeliveryMarks, type Delivered, type DeliveryMarks } from './deliveryMarks';
+import { createQueueLoader } from './deliveryQueue';
 import { buildMessage, type OpenDelivery } from './messages';
 
 export type DeliveryWorkerOptions = {
@@ -33,7 +38,19 @@ export type DeliveryWorkerOptions = {
   isStopping?: () => boolean;
   /** First retry delay after a 5xx or network error (doubles per attempt). Tests shorten it. */
   retryBaseMs?: number;
+  /** Shared by the destinations this process holds, so their reads and writes are grouped (createDeliveryGroups). */
+  groups?: DeliveryGroups;
 };
+
+/**
+ * The queue reads and per-message writes of every destination a process holds, grouped into one statement per moment
+ * (deliveryQueue.ts, deliveryMarks.ts). One per engine or drainDeliveries call.
+ */
+export type DeliveryGroups = { marks: DeliveryMarks; loadQueue: (destinationId: string) => Promise<OpenDelivery[]> };
+
+export function createDeliveryGroups(db: DB, workerId: string, leaseMs: number): DeliveryGroups {
+  return { marks: createDeliveryMarks(db, workerId, leaseMs), loadQueue: createQueueLoader(db, BATCH) };
+}
 
 export type ClaimedDestination = {
   id: string;
@@ -80,68 +97,6 @@ export async function claimDestinations(db: DB, workerId: string, limit: number,
   return r.rows;
 }
 
-async function loadOpen(db: DB, destinationId: string, limit: number): Promise<OpenDelivery[]> {
-  const r = await sql<OpenDelivery>`
-    select x.id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at, x.created_at,
-           x.app_key, x.review_id,
-           a.store as app_store, a.app_id, a.title as app_title, a.icon_url as app_icon_url, a.store_url as app_store_url,
-           r.store_review_id, r.country, r.language, r.author_name, r.title, r.body, r.rating, r.app_version,
-           r.written_at, r.updated_at, r.reply_text, r.reply_updated_at, r.permalink, r.sentiment, r.sentiment_score,
-           va.rating as at_rating, va.title as at_title, va.body as at_body, va.updated_at as at_updated_at,
-           vp.rating as prev_rating, vp.title as prev_title, vp.body as prev_body,
-           case when x.kind = 'welcome' then (
-             select count(*)::int from deliveries w
-              where w.destination_id = x.destination_id and w.app_key = x.app_key and w.kind = 'new' and w.created_at = x.created_at)
-           end as welcome_recent
-      from deliveries x
-      join apps a on a.key = x.app_key
-      left join reviews r on r.id = x.review_id
-      left join review_versions va on x.kind = 'updated' and va.review_id = x.review_id and va.version = x.review_version
-      left join review_versions vp on x.kind = 'updated' and vp.review_id = x.review_id and vp.version = x.review_version - 1
-     where x.destination_id = ${destinationId} and x.status in ${OPEN}
-     order by x.id
-     limit ${limit}`.execute(db);
-  return r.rows;
-}
-
-type Delivered = { id: number; status: number };
-
-/**
- * Records the attempt and renews the lease in one statement — and, when given, records the previous message's success
- * in the same round trip (one statement per message instead of two on a busy queue). False when the lease is no
- * longer ours; the previous success is recorded either way.
- */
-async function markSending(db: DB, destinationId: string, deliveryId: number, workerId: string, leaseMs: number, previous: Delivered | null): Promise<boolean> {
-  const r = await sql<{ id: number }>`
-    with ${previous ? sql`done as (
-      update deliveries set status = 'delivered', delivered_at = now(), last_status = ${previous.status}, last_error = null
-       where id = ${previous.id}),` : sql``}
-    lease as (
-      update destinations set lease_until = now() + ${ms(leaseMs)}
-             ${previous ? sql`, last_delivery_at = now(), consecutive_failures = 0` : sql``}
-       where id = ${destinationId} and lease_owner = ${workerId}
-      returning id)
-    update deliveries
-       set status = 'sending', attempts = attempts + 1, last_attempt_at = now(),
-           first_attempt_at = coalesce(first_attempt_at, now()), worker = ${workerId}
-     where id = ${deliveryId} and status in ${OPEN} and exists (select 1 from lease)
-    returning id`.execute(db);
-  if (previous && r.rows.length === 0) {
-    // Lease lost: the combined statement still recorded the success, but not last_delivery_at (that needs the lease
-    // row); record it plainly so the status page stays right.
-    await markDelivered(db, destinationId, previous);
-  }
-  return r.rows.length === 1;
-}
-
-async function markDelivered(db: DB, destinationId: string, d: Delivered): Promise<void> {
-  await sql`
-    with done as (
-      update deliveries set status = 'delivered', delivered_at = now(), last_status = ${d.status}, last_error = null
-       where id = ${d.id})
-    update destinations set last_delivery_at = now(), consecutive_failures = 0 where id = ${destinationId}`.execute(db);
-}
-
 async function markRetry(db: DB, destinationId: string, d: OpenDelivery, waitMs: number, status: number, error: string, failure: boolean): Promise<'retry' | 'failed'> {
   const firstAttempt = d.first_attempt_at?.getTime() ?? Date.now();
   const giveUp = failure && Date.now() - firstAttempt > GIVE_UP_AFTER_MS;
@@ -181,51 +136,53 @@ async function disableDestination(db: DB, destinationId: string, deliveryId: num
   });
 }
 
-async function release(db: DB, destinationId: string, workerId: string, paceTat: number | null, notBefore: number | null): Promise<void> {
-  await sql`
-    update destinations
-       set lease_owner = null, lease_until = null,
-           pace_tat = ${paceTat === null ? null : new Date(paceTat)},
-           next_send_at = greatest(next_send_at, ${notBefore === null ? sql`now()` : new Date(notBefore)})
-     where id = ${destinationId} and lease_owner = ${workerId}`.execute(db);
-}
-
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
+
+/** `sent`: messages delivered. `dueAt`: when the destination, given back with messages still waiting, may be sent to again. */
+export type HoldResult = { sent: number; dueAt: number | null };
 
 /**
  * Sends what is due for one claimed destination, in order, until its queue is empty, its pace or a Retry-After asks
  * for a longer wait, the hold time is up, or the worker is stopping; then gives the destination back.
  * Never throws for a delivery's sake: every outcome is recorded on the delivery row.
  */
-export async function processDestination(db: DB, dest: ClaimedDestination, opts: DeliveryWorkerOptions): Promise<number> {
+export async function processDestination(db: DB, dest: ClaimedDestination, opts: DeliveryWorkerOptions): Promise<HoldResult> {
   const dlog = log.child({ destinationId: dest.id, platform: dest.platform, worker: opts.workerId });
+  const { marks, loadQueue } = opts.groups ?? createDeliveryGroups(db, opts.workerId, opts.leaseMs);
   const pace = paceFor(dest.platform, opts.pacing);
   const holdUntil = Date.now() + (opts.maxHoldMs ?? 2000);
   const maxInlineWait = opts.maxInlineWaitMs ?? 300;
   let tat = dest.pace_tat?.getTime() ?? null;
   let notBefore: number | null = null;
+  // A pause the platform asked for after a success (Discord's bucket headers): waited like the pace — inline when
+  // short, by giving the destination back when long — so a short pause doesn't cost a release and a new claim.
+  let pausedUntil = 0;
   let sent = 0;
+  let more = false; // given back with messages still waiting (a wait, the hold time, stopping)
+  let dueAt: number | null = null;
   let target: string;
   try {
     target = decryptSecret(dest.target_enc);
   } catch (err) {
     const reason = `The destination's saved address could not be read: ${(err as Error).message}`;
     dlog.error('destination unreadable', { error: reason });
-    await release(db, dest.id, opts.workerId, tat, Date.now() + 3600_000);
-    return 0;
+    await marks.release(dest.id, null, tat, Date.now() + 3600_000);
+    return { sent: 0, dueAt: null };
   }
+  // Checked against its platform's shape once per hold: the URL cannot change while the destination is held.
+  const to: PreparedTarget = prepareTarget({ destinationId: dest.id, platform: dest.platform, target });
 
   // A success not recorded yet: it rides along with the next message's 'sending' mark, or is recorded on its own
   // before anything that could wait (pace, backoff, release). Only message formatting runs in between.
   let delivered: Delivered | null = null;
   const recordDelivered = async () => {
-    if (delivered) await markDelivered(db, dest.id, delivered);
+    if (delivered) await marks.delivered(dest.id, delivered);
     delivered = null;
   };
 
   try {
     outer: for (;;) {
-      const batch = await loadOpen(db, dest.id, BATCH);
+      const batch = await loadQueue(dest.id);
       if (batch.length === 0) break;
       for (const d of batch) {
         // A success carried over from the previous batch is not recorded yet, so the reload still lists it as open.
@@ -233,18 +190,23 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
         const now = Date.now();
         if (d.next_attempt_at.getTime() > now) {
           notBefore = d.next_attempt_at.getTime(); // the head of the queue waits, so everything behind it waits
+          more = true;
           break outer;
         }
-        const allowed = nextAllowedAt(tat, pace);
+        const allowed = Math.max(nextAllowedAt(tat, pace), pausedUntil);
         if (allowed > now) {
           if (allowed - now > maxInlineWait || allowed > holdUntil) {
             notBefore = allowed;
+            more = true;
             break outer;
           }
           await recordDelivered();
           await sleep(allowed - now);
         }
-        if (opts.isStopping?.() || Date.now() > holdUntil) break outer;
+        if (opts.isStopping?.() || Date.now() > holdUntil) {
+          more = true;
+          break outer;
+        }
 
         let message: FormattedMessage;
         try {
@@ -260,16 +222,16 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
         }
         const previous = delivered;
         delivered = null;
-        if (!(await markSending(db, dest.id, d.id, opts.workerId, opts.leaseMs, previous))) {
+        if (!(await marks.sending(dest.id, d.id, previous))) {
           dlog.warn('lease lost; leaving the destination to its new owner', { deliveryId: d.id });
-          return sent;
+          return { sent, dueAt: null };
         }
         if (d.status === 'sending') {
           count('resent');
           dlog.warn('sending again a delivery whose previous attempt was interrupted', { deliveryId: d.id, attempts: d.attempts + 1 });
         }
         const started = performance.now();
-        const outcome: DeliveryOutcome = await deliver({ destinationId: dest.id, platform: dest.platform, target }, message, {
+        const outcome: DeliveryOutcome = await deliver(to, message, {
           sender: opts.sender,
           idempotencyKey: `arb-delivery-${d.id}`,
         });
@@ -282,16 +244,14 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             count('delivered');
             sent++;
             dlog.info('delivered', fields);
-            if (outcome.pauseMs) {
-              notBefore = Date.now() + outcome.pauseMs;
-              break outer;
-            }
+            if (outcome.pauseMs) pausedUntil = Date.now() + outcome.pauseMs;
             break;
           case 'rate_limited': {
             await markRetry(db, dest.id, d, outcome.waitMs, outcome.status, outcome.error, false);
             count('retried');
             dlog.warn('rate limited', { ...fields, waitMs: outcome.waitMs });
             notBefore = Date.now() + outcome.waitMs;
+            more = true;
             break outer;
           }
           case 'transient': {
@@ -300,6 +260,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             count(next === 'failed' ? 'failed' : 'retried');
             dlog.warn(next === 'failed' ? 'delivery failed' : 'delivery will be retried', { ...fields, waitMs: wait, error: outcome.error });
             notBefore = Date.now() + wait;
+            more = true;
             break outer;
           }
           case 'rejected':
@@ -311,19 +272,20 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             const closed = await disableDestination(db, dest.id, d.id, outcome.status, outcome.error);
             count('failed', 1 + closed);
             dlog.error('destination disabled', { ...fields, error: outcome.error, closedDeliveries: closed });
-            return sent;
+            return { sent, dueAt: null };
           }
         }
       }
       if (batch.length < BATCH) break;
     }
   } finally {
-    await recordDelivered().catch((err) => dlog.error('could not record a delivery', { err }));
-    // Never hand the destination back earlier than its pace allows, so the next claim doesn't just sit and wait.
-    const until = Math.max(notBefore ?? 0, nextAllowedAt(tat, pace));
-    await release(db, dest.id, opts.workerId, tat, until > Date.now() ? until : null).catch((err) =>
-      dlog.error('could not release destination', { err }),
+    // Never hand the destination back earlier than its pace allows, so the next claim doesn't just sit and wait. The
+    // last success (if not recorded yet) is recorded in the same statement.
+    const until = Math.max(notBefore ?? 0, nextAllowedAt(tat, pace), pausedUntil);
+    if (more) dueAt = Math.max(until, Date.now());
+    await marks.release(dest.id, delivered, tat, until > Date.now() ? until : null).catch((err) =>
+      dlog.error('could not record the last delivery and release the destination', { err }),
     );
   }
-  return sent;
+  return { sent, dueAt };
 }

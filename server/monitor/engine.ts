@@ -1,6 +1,8 @@
 /**
  * The engine's two loops — poll due sources, deliver due messages — each claiming work up to its concurrency, idling
- * about a second when there is none, and woken at once by wake() when this process queues work. Any number of these
+ * about a second when there is none, woken at once by wake() when this process queues work, and at the due time of a
+ * destination it gave back to wait a little (its pace, a short Retry-After). The destinations a process holds share
+ * grouped queue reads and writes (createDeliveryGroups: one statement for all of them at a time). Any number of these
  * run against one PostgreSQL (`npm start` runs one in the site's process, `npm run worker` adds more); correctness
  * comes from the leases and unique constraints, never from there being one engine.
  *
@@ -15,7 +17,7 @@ import { env } from '../env';
 import { log } from '../log';
 import { defaultWebhookSender, type WebhookSender } from '../destinations/send';
 import type { SourceAdapter, SourceKind } from '../sources/types';
-import { claimDestinations, processDestination, type ClaimedDestination } from './deliveryWorker';
+import { claimDestinations, createDeliveryGroups, processDestination, type ClaimedDestination } from './deliveryWorker';
 import { pollLeasedSource } from './poller';
 import { claimDueSources, type SourceRow } from './sources';
 import { onWake, type WakeTarget } from './wake';
@@ -64,7 +66,8 @@ function runLoop<T extends { id: K }, K>(spec: {
   idleMs: number;
   /** Claim up to n items, never one of `busy` (still being worked on here). */
   claim: (n: number, busy: K[]) => Promise<T[]>;
-  work: (item: T) => Promise<unknown>;
+  /** Resolves with when the item, given back unfinished, is due again (ms), or null. */
+  work: (item: T) => Promise<number | null>;
   onStop?: () => void;
 }): Loop {
   let stopping = false;
@@ -77,6 +80,33 @@ function runLoop<T extends { id: K }, K>(spec: {
     interrupt?.();
   };
   const unsubscribe = onWake((t) => t === spec.target && poke());
+  // An item given back to wait (a destination's pace, a short Retry-After) is claimed again when it is due, not at the
+  // next idle tick: the due times wait in `due`, one timer for the earliest. A few ms late, so that the database's clock
+  // agrees it is due.
+  let due: number[] = [];
+  let dueTimer: NodeJS.Timeout | null = null;
+  let dueTimerAt = Infinity;
+  const armDueTimer = () => {
+    if (dueTimer) clearTimeout(dueTimer);
+    dueTimer = null;
+    dueTimerAt = stopping ? Infinity : due.reduce((a, b) => Math.min(a, b), Infinity);
+    if (dueTimerAt === Infinity) return;
+    const at = dueTimerAt;
+    dueTimer = setTimeout(() => {
+      due = due.filter((t) => t > at);
+      armDueTimer();
+      poke();
+    }, Math.max(0, at - Date.now()) + 5);
+  };
+  const pokeAt = (at: number) => {
+    due.push(at);
+    if (at < dueTimerAt) armDueTimer();
+  };
+
+  // Whether the last claim filled every free slot, i.e. more may be waiting: only then does a finished item's freed
+  // slot call for a claim right away. Otherwise nothing was due then, and what becomes due later arrives by wake(),
+  // by the due timer above or, from other processes, at the idle tick — a claim per finished item would find nothing.
+  let backlog = true;
 
   const loop = (async () => {
     while (!stopping) {
@@ -86,6 +116,7 @@ function runLoop<T extends { id: K }, K>(spec: {
       if (free > 0) {
         try {
           claimed = await spec.claim(free, [...busy]);
+          backlog = claimed.length === free;
         } catch (err) {
           // Database away (restart, network): keep the loop alive and try again after the idle pause.
           log.error(`${spec.name}: claiming work failed`, { err });
@@ -95,11 +126,12 @@ function runLoop<T extends { id: K }, K>(spec: {
         busy.add(item.id);
         const p: Promise<unknown> = spec
           .work(item)
+          .then((dueAt) => dueAt !== null && dueAt - Date.now() < spec.idleMs && pokeAt(dueAt))
           .catch((err) => log.error(`${spec.name}: work failed`, { err }))
           .finally(() => {
             inFlight.delete(p);
             busy.delete(item.id);
-            poke();
+            if (backlog) poke();
           });
         inFlight.add(p);
       }
@@ -121,6 +153,7 @@ function runLoop<T extends { id: K }, K>(spec: {
   return {
     async stop() {
       stopping = true;
+      armDueTimer(); // clears it
       spec.onStop?.();
       poke();
       await loop;
@@ -145,12 +178,15 @@ export function startEngine(db: DB, opts: EngineOptions): Engine {
         idleMs: opts.idleMs,
         claim: (n, busy) => claimDueSources(db, opts.workerId, n, opts.leaseMs, busy),
         work: (source) =>
-          pollLeasedSource(db, source, { workerId: opts.workerId, intervalSeconds: opts.intervalSeconds, signal: abort.signal, adapterFor: opts.adapterFor }),
+          pollLeasedSource(db, source, { workerId: opts.workerId, intervalSeconds: opts.intervalSeconds, signal: abort.signal, adapterFor: opts.adapterFor }).then(
+            () => null,
+          ),
         onStop: () => abort.abort(new Error('engine stopping')),
       }),
     );
   }
   if (opts.deliver) {
+    const groups = createDeliveryGroups(db, opts.workerId, opts.leaseMs);
     loops.push(
       runLoop<ClaimedDestination, string>({
         name: 'deliver',
@@ -158,7 +194,7 @@ export function startEngine(db: DB, opts: EngineOptions): Engine {
         concurrency: opts.concurrency,
         idleMs: opts.idleMs,
         claim: (n, busy) => claimDestinations(db, opts.workerId, n, opts.leaseMs, busy),
-        work: (dest) => processDestination(db, dest, { ...opts, isStopping: () => stopping }),
+        work: async (dest) => (await processDestination(db, dest, { ...opts, groups, isStopping: () => stopping })).dueAt,
         onStop: () => {
           stopping = true;
         },

@@ -17,7 +17,7 @@ import { UNSUBSCRIBED_REASON } from '../destinations/deliver';
 import type { SourceCredentials, SourceKind } from '../sources/types';
 import { appKey, ensureAppRow, lockApp, validateAppRef, type AppRef, type AppRow, type EnsureAppInput } from './apps';
 import { destinationFiltersSchema, normalizeFilters, readFilters, type DestinationFilters } from './filters';
-import { claimDestinations, processDestination } from './deliveryWorker';
+import { claimDestinations, createDeliveryGroups, processDestination } from './deliveryWorker';
 import { engineOptionsFromEnv, type EngineOptions } from './engine';
 import { pollLeasedSource, type PollOutcome } from './poller';
 import { claimSource, ensureSource, type SourceRow } from './sources';
@@ -346,11 +346,12 @@ export async function drainDeliveries(overrides: Partial<EngineOptions> & { wait
   const db = await getDb();
   const opts = engineOptionsFromEnv(overrides);
   const deadline = Date.now() + (overrides.timeoutMs ?? 30_000);
+  const groups = createDeliveryGroups(db, opts.workerId, opts.leaseMs);
   let sent = 0;
   for (;;) {
     const claimed = await claimDestinations(db, opts.workerId, opts.concurrency, opts.leaseMs);
-    const results = await Promise.all(claimed.map((d) => processDestination(db, d, { ...opts, maxHoldMs: 10_000 })));
-    sent += results.reduce((a, b) => a + b, 0);
+    const results = await Promise.all(claimed.map((d) => processDestination(db, d, { ...opts, groups, maxHoldMs: 10_000 })));
+    sent += results.reduce((a, b) => a + b.sent, 0);
     if (claimed.length > 0) continue;
     const open = await db
       .selectFrom('deliveries as x')

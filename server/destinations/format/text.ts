@@ -213,17 +213,34 @@ export function countryName(countryCode: string): string {
   }
 }
 
+// Intl.DisplayNames looks names up in ICU's tables on every call — a third of a chat message's formatting time. There
+// are a few hundred region codes, so each label is worked out once per process.
+const countryLabels = new Map<string, string>();
+
 /** '🇺🇸 United States' */
 export function countryLabel(countryCode: string | null | undefined): string | null {
   if (!countryCode || !/^[a-z]{2}$/i.test(countryCode)) return null;
-  return `${flagEmoji(countryCode)} ${countryName(countryCode)}`;
+  let label = countryLabels.get(countryCode);
+  if (label === undefined) {
+    label = `${flagEmoji(countryCode)} ${countryName(countryCode)}`;
+    countryLabels.set(countryCode, label); // bounded: two letters, 52² keys at most
+  }
+  return label;
 }
+
+const languageNamesSeen = new Map<string, string>();
 
 export function languageName(code: string | null | undefined): string | null {
   if (!code) return null;
-  try {
-    return languageNames.of(code.replace('_', '-')) ?? code;
-  } catch {
-    return code;
+  let name = languageNamesSeen.get(code);
+  if (name === undefined) {
+    try {
+      name = languageNames.of(code.replace('_', '-')) ?? code;
+    } catch {
+      name = code;
+    }
+    // Codes come from the stores (a few hundred in practice); the cap keeps odd input from growing the map for ever.
+    if (languageNamesSeen.size < 1000) languageNamesSeen.set(code, name);
   }
+  return name;
 }

@@ -1,0 +1,46 @@
+/**
+ * Reads a held destination's open deliveries, in queue order, with everything a message is built from (app, review,
+ * the versions an edit announces). The destinations a claim hands out all read their queues at the same moment, so the
+ * reads are grouped (grouped.ts): one statement for every destination asking at that moment instead of one each.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db/client';
+import { grouped } from './grouped';
+import type { OpenDelivery } from './messages';
+
+const OPEN = sql`('pending', 'sending', 'retry')`;
+
+/** Up to `limit` open deliveries per destination, oldest first (the welcome intro before the reviews it announces). */
+async function loadQueues(db: DB, destinationIds: string[], limit: number): Promise<OpenDelivery[][]> {
+  const r = await sql<OpenDelivery & { destination_id: string }>`
+    select q.* from unnest(${destinationIds}::text[]) as dd(id)
+    cross join lateral (
+      select x.destination_id, x.id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at,
+             x.created_at, x.app_key, x.review_id,
+             a.store as app_store, a.app_id, a.title as app_title, a.icon_url as app_icon_url, a.store_url as app_store_url,
+             r.store_review_id, r.country, r.language, r.author_name, r.title, r.body, r.rating, r.app_version,
+             r.written_at, r.updated_at, r.reply_text, r.reply_updated_at, r.permalink, r.sentiment, r.sentiment_score,
+             va.rating as at_rating, va.title as at_title, va.body as at_body, va.updated_at as at_updated_at,
+             vp.rating as prev_rating, vp.title as prev_title, vp.body as prev_body,
+             case when x.kind = 'welcome' then (
+               select count(*)::int from deliveries w
+                where w.destination_id = x.destination_id and w.app_key = x.app_key and w.kind = 'new' and w.created_at = x.created_at)
+             end as welcome_recent
+        from deliveries x
+        join apps a on a.key = x.app_key
+        left join reviews r on r.id = x.review_id
+        left join review_versions va on x.kind = 'updated' and va.review_id = x.review_id and va.version = x.review_version
+        left join review_versions vp on x.kind = 'updated' and vp.review_id = x.review_id and vp.version = x.review_version - 1
+       where x.destination_id = dd.id and x.status in ${OPEN}
+       order by x.id
+       limit ${limit}) q
+    order by q.id`.execute(db);
+  const byDestination = new Map<string, OpenDelivery[]>(destinationIds.map((id) => [id, []]));
+  for (const row of r.rows) byDestination.get(row.destination_id)!.push(row);
+  return destinationIds.map((id) => byDestination.get(id)!);
+}
+
+/** `load(destinationId)`: its next `limit` open deliveries, read together with other destinations asking meanwhile. */
+export function createQueueLoader(db: DB, limit: number): (destinationId: string) => Promise<OpenDelivery[]> {
+  return grouped<string, OpenDelivery[]>((ids) => loadQueues(db, ids, limit), (id) => id);
+}
