@@ -27,15 +27,14 @@ async function main() {
   // The API is answered by its own router (same handlers as pages/api), everything else by Next.
   const routeApi = createApiRouter(apiRoutes);
   const server = http.createServer((req, res) => {
-    routeApi(req, res)
-      .then((answered) => (answered ? undefined : handle(req, res)))
-      .catch((err) => {
-        log.error('request handler failed', { err, path: req.url });
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.end('Internal error');
-        }
-      });
+    if (routeApi(req, res)) return;
+    handle(req, res).catch((err) => {
+      log.error('request handler failed', { err, path: req.url });
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end('Internal error');
+      }
+    });
   });
   server.listen(e.PORT, () => log.info('ARB is running', { url: e.APP_URL, port: e.PORT }));
 

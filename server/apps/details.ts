@@ -32,6 +32,14 @@ export function getAppDetails(input: DetailsInput): Promise<Readonly<AppDetails>
   });
 }
 
+/**
+ * The cached answer for `input` — details, or null for "no such app" — or undefined when it has to be loaded
+ * (getAppDetails). Synchronous, so that the endpoint answers a cached app without waiting for a promise.
+ */
+export function cachedAppDetails(input: DetailsInput): Readonly<AppDetails> | null | undefined {
+  return detailsCache.get(detailsKey(input));
+}
+
 /** Tests and benchmarks: start from an empty cache. */
 export function clearDetailsCache(): void {
   detailsCache.clear();

@@ -3,15 +3,15 @@
  * Store failures become the clear 502/503 answers of storeHttpError; an unknown app is a 404.
  */
 import { z } from 'zod';
-import { endpoint } from '../http/api';
+import { cachedAnswer, endpoint } from '../http/api';
 import type { Logger } from '../log';
 import { notFound } from '../http/errors';
-import { searchApps } from './search';
-import { getAppDetails } from './details';
+import { cachedSearchApps, searchApps } from './search';
+import { cachedAppDetails, getAppDetails } from './details';
 import { APP_EVENTS, recordAppEvent } from './events';
 import { appRefSchema, appStoreSchema, countrySchema, searchQuerySchema, withCheckedAppId } from './params';
 import { StoreError, storeHttpError } from './upstream';
-import { APP_STORES } from './types';
+import { APP_STORES, type AppDetails, type AppStore } from './types';
 
 const appSummarySchema = z.object({
   app_id: z.string(),
@@ -52,36 +52,43 @@ export const searchAppsEndpoint = endpoint({
     limit: z.number().int().min(1).max(50).default(10),
   }),
   response: z.array(appSummarySchema),
-  handler: async ({ body, log }) => {
-    try {
-      return await searchApps({ query: body.query, country: body.country, appStore: body.app_store, limit: body.limit });
-    } catch (err) {
-      return rethrowStoreError(err, 'search', log);
-    }
+  handler: ({ body, log }) => {
+    const input = { query: body.query, country: body.country, appStore: body.app_store, limit: body.limit };
+    // The results are a frozen cache entry, shared by every request for the same search: serialized once. A cached
+    // search is answered right away, without a promise.
+    const cached = cachedSearchApps(input);
+    if (cached) return cachedAnswer(cached);
+    return searchApps(input).then(cachedAnswer, (err: unknown) => rethrowStoreError(err, 'search', log));
   },
 });
 
 const STORE_LABEL = { apple_app_store: 'the App Store', google_play_store: 'Google Play' } as const;
+
+/** The answer to app-details: the (cached, frozen) details, or 404 when the store has no such app. */
+function detailsAnswer(details: Readonly<AppDetails> | null, query: { app_id: string; app_store: AppStore; country: string }) {
+  if (!details) {
+    throw notFound(
+      `We couldn't find the app ${query.app_id} on ${STORE_LABEL[query.app_store]}` +
+        (query.app_store === 'apple_app_store' ? ` (${query.country.toUpperCase()} store).` : '.'),
+    );
+  }
+  return cachedAnswer(details); // a frozen cache entry, like the search results
+}
 
 export const appDetailsEndpoint = endpoint({
   summary: "One app's details from its store",
   tags: ['apps'],
   query: appRefSchema.extend({ country: countrySchema }).transform(withCheckedAppId),
   response: appDetailsSchema,
-  handler: async ({ query, log }) => {
-    let details;
-    try {
-      details = await getAppDetails({ appId: query.app_id, appStore: query.app_store, country: query.country });
-    } catch (err) {
-      return rethrowStoreError(err, 'details', log);
-    }
-    if (!details) {
-      throw notFound(
-        `We couldn't find the app ${query.app_id} on ${STORE_LABEL[query.app_store]}` +
-          (query.app_store === 'apple_app_store' ? ` (${query.country.toUpperCase()} store).` : '.'),
-      );
-    }
-    return details;
+  handler: ({ query, log }) => {
+    const input = { appId: query.app_id, appStore: query.app_store, country: query.country };
+    // Most calls are for an app in the cache: answered right away, without a promise.
+    const cached = cachedAppDetails(input);
+    if (cached !== undefined) return detailsAnswer(cached, query);
+    return getAppDetails(input).then(
+      (details) => detailsAnswer(details, query),
+      (err: unknown) => rethrowStoreError(err, 'details', log),
+    );
   },
 });
 

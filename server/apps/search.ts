@@ -31,6 +31,14 @@ export function searchApps(input: SearchInput): Promise<readonly AppSummary[]> {
   });
 }
 
+/**
+ * The cached results for `input`, or undefined when they have to be loaded (searchApps). Synchronous, so that the
+ * endpoint answers a cached search without waiting for a promise.
+ */
+export function cachedSearchApps(input: SearchInput): readonly AppSummary[] | undefined {
+  return searchCache.get(searchKey(input));
+}
+
 /** Tests and benchmarks: start from an empty cache. */
 export function clearSearchCache(): void {
   searchCache.clear();

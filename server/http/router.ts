@@ -7,9 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteHandler } from './api';
 import type { ApiRouteEntry } from './routes';
+import { log } from '../log';
 
 type Segment = { name: string; catchAll: boolean };
-type Compiled = { pattern: RegExp; segments: Segment[]; route: RouteHandler; dynamic: boolean };
+type Compiled = { pattern: RegExp; segments: Segment[]; route: RouteHandler };
 
 function compile(entry: ApiRouteEntry): Compiled {
   const segments: Segment[] = [];
@@ -22,21 +23,51 @@ function compile(entry: ApiRouteEntry): Compiled {
       return m[1] ? '(.+)' : '([^/]+)';
     })
     .join('/');
-  return { pattern: new RegExp(`^${source}/?$`), segments, route: entry.route, dynamic: segments.length > 0 };
+  return { pattern: new RegExp(`^${source}/?$`), segments, route: entry.route };
 }
 
-export type ApiRouter = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+/** Answers the request and returns true when one of the routes matches its path; returns false (untouched) otherwise. */
+export type ApiRouter = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** apiRoute handlers answer their own errors; this is for a bug in that, so the request still gets an answer. */
+function failed(err: unknown, req: IncomingMessage, res: ServerResponse): void {
+  log.error('request handler failed', { err, path: req.url });
+  if (!res.headersSent) {
+    res.statusCode = 500;
+    res.end('Internal error');
+  }
+}
 
 /** A function that answers a request when one of `routes` matches its path, and returns whether it did. */
 export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
-  // Static paths win over dynamic ones, as in Next.
-  const compiled = routes.map(compile).sort((a, b) => Number(a.dynamic) - Number(b.dynamic));
-  return async (req, res) => {
+  // Static paths are one map lookup (with or without a trailing slash) and win over dynamic ones, as in Next.
+  const exact = new Map<string, RouteHandler>();
+  const dynamic: Compiled[] = [];
+  for (const entry of routes) {
+    if (/\[/.test(entry.path)) {
+      dynamic.push(compile(entry));
+    } else {
+      exact.set(entry.path, entry.route);
+      exact.set(`${entry.path}/`, entry.route);
+    }
+  }
+  const run = (route: RouteHandler, req: IncomingMessage, res: ServerResponse) => {
+    try {
+      route(req, res)?.catch((err: unknown) => failed(err, req, res));
+    } catch (err) {
+      failed(err, req, res); // answered at once, and failed at once
+    }
+    return true;
+  };
+  return (req, res) => {
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
     if (!pathname.startsWith('/api/')) return false;
-    for (const c of compiled) {
+    // A static route reads its query from req.url itself (apiRoute); req.query carries only dynamic segments' needs.
+    const route = exact.get(pathname);
+    if (route) return run(route, req, res);
+    for (const c of dynamic) {
       const m = c.pattern.exec(pathname);
       if (!m) continue;
       const query: Record<string, string | string[]> = Object.fromEntries(new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1)));
@@ -51,8 +82,7 @@ export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
         query[name] = catchAll ? value.split('/') : value;
       });
       (req as IncomingMessage & { query: typeof query }).query = query;
-      await c.route(req, res);
-      return true;
+      return run(c.route, req, res);
     }
     return false;
   };

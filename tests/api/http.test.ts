@@ -138,6 +138,9 @@ describe('errors and request ids', () => {
     expect(mine.headers.get('x-request-id')).toBe('req-abc_123');
     const odd = await call(fixtures, 'GET', '/api/v1/echo?q=x', undefined, { headers: { 'X-Request-Id': 'bad id with spaces' } });
     expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const again = await call(fixtures, 'GET', '/api/v1/echo?q=x');
+    expect(again.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again.headers.get('x-request-id')).not.toBe(odd.headers.get('x-request-id'));
   });
 
   test('a bug in a handler → 500 with the request id, no stack trace', async () => {
@@ -222,6 +225,10 @@ describe('GET /api/openapi.json', () => {
     const res = await fetch(`${w.api.url}/api/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    // Its handler writes the answer itself (RAW): the headers every answer carries are on it all the same.
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
     const doc = (await res.json()) as Doc;
     expect(doc.openapi).toBe('3.1.0');
     for (const { path: p, route } of apiRoutes) {

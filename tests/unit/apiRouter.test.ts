@@ -16,6 +16,7 @@ const rest = endpoint({
   handler: ({ params }) => params,
 });
 const fixed = endpoint({ summary: 'a static path', handler: () => 'static' });
+const find = endpoint({ summary: 'echo the query', query: z.object({ q: z.string(), n: z.string().optional() }), handler: ({ query }) => query });
 
 let server: http.Server;
 let base = '';
@@ -24,6 +25,7 @@ beforeAll(async () => {
     { path: '/api/v1/things/[id]', route: apiRoute({ GET: echo }) },
     { path: '/api/v1/things/special', route: apiRoute({ GET: fixed }) },
     { path: '/api/v1/files/[...parts]', route: apiRoute({ GET: rest }) },
+    { path: '/api/v1/find', route: apiRoute({ GET: find }) },
   ]);
   server = http.createServer(async (req, res) => {
     if (!(await route(req, res))) {
@@ -43,6 +45,11 @@ describe('the API router in front of Next', () => {
   });
   test('prefers a static path over a dynamic one', async () => {
     expect(await (await fetch(`${base}/api/v1/things/special`)).json()).toEqual({ data: 'static' });
+  });
+  test('answers a static path with or without a trailing slash, its query validated', async () => {
+    expect(await (await fetch(`${base}/api/v1/things/special/`)).json()).toEqual({ data: 'static' });
+    expect(await (await fetch(`${base}/api/v1/find?q=a+b&n=1&q=c%20d`)).json()).toEqual({ data: { q: 'c d', n: '1' } });
+    expect((await fetch(`${base}/api/v1/find/?n=1`)).status).toBe(400);
   });
   test('gives a catch-all segment as an array', async () => {
     expect(await (await fetch(`${base}/api/v1/files/a/b/c`)).json()).toEqual({ data: { parts: ['a', 'b', 'c'] } });
