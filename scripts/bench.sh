@@ -20,6 +20,8 @@ for f in "${benches[@]}"; do
   name=$(basename "$f")
   log="$logs/${name%.*}.log"
   case "$f" in
+    # The API through the real one-process server (the build first-load made), as `npm start` serves it.
+    bench/api-http.ts) cmd=(npx --no-install tsx "$f" --next) ;;
     *.ts) cmd=(npx --no-install tsx "$f") ;;
     *) cmd=(node "$f") ;;
   esac
