@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchEnv, figure, openBenchDb, startFeedProcess } from './support/engineBench';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-args.cjs';
 
 const SOURCES = 10_000;
 const FIRST_APP = 7_200_000;
@@ -46,10 +47,11 @@ async function run(kind: 'pglite' | 'postgres', feedUrl: string) {
 async function main() {
   const only = process.env.BENCH_ONLY as 'pglite' | 'postgres' | undefined;
   if (!only) {
-    // Each database in its own process, so one's memory does not count against the other.
+    // Each database in its own process, so one's memory does not count against the other; node runs it as `npm start`
+    // runs the server (scripts/server-node-args.cjs).
     const { spawnSync } = await import('node:child_process');
     for (const kind of ['pglite', 'postgres']) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', __filename], { env: { ...process.env, BENCH_ONLY: kind }, stdio: ['ignore', 'inherit', 'inherit'] });
+      const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, __filename], { env: { ...process.env, BENCH_ONLY: kind }, stdio: ['ignore', 'inherit', 'inherit'] });
       if (r.status !== 0) throw new Error(`${kind} run failed (${r.status})`);
     }
     return;

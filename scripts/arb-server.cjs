@@ -1,8 +1,9 @@
-// Starts the real one-process server (`node --import tsx server/main.ts`: env → database → workers → Next) on a free
-// loopback port with its own DATA_DIR, for the end-to-end suite and the benchmarks, and stops it cleanly.
+// Starts the real one-process server (as `npm start` starts it: scripts/server-node-args.cjs; env → database → workers
+// → Next) on a free loopback port with its own DATA_DIR, for the end-to-end suite and the benchmarks, and stops it cleanly.
 // CommonJS on purpose: Playwright loads TypeScript as CommonJS and cannot load an ES module that uses import.meta.
 'use strict';
 const { spawn } = require('node:child_process');
+const { serverArgs } = require('./server-node-args.cjs');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -59,7 +60,7 @@ async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.n
   fs.mkdirSync(dataDir, { recursive: true });
   const logFile = path.join(dataDir, 'server.log');
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: root,
     stdio: ['ignore', out, out],
     env: {

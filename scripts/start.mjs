@@ -1,5 +1,6 @@
 // `npm start`: build once if there is no production build yet, then run the one-process server (site + API + worker).
 import { spawnSync, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -10,7 +11,8 @@ if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
   const r = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], {
+const { serverArgs } = createRequire(import.meta.url)('./server-node-args.cjs');
+const child = spawn(process.execPath, serverArgs(), {
   cwd: root,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },
