@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { log, type Logger } from '../log';
+
+/**
+ * The request's logger, made only when something logs (the hot path logs nothing): handlers destructure `log` from
+ * their context on every request.
+ */
+export class RequestLog implements Logger {
+  private made: Logger | null = null;
+  constructor(
+    private readonly requestId: string,
+    private readonly req: IncomingMessage,
+  ) {}
+  private get logger(): Logger {
+    if (!this.made) {
+      const path = new URL(this.req.url ?? '/', 'http://localhost').pathname;
+      this.made = log.child({ requestId: this.requestId, method: this.req.method, path });
+    }
+    return this.made;
+  }
+  debug(msg: string, fields?: Record<string, unknown>) {
+    if (log.enabled('debug')) this.logger.debug(msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>) {
+    if (log.enabled('info')) this.logger.info(msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>) {
+    this.logger.warn(msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>) {
+    this.logger.error(msg, fields);
+  }
+  child(fields: Record<string, unknown>): Logger {
+    return this.logger.child(fields);
+  }
+  enabled(level: 'debug' | 'info' | 'warn' | 'error'): boolean {
+    return log.enabled(level);
+  }
+}
