@@ -35,6 +35,27 @@ export type Destination = {
   app?: { app_id: string; app_store: AppStore; title?: string | null } | null;
 } & Record<string, unknown>;
 
+/**
+ * A connection's state as GET v1/public/destination/{id} answers it: the server builds it (server/monitor/service.ts
+ * DestinationStatus), the status card reads it.
+ */
+export type DestinationState = {
+  status: 'active' | 'paused' | 'disabled';
+  /** Why it is paused or disabled, in plain words. */
+  status_reason: string | null;
+  /** Channel name when known. */
+  label: string | null;
+  /** Where it posts, redacted (host and last characters): enough to recognise, useless to abuse. */
+  target: string;
+  warning: string | null;
+  welcome: 'waiting_for_first_poll' | 'queued' | 'delivered';
+  queued: number;
+  delivered: number;
+  last_delivery_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+};
+
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };
 export type ChatRequest = { messages: ChatMessage[]; app_id?: string; app_store?: AppStore; chat_id?: string };
 export type ChatReply = { chat_id: string; message: ChatMessage | string };

@@ -2,7 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getDestination } from '@/lib/api/connect';
 import { getPublicConfig } from '@/lib/api/oauth';
-import type { Destination } from '@/lib/api/types';
+import type { Destination, DestinationState } from '@/lib/api/types';
 
 export const publicConfigQuery = () =>
   queryOptions({ queryKey: ['publicConfig'], queryFn: getPublicConfig, staleTime: 10 * 60_000 });
@@ -18,20 +18,8 @@ export function destinationRefetchMs(d: Destination | undefined): number {
   return settled || d.status === 'disabled' ? 15_000 : 2000;
 }
 
-/** The fields of GET v1/public/destination/{id} the status card reads (server/monitor/service.ts DestinationStatus). */
-export type DestinationDetails = Destination & {
-  status: 'active' | 'paused' | 'disabled';
-  status_reason: string | null;
-  label: string | null;
-  target: string;
-  warning: string | null;
-  welcome: 'waiting_for_first_poll' | 'queued' | 'delivered';
-  queued: number;
-  delivered: number;
-  last_delivery_at: string | null;
-  last_error: string | null;
-  last_error_at: string | null;
-};
+/** The fields of GET v1/public/destination/{id} the status card reads. */
+export type DestinationDetails = Destination & DestinationState;
 
 export const destinationQuery = (id: string | null) =>
   queryOptions({

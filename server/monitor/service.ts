@@ -22,6 +22,7 @@ import { engineOptionsFromEnv, type EngineOptions } from './engine';
 import { pollLeasedSource, type PollOutcome } from './poller';
 import { claimSource, ensureSource, type SourceRow } from './sources';
 import { isStorefrontCode, MAIN_STOREFRONTS } from '../../lib/storefronts';
+import type { DestinationState } from '../../lib/api/types';
 import { queueWelcome } from './welcome';
 import { wake } from './wake';
 
@@ -227,26 +228,13 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
   return { ...result, warning: status!.warning, status: status! };
 }
 
-export type DestinationStatus = {
+/** The shared fields' meaning: lib/api/types.ts DestinationState (what the status card reads). */
+export type DestinationStatus = DestinationState & {
   id: string;
   platform: Platform;
-  status: 'active' | 'paused' | 'disabled';
-  /** Why it is paused or disabled, in plain words. */
-  status_reason: string | null;
-  /** Channel name when known. */
-  label: string | null;
-  /** Where it posts, redacted (host and last characters): enough to recognise, useless to abuse. */
-  target: string;
   app: { app_id: string; app_store: string; title: string; icon_url: string | null } | null;
   apps: Array<{ app_id: string; app_store: string; title: string; icon_url: string | null }>;
   filters: DestinationFilters;
-  warning: string | null;
-  welcome: 'waiting_for_first_poll' | 'queued' | 'delivered';
-  queued: number;
-  delivered: number;
-  last_delivery_at: string | null;
-  last_error: string | null;
-  last_error_at: string | null;
   created_at: string;
 };
 
