@@ -69,6 +69,13 @@ const schema = z.object({
    */
   TRUST_PROXY: flag,
   WORKER: z.enum(['on', 'off']).default('on'),
+  /** Where the Next build is (next.config.mjs reads it too): parallel builds of tests and benches use their own. */
+  NEXT_DIST_DIR: z.string().min(1).default('.next'),
+  /**
+   * memory: prerendered pages are answered from memory ahead of Next (server/http/staticPages.ts); next: all by Next
+   * (to compare, or to rule the fast path out when something looks wrong).
+   */
+  STATIC_PAGES: z.enum(['memory', 'next']).default('memory'),
   /** A worker's claim on a source or destination expires after this long unless renewed (a killed worker's work comes back). */
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** How many destinations one worker process sends to at the same time (and how many sources it polls at once). */

@@ -12,6 +12,7 @@ import { databaseOrExit, envOrExit, loadEnvFiles } from './startup';
 import { startWorkers } from './workers';
 import { createApiRouter } from './http/router';
 import { apiRoutes } from './http/routes';
+import { loadStaticPages } from './http/staticPages';
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -21,13 +22,16 @@ async function main() {
   log.info('database ready', { kind: h.target.kind, ...(h.target.kind === 'pglite' ? { dataDir: h.target.dataDir } : {}) });
   const stopWorkers = e.WORKER === 'on' ? await startWorkers() : async () => {};
 
-  const app = next({ dev, dir: path.resolve(__dirname, '..'), port: e.PORT, hostname: 'localhost' });
+  const root = path.resolve(__dirname, '..');
+  const app = next({ dev, dir: root, port: e.PORT, hostname: 'localhost' });
   await app.prepare();
   const handle = app.getRequestHandler();
-  // The API is answered by its own router (same handlers as pages/api), everything else by Next.
+  // The API is answered by its own router (same handlers as pages/api), prerendered pages from memory, the rest by Next.
   const routeApi = createApiRouter(apiRoutes);
+  const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(path.resolve(root, e.NEXT_DIST_DIR)) : null;
   const server = http.createServer((req, res) => {
     if (routeApi(req, res)) return;
+    if (staticPages?.handle(req, res)) return;
     handle(req, res).catch((err) => {
       log.error('request handler failed', { err, path: req.url });
       if (!res.headersSent) {
