@@ -9,7 +9,7 @@ import { getDb } from '../db/client';
 import { env } from '../env';
 import { log, redactUrl } from '../log';
 import { encryptSecret, randomId, secretHash } from '../crypto';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, HttpError, notFound } from '../http/errors';
 import { describeZodError } from '../http/api';
 import { validateWebhookUrl } from '../../lib/webhookUrls';
 import { PLATFORMS, type Platform } from '../destinations/types';
@@ -125,7 +125,8 @@ function targetOf(input: z.output<typeof createDestinationSchema>): { target: st
 
 /**
  * Connects a destination to one or more apps. Idempotent: the same webhook (or address) on the same platform for an app
- * it already watches returns the existing destination (re-enabled if it was disabled) instead of making a second.
+ * it already watches returns the existing destination (re-enabled if it was disabled, unless its address unsubscribed:
+ * 409) instead of making a second.
  * A new subscription gets a welcome: at once if the app's sources have been polled, else right after their first poll,
  * which is triggered immediately.
  */
@@ -168,6 +169,19 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
 
     let id: string;
     let created = false;
+    // Reconnecting a URL re-enables a destination a platform had refused (the owner fixed it); an address whose owner
+    // clicked "unsubscribe", for any app, only comes back through a confirmation link it receives (server/subscriptions).
+    const unsubscribed = await trx
+      .selectFrom('destinations')
+      .select('id')
+      .where('target_hash', '=', targetHash)
+      .where('platform', '=', input.platform)
+      .where('status', '=', 'disabled')
+      .where('status_reason', '=', UNSUBSCRIBED_REASON)
+      .executeTakeFirst();
+    if (unsubscribed) {
+      throw new HttpError(409, 'address_unsubscribed', 'This address unsubscribed from ARB e-mails; it is only signed up again after confirming a link sent to it.');
+    }
     if (existing) {
       id = existing.id;
       await trx

@@ -117,4 +117,15 @@ test('a hostile review reaches every platform harmlessly, and the e-mail can be 
   const status = await getDestinationStatus(email.id);
   expect(status).toMatchObject({ status: 'disabled', status_reason: UNSUBSCRIBED, queued: 0 });
   for (const hook of hooks.values()) expect(hook.delivered()).toHaveLength(3); // chat destinations carry on
+
+  // Connecting the same address again (any caller, not only the connect form) does not undo the unsubscribe.
+  await expect(createDestination({ platform: 'email', email: 'team@example.com', apps: [APP], welcomeCount: 0 })).rejects.toMatchObject({
+    status: 409,
+    code: 'address_unsubscribed',
+  });
+  const otherApp = await ensureApp({ store: 'apple_app_store', appId: String(Number(APP.appId) + 1), title: 'Another app' });
+  await expect(
+    createDestination({ platform: 'email', email: 'team@example.com', apps: [{ store: 'apple_app_store', appId: otherApp.app_id }], welcomeCount: 0 }),
+  ).rejects.toMatchObject({ status: 409 });
+  expect(await getDestinationStatus(email.id)).toMatchObject({ status: 'disabled', status_reason: UNSUBSCRIBED });
 });
