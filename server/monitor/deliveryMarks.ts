@@ -15,6 +15,8 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/client';
+import { msInterval } from '../db/interval';
+import { OPEN } from './deliveryStatus';
 import { grouped } from './grouped';
 
 /** A success not recorded yet: the delivery and the HTTP status it got. */
@@ -43,8 +45,6 @@ type Mark = {
   done: Delivered | null;
   release: { paceTat: number | null; notBefore: number | null } | null;
 };
-
-const OPEN = sql`('pending', 'sending', 'retry')`;
 
 type Column = { name: string; type: string; of: (m: Mark) => unknown };
 const at = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -81,7 +81,7 @@ function rowsOf(marks: Mark[], ...columns: Column[]) {
 async function writeMarks(db: DB, workerId: string, leaseMs: number, marks: Mark[]): Promise<boolean[]> {
   const C = COLUMNS;
   const rows = (...columns: Column[]) => rowsOf(marks, ...columns);
-  const lease = sql`(${Math.max(0, Math.round(leaseMs))}::double precision * interval '1 millisecond')`;
+  const lease = msInterval(leaseMs);
   const ours = sql`d.lease_owner = ${workerId}`;
   /** `value` when the lease is ours, the column unchanged otherwise. */
   const ifOurs = (column: string, value: ReturnType<typeof sql>) => sql`case when ${ours} then ${value} else d.${sql.ref(column)} end`;

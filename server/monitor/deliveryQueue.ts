@@ -5,10 +5,9 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/client';
+import { OPEN } from './deliveryStatus';
 import { grouped } from './grouped';
 import type { OpenDelivery } from './messages';
-
-const OPEN = sql`('pending', 'sending', 'retry')`;
 
 /** Up to `limit` open deliveries per destination, oldest first (the welcome intro before the reviews it announces). */
 async function loadQueues(db: DB, destinationIds: string[], limit: number): Promise<OpenDelivery[][]> {

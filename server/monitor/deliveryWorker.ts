@@ -21,7 +21,9 @@ import { deliver, prepareTarget, type DeliveryOutcome, type PreparedTarget } fro
 import { afterSend, nextAllowedAt, paceFor } from '../destinations/pacing';
 import type { WebhookSender } from '../destinations/send';
 import type { FormattedMessage, Platform } from '../destinations/types';
+import { msInterval as ms } from '../db/interval';
 import { count } from './counters';
+import { OPEN } from './deliveryStatus';
 import { createDeliveryMarks, type Delivered, type DeliveryMarks } from './deliveryMarks';
 import { createQueueLoader } from './deliveryQueue';
 import { buildMessage, type OpenDelivery } from './messages';
@@ -60,7 +62,6 @@ export type ClaimedDestination = {
   consecutive_failures: number;
 };
 
-const OPEN = sql`('pending', 'sending', 'retry')`;
 const BATCH = 100;
 /** Retries of a failing webhook give up on a message after this long; until then the backoff keeps growing. */
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
@@ -72,8 +73,6 @@ export function backoffMs(attempts: number, random = Math.random(), baseMs = BAC
   const raw = Math.min(BACKOFF_CAP_MS, baseMs * 2 ** Math.max(0, attempts - 1));
   return Math.round(raw * (0.5 + random / 2));
 }
-
-const ms = (n: number) => sql`(${Math.max(0, Math.round(n))}::double precision * interval '1 millisecond')`;
 
 /**
  * `busy`: destinations this process is still sending to. Their lease may have run out during a slow answer; they must

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import { getDb } from '../db/client';
+import { OPEN } from './deliveryStatus';
 import { serviceUnavailable } from '../http/errors';
 import { counters, type Counters } from './counters';
 
@@ -25,7 +26,7 @@ export async function getHealth(): Promise<Health> {
       select count(*)::int as depth,
              count(*) filter (where next_attempt_at <= now())::int as due,
              min(created_at) as oldest
-        from deliveries where status in ('pending', 'sending', 'retry')`.execute(db);
+        from deliveries where status in ${OPEN}`.execute(db);
     const s = await sql<{ active: number; due: number; paused: number }>`
       select count(*) filter (where status = 'active')::int as active,
              count(*) filter (where status = 'active' and next_poll_at <= now())::int as due,

@@ -18,6 +18,7 @@ import type { SourceCredentials, SourceKind } from '../sources/types';
 import { appKey, ensureAppRow, lockApp, validateAppRef, type AppRef, type AppRow, type EnsureAppInput } from './apps';
 import { destinationFiltersSchema, normalizeFilters, readFilters, type DestinationFilters } from './filters';
 import { claimDestinations, createDeliveryGroups, processDestination } from './deliveryWorker';
+import { OPEN, OPEN_STATUSES } from './deliveryStatus';
 import { engineOptionsFromEnv, type EngineOptions } from './engine';
 import { pollLeasedSource, type PollOutcome } from './poller';
 import { claimSource, ensureSource, type SourceRow } from './sources';
@@ -273,7 +274,7 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
   const counts = await db
     .selectFrom('deliveries')
     .select([
-      sql<number>`count(*) filter (where status in ('pending', 'sending', 'retry'))::int`.as('queued'),
+      sql<number>`count(*) filter (where status in ${OPEN})::int`.as('queued'),
       sql<number>`count(*) filter (where status = 'delivered')::int`.as('delivered'),
       sql<number>`count(*) filter (where kind = 'welcome' and status = 'delivered')::int`.as('welcomes_delivered'),
     ])
@@ -359,7 +360,7 @@ export async function drainDeliveries(overrides: Partial<EngineOptions> & { wait
       .selectFrom('deliveries as x')
       .innerJoin('destinations as d', 'd.id', 'x.destination_id')
       .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(greatest(x.next_attempt_at, d.next_send_at))`.as('next')])
-      .where('x.status', 'in', ['pending', 'sending', 'retry'])
+      .where('x.status', 'in', OPEN_STATUSES)
       .where('d.status', '=', 'active')
       .executeTakeFirstOrThrow();
     if (!overrides.waitForRetries || open.n === 0 || Date.now() > deadline) return { sent, open: open.n };

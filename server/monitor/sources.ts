@@ -10,6 +10,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
 import type { Database, MonitoredSourcesTable } from '../db/types';
 import { decryptSecret, encryptSecret } from '../crypto';
+import { msInterval } from '../db/interval';
 import type { SourceConfig, SourceCredentials, SourceKind } from '../sources/types';
 
 export type SourceRow = Selectable<MonitoredSourcesTable>;
@@ -56,13 +57,11 @@ export async function ensureSource(db: DB | Transaction<Database>, input: Ensure
     .executeTakeFirstOrThrow();
 }
 
-const leaseInterval = (leaseMs: number) => sql`(${leaseMs}::double precision * interval '1 millisecond')`;
-
 /** Up to `limit` active, due, unleased sources, leased to `workerId`; `busy` are the ones this process is still polling. */
 export async function claimDueSources(db: DB, workerId: string, limit: number, leaseMs: number, busy: number[] = []): Promise<SourceRow[]> {
   const r = await sql<SourceRow>`
     update monitored_sources s
-       set lease_owner = ${workerId}, lease_until = now() + ${leaseInterval(leaseMs)}, last_polled_at = now()
+       set lease_owner = ${workerId}, lease_until = now() + ${msInterval(leaseMs)}, last_polled_at = now()
      where s.id in (
        select id from monitored_sources
         where status = 'active' and next_poll_at <= now() and (lease_until is null or lease_until < now())
@@ -78,7 +77,7 @@ export async function claimDueSources(db: DB, workerId: string, limit: number, l
 export async function claimSource(db: DB, id: number, workerId: string, leaseMs: number): Promise<SourceRow | null> {
   const r = await sql<SourceRow>`
     update monitored_sources s
-       set lease_owner = ${workerId}, lease_until = now() + ${leaseInterval(leaseMs)}, last_polled_at = now()
+       set lease_owner = ${workerId}, lease_until = now() + ${msInterval(leaseMs)}, last_polled_at = now()
      where s.id in (
        select id from monitored_sources
         where id = ${id} and (lease_until is null or lease_until < now() or lease_owner = ${workerId})

@@ -5,6 +5,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import { getDb } from '../db/client';
+import { msInterval as ms } from '../db/interval';
 import type { EmailRequestKind, EmailSubscriptionsTable } from '../db/types';
 import { randomId } from '../crypto';
 
@@ -62,8 +63,6 @@ export type ClaimedEmailRequest = {
   app_store_url: string | null;
   digest_status: 'offered' | 'active' | 'off';
 };
-
-const ms = (n: number) => sql`(${Math.max(0, Math.round(n))}::double precision * interval '1 millisecond')`;
 
 /** Due requests, leased for `leaseMs`: a process that dies mid-send leaves a lease that expires, and the next one sends. */
 export async function claimEmailRequests(limit: number, leaseMs: number): Promise<ClaimedEmailRequest[]> {

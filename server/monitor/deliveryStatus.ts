@@ -1,0 +1,10 @@
+import { sql } from 'kysely';
+
+/** A delivery still to be sent, or whose send was interrupted ('sending' after a crash). */
+export const OPEN_STATUSES = ['pending', 'sending', 'retry'] as const;
+
+/**
+ * `status in ${OPEN}`: the list inlined as literals, not parameters, so that the planner can use the partial indexes
+ * whose predicate is this same list (migration 0002: deliveries_open_by_destination_idx, deliveries_open_due_idx).
+ */
+export const OPEN = sql`(${sql.join(OPEN_STATUSES.map((s) => sql.lit(s)))})`;
