@@ -16,14 +16,26 @@ function compile(entry: ApiRouteEntry): Compiled {
   const segments: Segment[] = [];
   const source = entry.path
     .split('/')
+    .filter(Boolean)
     .map((seg) => {
-      const m = /^\[(\.\.\.)?(\w+)\]$/.exec(seg);
-      if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      segments.push({ name: m[2], catchAll: !!m[1] });
-      return m[1] ? '(.+)' : '([^/]+)';
+      // [id], [...path], and the optional catch-all [[...path]] (which also matches nothing at all).
+      const m = /^\[(\[)?(\.\.\.)?(\w+)\]?\]$/.exec(seg);
+      if (!m) return `/${seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      segments.push({ name: m[3], catchAll: !!m[2] });
+      if (m[1]) return '(?:/(.+))?';
+      return m[2] ? '/(.+)' : '/([^/]+)';
     })
-    .join('/');
+    .join('');
   return { pattern: new RegExp(`^${source}/?$`), segments, route: entry.route };
+}
+
+/** A path segment as Next gives it: %-decoded, or as sent when the escape is malformed (the endpoint's validation answers 400). */
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** Answers the request and returns true when one of the routes matches its path; returns false (untouched) otherwise. */
@@ -72,14 +84,10 @@ export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
       if (!m) continue;
       const query: Record<string, string | string[]> = Object.fromEntries(new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1)));
       c.segments.forEach(({ name, catchAll }, i) => {
-        let value: string;
-        try {
-          value = decodeURIComponent(m[i + 1]);
-        } catch {
-          value = m[i + 1]; // malformed %-escape: the endpoint's own validation answers 400
-        }
-        // Next gives a catch-all segment ([...slug]) as an array of its parts.
-        query[name] = catchAll ? value.split('/') : value;
+        const value = m[i + 1];
+        if (value === undefined) return; // an optional catch-all that matched nothing
+        // Next gives a catch-all segment ([...slug]) as an array of its parts, each decoded on its own.
+        query[name] = catchAll ? value.split('/').map(decodeSegment) : decodeSegment(value);
       });
       (req as IncomingMessage & { query: typeof query }).query = query;
       return run(c.route, req, res);

@@ -15,6 +15,11 @@ const rest = endpoint({
   params: z.object({ parts: z.array(z.string()) }),
   handler: ({ params }) => params,
 });
+const docs = endpoint({
+  summary: 'echo an optional catch-all',
+  params: z.object({ slug: z.array(z.string()).optional() }),
+  handler: ({ params }) => params,
+});
 const fixed = endpoint({ summary: 'a static path', handler: () => 'static' });
 const find = endpoint({ summary: 'echo the query', query: z.object({ q: z.string(), n: z.string().optional() }), handler: ({ query }) => query });
 
@@ -26,6 +31,7 @@ beforeAll(async () => {
     { path: '/api/v1/things/special', route: apiRoute({ GET: fixed }) },
     { path: '/api/v1/files/[...parts]', route: apiRoute({ GET: rest }) },
     { path: '/api/v1/find', route: apiRoute({ GET: find }) },
+    { path: '/api/v1/docs/[[...slug]]', route: apiRoute({ GET: docs }) },
   ]);
   server = http.createServer(async (req, res) => {
     if (!(await route(req, res))) {
@@ -51,8 +57,13 @@ describe('the API router in front of Next', () => {
     expect(await (await fetch(`${base}/api/v1/find?q=a+b&n=1&q=c%20d`)).json()).toEqual({ data: { q: 'c d', n: '1' } });
     expect((await fetch(`${base}/api/v1/find/?n=1`)).status).toBe(400);
   });
-  test('gives a catch-all segment as an array', async () => {
+  test('gives a catch-all segment as an array, each part decoded on its own (as Next does)', async () => {
     expect(await (await fetch(`${base}/api/v1/files/a/b/c`)).json()).toEqual({ data: { parts: ['a', 'b', 'c'] } });
+    expect(await (await fetch(`${base}/api/v1/files/a%2Fb/c%20d`)).json()).toEqual({ data: { parts: ['a/b', 'c d'] } });
+  });
+  test('an optional catch-all matches with and without segments', async () => {
+    expect(await (await fetch(`${base}/api/v1/docs`)).json()).toEqual({ data: {} });
+    expect(await (await fetch(`${base}/api/v1/docs/x/y`)).json()).toEqual({ data: { slug: ['x', 'y'] } });
   });
   test('passes a malformed escape through raw instead of crashing', async () => {
     const r = await fetch(`${base}/api/v1/things/%E0%A4%A`);
