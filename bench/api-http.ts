@@ -29,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { replayedHeaders, requestRaw, type RawAnswer } from './lib/rawHttp.mjs';
 import { startAppStoreFakes } from '../tests/fakes/appStores';
 import { DEMO_APPS } from '../tests/fixtures/catalog';
 
@@ -37,7 +38,9 @@ const WARMUP_SECONDS = 1;
 
 type Served = { url: string; close: () => Promise<void> };
 type Call = { path: string; method: 'GET' | 'POST'; body?: string };
-type Answer = { status: number; rawHeaders: string[]; body: Buffer };
+type Answer = RawAnswer;
+/** One call of `call` on the server at `base`. */
+const request = (base: string, call: Call): Promise<Answer> => requestRaw(`${base}${call.path}`, { method: call.method, body: call.body });
 type LoadResult = { rps: number; p99: number };
 
 function listen(server: http.Server): Promise<Served> {
@@ -71,29 +74,13 @@ async function startRealServer(dataDir: string, env: Record<string, string>): Pr
   return { url: server.url, close: server.stop };
 }
 
-function request(base: string, call: Call): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${call.path}`, { method: call.method, headers: call.body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end(call.body);
-  });
-}
-
 /**
  * A server that answers every request with the recorded answer: the same status, headers (names as sent,
  * Content-Length included so that Node does not switch to chunked encoding) and body bytes. Date, Connection and
  * Keep-Alive are left to Node, which adds them to both servers' answers alike.
  */
 function startCeiling(answer: Answer): Promise<Served> {
-  const skip = new Set(['date', 'connection', 'keep-alive']);
-  const headers: string[] = [];
-  for (let i = 0; i < answer.rawHeaders.length; i += 2) {
-    if (!skip.has(answer.rawHeaders[i].toLowerCase())) headers.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
-  }
+  const headers = replayedHeaders(answer.rawHeaders);
   return listen(
     http.createServer((_req, res) => {
       res.writeHead(answer.status, headers);

@@ -5,12 +5,12 @@
 // the ceiling; through Next's pipeline (STATIC_PAGES=next) it was ~1.6k req/s, 0.09 of it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ensureBuild } from '../scripts/ensure-build.cjs';
 import { freePort, startServer } from '../scripts/arb-server.cjs';
+import { replayedHeaders, requestRaw } from './lib/rawHttp.mjs';
 
 const PAGE = '/pricing';
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
@@ -40,10 +40,7 @@ async function measure(name, url) {
  */
 async function startCeiling(bodyFile, rawHeaders) {
   const port = await freePort();
-  const headers = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (!['date', 'connection', 'keep-alive'].includes(rawHeaders[i].toLowerCase())) headers.push(rawHeaders[i], rawHeaders[i + 1]);
-  }
+  const headers = replayedHeaders(rawHeaders);
   const code = `
     const fs = require('node:fs');
     const body = fs.readFileSync(${JSON.stringify(bodyFile)});
@@ -60,24 +57,13 @@ async function startCeiling(bodyFile, rawHeaders) {
   return { url: `http://127.0.0.1:${port}${PAGE}`, stop: () => child.kill('SIGTERM') };
 }
 
-/** One GET as autocannon sends it (no Accept-Encoding): status, raw headers, body bytes. */
-function getRaw(url) {
-  return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
-  });
-}
-
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 ensureBuild({ distDir, log: (m) => console.error(m) });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-static-'));
 const server = await startServer({ dataDir, distDir, env: { LOG_LEVEL: 'warn', WORKER: 'off' } });
 let ceiling;
 try {
-  const res = await getRaw(`${server.url}${PAGE}`);
+  const res = await requestRaw(`${server.url}${PAGE}`);
   if (res.status !== 200) throw new Error(`${PAGE} answered ${res.status}`);
   const bodyFile = path.join(dataDir, 'page.html');
   fs.writeFileSync(bodyFile, res.body);
