@@ -1,10 +1,12 @@
 /**
- * Links into the flow carry the app: `/?app_id=…&app_store=…` (spec section 4). When they do and no app is chosen
+ * Links into the flow carry the app: `/?app_id=…&app_store=…` . When they do and no app is chosen
  * yet, the app's details are fetched; on success the app becomes the selection, the signup banner shows and the
- * search box shows the app's title. A missing or unknown app leaves the page as it was.
+ * search box shows the app's title. A missing, malformed or unknown app leaves the page as it was (a malformed id is
+ * not even asked about).
  */
 import { useRouter } from 'next/router';
 import { useEffect } from 'react';
+import { normalizeAppId } from '@/lib/appIds';
 import { isAppStore } from '@/lib/appStores';
 import { useAppSelectionStore } from '@/stores/appSelection';
 
@@ -14,8 +16,9 @@ function single(value: string | string[] | undefined): string | undefined {
 
 export function useAppFromUrl(): void {
   const router = useRouter();
-  const appId = single(router.query.app_id);
   const appStore = single(router.query.app_store);
+  const rawAppId = single(router.query.app_id);
+  const appId = rawAppId && isAppStore(appStore) ? normalizeAppId(appStore, rawAppId) : null;
   const country = single(router.query.country);
 
   useEffect(() => {

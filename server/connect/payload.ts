@@ -8,7 +8,7 @@ import { decodeConnectionPayload, InvalidConnectionPayloadError } from '@/lib/co
 import { validateWebhookUrl, type WebhookPlatform } from '@/lib/webhookUrls';
 import { ALL_COUNTRIES, isStorefrontCode } from '@/lib/storefronts';
 import type { AppStore, Platform } from '@/lib/appStores';
-import { normalizeAppId } from '../apps/params';
+import { normalizeAppId } from '@/lib/appIds';
 import { env } from '../env';
 import { badRequest } from '../http/errors';
 import { emailAddress } from '../http/schemas';

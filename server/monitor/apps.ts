@@ -5,6 +5,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
 import type { Database } from '../db/types';
+import { APP_ID_HINT, isAppStoreAppId, isPlayPackageName } from '@/lib/appIds';
 import { badRequest } from '../http/errors';
 import type { AppStore } from '../sources/types';
 import type { AppInfo } from '../destinations/types';
@@ -12,9 +13,6 @@ import type { AppInfo } from '../destinations/types';
 export type AppRef = { store: AppStore; appId: string };
 export type AppRow = { key: string; store: AppStore; app_id: string; title: string; icon_url: string | null; store_url: string | null; developer: string | null };
 
-const IOS_ID = /^\d{1,12}$/;
-// Android package names: dot-separated Java identifiers (com.example.app).
-const ANDROID_ID = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
 
 export function appKey(ref: AppRef): string {
   return `${ref.store}__${ref.appId}`;
@@ -22,9 +20,9 @@ export function appKey(ref: AppRef): string {
 
 export function validateAppRef(ref: AppRef): AppRef {
   if (ref.store === 'apple_app_store') {
-    if (!IOS_ID.test(ref.appId)) throw badRequest('app_id: an App Store app id is a number, like 284882215.');
+    if (!isAppStoreAppId(ref.appId)) throw badRequest(`app_id ${APP_ID_HINT.apple_app_store}.`);
   } else if (ref.store === 'google_play_store') {
-    if (!ANDROID_ID.test(ref.appId) || ref.appId.length > 150) throw badRequest('app_id: a Google Play app id is a package name, like com.example.app.');
+    if (!isPlayPackageName(ref.appId)) throw badRequest(`app_id ${APP_ID_HINT.google_play_store}.`);
   } else {
     throw badRequest('app_store: must be apple_app_store or google_play_store.');
   }

@@ -4,6 +4,7 @@
  *   GET {APPSTORE_CONNECT_BASE_URL}/v1/apps/{id}/customerReviews?sort=-createdDate&limit=200&include=response
  * Auth is a short-lived ES256 JWT (header kid; iss, iat, exp ≤ 20 min, aud appstoreconnect-v1) sent as a Bearer token.
  */
+import { isAppStoreAppId } from '@/lib/appIds';
 import { importPKCS8, SignJWT } from 'jose';
 import { env } from '../env';
 import { appStorePageUrl } from './appStoreFeed';
@@ -149,7 +150,7 @@ export const appStoreConnectAdapter: SourceAdapter = {
   async poll(config: SourceConfig, options: PollOptions = {}): Promise<PollResult> {
     const creds = credentialsOf(config);
     const appId = config.appId.trim();
-    if (!/^\d{1,15}$/.test(appId)) throw new SourceError(`"${config.appId}" is not an App Store app id (digits)`, true);
+    if (!isAppStoreAppId(appId)) throw new SourceError(`"${config.appId}" is not an App Store app id (digits)`, true);
     const since = options.since ?? null;
     const maxPages = Math.max(options.maxPages ?? DEFAULT_MAX_PAGES, 1);
     // One token serves the whole poll: it lives far longer than a few pages take.

@@ -7,6 +7,7 @@
  * - the feed intermittently answers an empty page → retried once; if it is still empty where reviews are known to
  *   exist, the poll reports complete: false so the engine keeps its watermark instead of skipping what it did not see.
  */
+import { isAppStoreAppId } from '@/lib/appIds';
 import { env } from '../env';
 import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';
 import { SourceError, type NormalizedReview, type PollOptions, type PollResult, type SourceAdapter, type SourceConfig } from './types';
@@ -88,7 +89,7 @@ export function parseFeedPage(doc: FeedDocument, appId: string, country: string)
 function validate(config: SourceConfig): { appId: string; country: string } {
   const appId = config.appId.trim();
   const country = (config.country ?? '').trim().toLowerCase();
-  if (!/^\d{1,15}$/.test(appId)) throw new SourceError(`"${config.appId}" is not an App Store app id (digits)`, true);
+  if (!isAppStoreAppId(appId)) throw new SourceError(`"${config.appId}" is not an App Store app id (digits)`, true);
   if (!/^[a-z]{2}$/.test(country)) throw new SourceError('The App Store feed needs a two-letter storefront country', true);
   return { appId, country };
 }

@@ -5,6 +5,7 @@
  * The API only returns reviews created or modified in the last 7 days, newest modification first. An edited review comes
  * back with the same reviewId and a newer lastModified: the engine records it as an edit, keyed on the id.
  */
+import { isPlayPackageName } from '@/lib/appIds';
 import { importPKCS8, SignJWT } from 'jose';
 import { env } from '../env';
 import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';
@@ -161,7 +162,7 @@ export function parsePlayReviews(doc: PlayReviewsDocument, packageName: string):
 
 export function validPackageName(appId: string): string {
   const pkg = appId.trim();
-  if (!/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/.test(pkg)) {
+  if (!isPlayPackageName(pkg)) {
     throw new SourceError(`"${appId}" is not an Android package name (like com.example.app)`, true);
   }
   return pkg;
