@@ -3,7 +3,7 @@
  * coalesced. "No such app" is cached too, for a few minutes, so a mistyped id in a shared link does not hit the store
  * on every visit.
  */
-import { createCache } from './cache';
+import { createLoadingCache } from './cache';
 import { lookupItunes } from './itunes';
 import { getPlayDetails } from './googlePlay';
 import type { AppDetails, AppStore } from './types';
@@ -11,25 +11,26 @@ import type { AppDetails, AppStore } from './types';
 const DETAILS_TTL_MS = 60 * 60_000;
 const NOT_FOUND_TTL_MS = 5 * 60_000;
 
-const detailsCache = createCache<Readonly<AppDetails> | null>({
+export type DetailsInput = { appId: string; appStore: AppStore; country: string };
+
+const detailsCache = createLoadingCache<Readonly<AppDetails> | null, DetailsInput>({
   ttlMs: DETAILS_TTL_MS,
   max: 5000,
   ttlFor: (value) => (value === null ? NOT_FOUND_TTL_MS : DETAILS_TTL_MS),
-});
-
-export type DetailsInput = { appId: string; appStore: AppStore; country: string };
-
-const detailsKey = (input: DetailsInput) => `${input.appStore}|${input.country}|${input.appId}`;
-
-/** The details, or null when the store has no such app. Throws StoreError when the store fails. */
-export function getAppDetails(input: DetailsInput): Promise<Readonly<AppDetails> | null> {
-  return detailsCache.coalesce(detailsKey(input), async () => {
+  load: async (input) => {
     const details =
       input.appStore === 'apple_app_store'
         ? await lookupItunes({ id: input.appId, country: input.country })
         : await getPlayDetails({ appId: input.appId, country: input.country });
     return details ? Object.freeze(details) : null;
-  });
+  },
+});
+
+const detailsKey = (input: DetailsInput) => `${input.appStore}|${input.country}|${input.appId}`;
+
+/** The details, or null when the store has no such app. Throws StoreError when the store fails. */
+export function getAppDetails(input: DetailsInput): Promise<Readonly<AppDetails> | null> {
+  return detailsCache.load(detailsKey(input), input);
 }
 
 /**
