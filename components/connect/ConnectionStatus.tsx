@@ -85,6 +85,7 @@ export default function ConnectionStatus({ destinationId, onConnectAnother }: { 
         <dd>{data.delivered}</dd>
       </dl>
       {data.warning ? <p className={styles.fieldWarning}>{data.warning}</p> : null}
+      {data.source_problem ? <p className={styles.fieldWarning}>{data.source_problem}</p> : null}
       <div role="alert" className={styles.alert}>
         {problem}
       </div>

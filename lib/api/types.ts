@@ -54,6 +54,8 @@ export type DestinationState = {
   last_delivery_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** A store's reviews of a connected app cannot be read right now (its format changed), in plain words. */
+  source_problem: string | null;
 };
 
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };

@@ -84,7 +84,9 @@ export async function searchPlay(input: { term: string; country: string; limit: 
     if (res.status !== 200) throw new StoreError('unavailable', STORE, `Google Play result list answered ${res.status}`);
   }
   try {
-    return parsePlaySearch(res.text).slice(0, input.limit);
+    // Cards we could not read are our bug (a moved path): say so loudly, but still answer with what was readable.
+    const onProblems = (problems: string[]) => log.error('google play search cards not understood', { problems });
+    return parsePlaySearch(res.text, { onProblems }).slice(0, input.limit);
   } catch (err) {
     return formatError(err);
   }

@@ -34,9 +34,13 @@ export const PLAY_PATHS = {
     block: { rpcId: 'lGYRle', key: 'ds:4' },
     /** The list of result sections (about-these-results notices, the top app card, "more results"…). */
     sections: [0, 1],
-    /** In a section: the big card Play shows when the query names one app. Its [16][2] mirrors details' [1][2]. */
+    /**
+     * In a section: the big card Play shows when the query names one app. Its [16][2] mirrors details' [1][2]; the
+     * package name is not in there but in the object beside it, under the key "12": [16][3] = {"12": [["id", 7]]}.
+     */
     topApp: {
-      appId: [23, 16, 11, 0, 0],
+      card: [23],
+      appId: [23, 16, 3, '12', 0, 0],
       title: [23, 16, 2, 0, 0],
       developer: [23, 16, 2, 68, 0],
       icon: [23, 16, 2, 95, 0, 3, 2],
@@ -47,6 +51,7 @@ export const PLAY_PATHS = {
     list: [22, 0],
     /** In an entry of the result list. The list carries no ratings count. */
     item: {
+      card: [],
       appId: [0, 0, 0],
       title: [0, 3],
       developer: [0, 14],
@@ -117,13 +122,17 @@ function scanJsonValue(text: string, from: number): string | null {
   return null;
 }
 
-/** The block a page serves for an RPC, or undefined when the page does not have it. */
-export function findBlock(data: ScriptData, block: { rpcId: string; key: string }): unknown {
+/** Every block a page serves for an RPC, in page order (by the usual ds key when the page has no RPC table). */
+export function findBlocks(data: ScriptData, block: { rpcId: string; key: string }): unknown[] {
   if (data.rpcByKey.size > 0) {
-    for (const [key, rpc] of data.rpcByKey) if (rpc === block.rpcId) return data.blocks.get(key);
-    return undefined;
+    return [...data.rpcByKey].filter(([key, rpc]) => rpc === block.rpcId && data.blocks.has(key)).map(([key]) => data.blocks.get(key));
   }
-  return data.blocks.get(block.key);
+  return data.blocks.has(block.key) ? [data.blocks.get(block.key)] : [];
+}
+
+/** The (first) block a page serves for an RPC, or undefined when the page does not have it. */
+export function findBlock(data: ScriptData, block: { rpcId: string; key: string }): unknown {
+  return findBlocks(data, block)[0];
 }
 
 export function readPath(value: unknown, path: Path): unknown {
@@ -153,12 +162,15 @@ export function detailsPageAppId(html: string): string | null {
 /** Details of one app from its page. `storeUrl` and `country` are what the caller asked for. */
 export function parsePlayDetails(html: string, input: { appId: string; country: string; storeUrl: string }): AppDetails {
   const p = PLAY_PATHS.details;
-  const block = findBlock(parseScriptData(html), p.block);
-  if (block === undefined) {
+  const blocks = findBlocks(parseScriptData(html), p.block);
+  if (blocks.length === 0) {
     throw new PlayFormatError(`details page of ${input.appId}: no ${p.block.rpcId} (${p.block.key}) data block`);
   }
-  const title = str(readPath(block, p.title));
-  if (!title) throw new PlayFormatError(`details page of ${input.appId}: no title at [${p.title.join(', ')}]`);
+  // Real pages carry two Ws7gDc blocks, the full details and a rating-only one, in no promised order: the details
+  // are the one with a title.
+  const block = blocks.find((b) => str(readPath(b, p.title)) !== null);
+  const title = block === undefined ? null : str(readPath(block, p.title));
+  if (!block || !title) throw new PlayFormatError(`details page of ${input.appId}: no title at [${p.title.join(', ')}]`);
   const priceMicros = readPath(block, p.priceMicros);
   const updatedSeconds = readPath(block, p.updatedSeconds);
   return {
@@ -182,8 +194,22 @@ export function parsePlayDetails(html: string, input: { appId: string; country: 
   };
 }
 
-/** A search page's results, the top app card first, without duplicates. */
-export function parsePlaySearch(html: string): AppSummary[] {
+export type PlaySearchReport = {
+  /** The results, the top app card first, without duplicates. */
+  apps: AppSummary[];
+  /**
+   * Cards the page carries that did not yield an app (a required field missing at its path), in words naming the
+   * card and the path. Empty on a page we fully understand.
+   */
+  problems: string[];
+};
+
+/**
+ * A search page's results plus what could not be read. The top card and every list entry are known cards: when one is
+ * present but its id or title is not where PLAY_PATHS says, that is a problem of ours (a moved path), reported here
+ * instead of silently dropping the app.
+ */
+export function readPlaySearch(html: string): PlaySearchReport {
   const data = parseScriptData(html);
   const p = PLAY_PATHS.search;
   const block = findBlock(data, p.block);
@@ -196,39 +222,61 @@ export function parsePlaySearch(html: string): AppSummary[] {
         country: '',
         storeUrl: '',
       });
-      return [{ app_id, app_store, title, developer, icon, rating, ratings_count }];
+      return { apps: [{ app_id, app_store, title, developer, icon, rating, ratings_count }], problems: [] };
     }
     throw new PlayFormatError(`search page: no ${p.block.rpcId} (${p.block.key}) data block`);
   }
   const sections = readPath(block, p.sections);
   if (!Array.isArray(sections)) throw new PlayFormatError(`search page: no section list at [${p.sections.join(', ')}]`);
 
-  const out: AppSummary[] = [];
+  const apps: AppSummary[] = [];
+  const problems: string[] = [];
   const seen = new Set<string>();
   let listed = 0;
   const add = (app: AppSummary | null) => {
     if (app && !seen.has(app.app_id)) {
       seen.add(app.app_id);
-      out.push(app);
+      apps.push(app);
     }
   };
-  for (const section of sections) {
-    add(readApp(section, p.topApp));
+  const readCard = (node: unknown, fields: AppFields, name: string) => {
+    const card = readPath(node, fields.card);
+    if (card === null || card === undefined) return;
+    const app = readApp(node, fields);
+    if (!app) problems.push(`${name}: no id at [${fields.appId.join(', ')}] or no title at [${fields.title.join(', ')}]`);
+    add(app);
+  };
+  sections.forEach((section, s) => {
+    readCard(section, p.topApp, `top app card (section ${s})`);
     const list = readPath(section, p.list);
     if (Array.isArray(list)) {
       listed += list.length;
-      for (const item of list) add(readApp(item, p.item));
+      list.forEach((item, i) => readCard(item, p.item, `result ${i} (section ${s})`));
     }
-  }
-  if (listed > 0 && out.length === 0) {
+  });
+  if (listed > 0 && apps.length === 0) {
     throw new PlayFormatError(
       `search page: ${listed} results but none has an id at [${p.item.appId.join(', ')}] and a title at [${p.item.title.join(', ')}]`,
     );
   }
-  return out;
+  return { apps, problems };
 }
 
-type AppFields = { appId: Path; title: Path; developer: Path; icon: Path; score: Path; ratings?: Path };
+/**
+ * A search page's results, the top app card first, without duplicates. `strict` (what the tests use) turns any card
+ * that yielded nothing into a PlayFormatError; otherwise the readable results are returned and `onProblems` hears
+ * about the rest (the live client logs them).
+ */
+export function parsePlaySearch(html: string, options: { strict?: boolean; onProblems?: (problems: string[]) => void } = {}): AppSummary[] {
+  const report = readPlaySearch(html);
+  if (report.problems.length > 0) {
+    if (options.strict) throw new PlayFormatError(`search page: ${report.problems.join('; ')}`);
+    options.onProblems?.(report.problems);
+  }
+  return report.apps;
+}
+
+type AppFields = { card: Path; appId: Path; title: Path; developer: Path; icon: Path; score: Path; ratings?: Path };
 
 function readApp(node: unknown, f: AppFields): AppSummary | null {
   const appId = str(readPath(node, f.appId));

@@ -110,6 +110,8 @@ export interface MonitoredSourcesTable {
   lease_owner: string | null;
   lease_until: NullableTimestamp;
   created_at: Generated<Timestamp>;
+  /** Last poll that failed on a payload we could not read (0008); current while newer than last_success_at. */
+  format_error_at: NullableTimestamp;
 }
 
 export interface ReviewsTable {

@@ -2,7 +2,18 @@
  * In-memory counters of this process's engine work, exposed on /api/health. Kept on globalThis because `npm start`
  * loads the engine through tsx and the health route through Next's bundle: two module instances, one process.
  */
-export type CounterName = 'polled' | 'poll_failed' | 'ingested' | 'edited' | 'fanned_out' | 'delivered' | 'retried' | 'failed' | 'resent';
+export type CounterName =
+  | 'polled'
+  | 'poll_failed'
+  /** Polls that failed on a store payload we could not read (also counted in poll_failed). */
+  | 'format_errors'
+  | 'ingested'
+  | 'edited'
+  | 'fanned_out'
+  | 'delivered'
+  | 'retried'
+  | 'failed'
+  | 'resent';
 
 export type Counters = Record<CounterName, number> & { since: string };
 
@@ -14,6 +25,7 @@ function state(): Counters {
       since: new Date().toISOString(),
       polled: 0,
       poll_failed: 0,
+      format_errors: 0,
       ingested: 0,
       edited: 0,
       fanned_out: 0,

@@ -8,18 +8,20 @@ import { getDb } from '../db/client';
 import { OPEN } from './deliveryStatus';
 import { serviceUnavailable } from '../http/errors';
 import { counters, type Counters } from './counters';
+import { countCurrentFormatErrors } from './formatErrors';
 
 export type Health = {
   status: 'ok';
   database: 'ok';
   queue: { depth: number; due: number; oldest_pending_age_seconds: number | null };
-  sources: { active: number; due: number; paused: number };
+  /** format_errors: sources whose last answer was a payload we could not read (a store format change). */
+  sources: { active: number; due: number; paused: number; format_errors: number };
   counters: Counters;
 };
 
 export async function getHealth(): Promise<Health> {
   let queue: { depth: number; due: number; oldest: Date | null };
-  let sources: { active: number; due: number; paused: number };
+  let sources: { active: number; due: number; paused: number; format_errors: number };
   try {
     const db = await getDb();
     const q = await sql<{ depth: number; due: number; oldest: Date | null }>`
@@ -33,7 +35,7 @@ export async function getHealth(): Promise<Health> {
              count(*) filter (where status <> 'active')::int as paused
         from monitored_sources`.execute(db);
     queue = q.rows[0];
-    sources = s.rows[0];
+    sources = { ...s.rows[0], format_errors: await countCurrentFormatErrors(db) };
   } catch (err) {
     throw serviceUnavailable(`The database is not answering: ${(err as Error).message}`);
   }

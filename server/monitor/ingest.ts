@@ -228,7 +228,8 @@ export async function ingestPollResult(
       const byId = new Map(part.map((r) => [r.storeReviewId, r]));
       for (const row of rows) {
         const r = byId.get(row.store_review_id)!;
-        if (isAnnouncedAsNew(r.updatedAt, owned)) announced.push({ id: row.id, review: r });
+        // A review dated only by its page (no date of its own) cannot be told from history on a first poll.
+        if (!(r.dateFromPage && !owned.watermark) && isAnnouncedAsNew(r.updatedAt, owned)) announced.push({ id: row.id, review: r });
       }
     }
 

@@ -7,9 +7,10 @@
 import type { DB } from '../db/client';
 import { log } from '../log';
 import { getAdapter } from '../sources';
-import { SourceError, type PollResult, type SourceAdapter, type SourceKind } from '../sources/types';
+import { SourceError, SourceFormatError, type PollResult, type SourceAdapter, type SourceKind } from '../sources/types';
 import { lockApp, type AppRow } from './apps';
 import { count } from './counters';
+import { recordFormatError } from './formatErrors';
 import { readFilters } from './filters';
 import { ingestPollResult, type IngestOutcome } from './ingest';
 import { recordPollFailure, releaseSource, sourceConfigOf, type SourceRow } from './sources';
@@ -77,6 +78,7 @@ export async function pollLeasedSource(db: DB, source: SourceRow, deps: PollDeps
     const message = err instanceof Error ? err.message : String(err);
     await recordPollFailure(db, source, deps.workerId, { message, permanent }, deps.intervalSeconds);
     count('poll_failed');
+    if (err instanceof SourceFormatError) await recordFormatError(db, source, message, plog);
     plog.warn('poll failed', { error: message, permanent, failures: source.failure_count + 1, ms: Math.round(performance.now() - started) });
     if ((await welcomeDespiteFailure(db, source)) > 0) wake('deliver');
     return { ok: false, error: message, permanent };

@@ -25,6 +25,7 @@ import { claimSource, ensureSource, type SourceRow } from './sources';
 import { isStorefrontCode, MAIN_STOREFRONTS } from '../../lib/storefronts';
 import type { DestinationState } from '../../lib/api/types';
 import { queueWelcome } from './welcome';
+import { formatProblemFor } from './formatErrors';
 import { wake } from './wake';
 
 export type { AppRef, AppRow, DestinationFilters };
@@ -301,6 +302,7 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
     last_delivery_at: iso(d.last_delivery_at),
     last_error: currentError,
     last_error_at: currentError ? iso(d.last_error_at) : null,
+    source_problem: await formatProblemFor(db, apps.map((a) => a.key)),
     created_at: d.created_at.toISOString(),
   };
 }

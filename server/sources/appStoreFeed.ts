@@ -5,12 +5,15 @@
  * - an entry carrying `im:name` is the app itself, not a review → skipped;
  * - a page with a single entry carries it as an object, not an array → normalised to an array;
  * - the feed intermittently answers an empty page → retried once; if it is still empty where reviews are known to
- *   exist, the poll reports complete: false so the engine keeps its watermark instead of skipping what it did not see.
+ *   exist, the poll reports complete: false so the engine keeps its watermark instead of skipping what it did not see;
+ * - entries without their own `updated` date (the feed had none in 2018–2020) → dated with the page's own `updated`
+ *   (see feedDateFallback for when that is safe);
+ * - a page whose entries yield no review at all is a format change, never "no new reviews" → SourceFormatError.
  */
 import { isAppStoreAppId } from '@/lib/appIds';
 import { env } from '../env';
 import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';
-import { SourceError, type NormalizedReview, type PollOptions, type PollResult, type SourceAdapter, type SourceConfig } from './types';
+import { SourceError, SourceFormatError, type NormalizedReview, type PollOptions, type PollResult, type SourceAdapter, type SourceConfig } from './types';
 
 const SERVICE = 'The App Store reviews feed';
 export const FEED_PAGE_SIZE = 50;
@@ -29,14 +32,18 @@ export type FeedEntry = {
   'im:version'?: Label;
   link?: FeedLink | FeedLink[];
 };
-export type FeedDocument = { feed?: { entry?: FeedEntry | FeedEntry[]; link?: FeedLink | FeedLink[] } };
+export type FeedDocument = { feed?: { entry?: FeedEntry | FeedEntry[]; link?: FeedLink | FeedLink[]; updated?: Label } };
 
 type ParsedPage = {
   /** Every entry the page carried, the app entry included: a page with fewer than 50 is the last one. */
   entryCount: number;
+  /** Entries that are reviews (not the app entry) but could not be read as one. */
+  unreadable: number;
   reviews: NormalizedReview[];
   /** The page number of the feed's `rel="last"` link, when it gives one. */
   lastPage: number | null;
+  /** The feed's own `updated` date (when Apple generated the page), when it parses. */
+  feedUpdated: Date | null;
 };
 
 function asArray<T>(value: T | T[] | undefined): T[] {
@@ -48,12 +55,35 @@ export function appStorePageUrl(appId: string, country: string): string {
   return `https://apps.apple.com/${country}/app/id${appId}?see-all=reviews`;
 }
 
-function toReview(entry: FeedEntry, appId: string, country: string): NormalizedReview | null {
+function parseDate(label: string | undefined): Date | null {
+  if (!label) return null;
+  const date = new Date(label);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * The date given to entries that carry no `updated` of their own: the date of the page (when Apple generated it), and
+ * only where that is safe.
+ *  - It is an upper bound: every review on the page was written at or before it. Never later than our clock either,
+ *    or a feed clock running ahead would push the watermark into the future and stop later polls after page 1.
+ *  - With a watermark it decides nothing dangerous: the engine already stored what the feed showed before, so an id
+ *    it has not seen is new anyway, and a known id with the same text is not an edit whatever its date.
+ *  - Without a watermark (a source's first poll) dates alone separate history from new reviews, and the page date is
+ *    later than the source's creation: such reviews carry `dateFromPage` and the engine stores them as history.
+ *  - No page date, no fallback: the entries stay unreadable, and a page of only those is a format error.
+ */
+export function feedDateFallback(feedUpdated: Date | null, now = new Date()): Date | null {
+  if (!feedUpdated) return null;
+  return feedUpdated.getTime() > now.getTime() ? now : feedUpdated;
+}
+
+function toReview(entry: FeedEntry, appId: string, country: string, pageDate: Date | null): NormalizedReview | null {
   const id = entry.id?.label?.trim();
   const rating = Number.parseInt(entry['im:rating']?.label ?? '', 10);
-  const updatedAt = new Date(entry.updated?.label ?? '');
+  const ownDate = parseDate(entry.updated?.label);
+  const updatedAt = ownDate ?? pageDate;
   // A malformed entry is skipped rather than failing the whole page: one odd review must not block the others.
-  if (!id || !(rating >= 1 && rating <= 5) || Number.isNaN(updatedAt.getTime())) return null;
+  if (!id || !(rating >= 1 && rating <= 5) || !updatedAt) return null;
   return {
     store: 'apple_app_store',
     appId,
@@ -70,20 +100,30 @@ function toReview(entry: FeedEntry, appId: string, country: string): NormalizedR
     replyText: null, // the feed never carries developer replies
     replyUpdatedAt: null,
     permalink: appStorePageUrl(appId, country),
+    ...(ownDate ? {} : { dateFromPage: true }),
   };
 }
 
-export function parseFeedPage(doc: FeedDocument, appId: string, country: string): ParsedPage {
+/**
+ * One page of the feed. `pageDate` dates the entries that carry no date of their own (see feedDateFallback); by
+ * default the page's own date, but a poll passes its first page's date to every page so that one poll's undated
+ * reviews share one date and keep the feed's order.
+ */
+export function parseFeedPage(doc: FeedDocument, appId: string, country: string, pageDate?: Date | null): ParsedPage {
   const entries = asArray(doc.feed?.entry);
+  const feedUpdated = parseDate(doc.feed?.updated?.label);
+  const fallback = pageDate === undefined ? feedDateFallback(feedUpdated) : pageDate;
   const reviews: NormalizedReview[] = [];
+  let unreadable = 0;
   for (const entry of entries) {
     if (entry['im:name']) continue; // the app itself
-    const review = toReview(entry, appId, country);
+    const review = toReview(entry, appId, country, fallback);
     if (review) reviews.push(review);
+    else unreadable++;
   }
   const last = asArray(doc.feed?.link).find((l) => l.attributes?.rel === 'last')?.attributes?.href;
   const match = last ? /\/page=(\d+)\//.exec(last) : null;
-  return { entryCount: entries.length, reviews, lastPage: match ? Number(match[1]) : null };
+  return { entryCount: entries.length, unreadable, reviews, lastPage: match ? Number(match[1]) : null, feedUpdated };
 }
 
 function validate(config: SourceConfig): { appId: string; country: string } {
@@ -99,12 +139,18 @@ export function feedPageUrl(appId: string, country: string, page: number): strin
   return `${base}/${country}/rss/customerreviews/page=${page}/id=${appId}/sortby=mostrecent/json`;
 }
 
-async function fetchPage(appId: string, country: string, page: number, signal?: AbortSignal): Promise<ParsedPage> {
+async function fetchPage(appId: string, country: string, page: number, pageDate: Date | null | undefined, signal?: AbortSignal): Promise<ParsedPage> {
   // 400/404: Apple answers these for an id or storefront that does not exist.
   const res = await sourceFetch(feedPageUrl(appId, country, page), { service: SERVICE, signal, permanentStatuses: [400, 404] });
   // An empty body is the same glitch as an empty page: treat it as a page without entries.
-  if (res.text.trim() === '') return { entryCount: 0, reviews: [], lastPage: null };
-  return parseFeedPage(parseJson<FeedDocument>(res.text, SERVICE), appId, country);
+  if (res.text.trim() === '') return { entryCount: 0, unreadable: 0, reviews: [], lastPage: null, feedUpdated: null };
+  const parsed = parseFeedPage(parseJson<FeedDocument>(res.text, SERVICE), appId, country, pageDate);
+  if (parsed.reviews.length === 0 && parsed.unreadable > 0) {
+    throw new SourceFormatError(
+      `${SERVICE} changed its format: page ${page} has ${parsed.unreadable} entries and none with an id, a rating from 1 to 5 and a date`,
+    );
+  }
+  return parsed;
 }
 
 export const appStoreFeedAdapter: SourceAdapter = {
@@ -116,10 +162,13 @@ export const appStoreFeedAdapter: SourceAdapter = {
     const collected: NormalizedReview[] = [];
     let declaredLast: number | null = null;
     let complete = true;
+    // Undated entries of every page take the first page's date (see parseFeedPage).
+    let pageDate: Date | null | undefined;
 
     for (let page = 1; page <= maxPages; page++) {
-      let parsed = await fetchPage(appId, country, page, options.signal);
-      if (parsed.reviews.length === 0) parsed = await fetchPage(appId, country, page, options.signal);
+      let parsed = await fetchPage(appId, country, page, pageDate, options.signal);
+      if (parsed.reviews.length === 0) parsed = await fetchPage(appId, country, page, pageDate, options.signal);
+      if (pageDate === undefined && parsed.entryCount > 0) pageDate = feedDateFallback(parsed.feedUpdated);
 
       if (parsed.reviews.length === 0) {
         if (page === 1) {

@@ -9,7 +9,7 @@
 import { env } from '../env';
 import { isPastWatermark, newestFirstUnique, sourceFetch } from './http';
 import { playReviewUrl, validPackageName } from './playDeveloper';
-import { SourceError, type NormalizedReview, type PollOptions, type PollResult, type SourceAdapter, type SourceConfig } from './types';
+import { SourceError, SourceFormatError, type NormalizedReview, type PollOptions, type PollResult, type SourceAdapter, type SourceConfig } from './types';
 
 const SERVICE = 'Google Play';
 export const REVIEWS_RPC_ID = 'UsvDTd';
@@ -121,6 +121,10 @@ export function parseReviewsPage(text: string, packageName: string, language: st
       replyUpdatedAt: typeof replyText === 'string' && replyText ? tupleDate(at(item, 7, 2)) : null,
       permalink: playReviewUrl(packageName, id),
     });
+  }
+  if (Array.isArray(list) && list.length > 0 && reviews.length === 0) {
+    // Entries without a single readable review: Google moved a field. Not "no reviews", or the watermark would move on.
+    throw new SourceFormatError(`${SERVICE} changed the format of its reviews: ${list.length} entries, none with an id, a rating and a date`);
   }
   const token = at(data, 1, 1);
   return { reviews, nextToken: typeof token === 'string' && token ? token : null };

@@ -35,6 +35,12 @@ export type NormalizedReview = {
   replyUpdatedAt: Date | null;
   /** Link to the review or the app's store page. */
   permalink: string | null;
+  /**
+   * True when the store gave this review no date of its own and `updatedAt` is the date of the page it came on (an
+   * upper bound: the review was written at or before it). The engine then never announces it on a source's first
+   * poll, where dates alone separate history from new reviews.
+   */
+  dateFromPage?: boolean;
 };
 
 export type SourceCredentials =
@@ -82,5 +88,16 @@ export class SourceError extends Error {
     public status?: number,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The store answered, but not in a shape we can read: a page with entries of which none yields a review. Never "no new
+ * reviews": the poll fails (the watermark stays), the engine counts and logs it and tells the app's owner. Transient
+ * for scheduling (the source is polled again with backoff), because the fix is ours, not the owner's.
+ */
+export class SourceFormatError extends SourceError {
+  constructor(message: string) {
+    super(message, false);
   }
 }

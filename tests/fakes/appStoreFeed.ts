@@ -3,7 +3,9 @@
  * can publish reviews while the app polls, and switches for the feed's real traps:
  *   - a page with exactly one entry carries it as an object, not an array (always, like the real feed);
  *   - `appEntry`: page 1 starts with an entry describing the app itself (`im:name`, `im:image`, …);
- *   - `emptyPageOnce(appId, country, page)`: that page answers without entries the next N times (the intermittent glitch).
+ *   - `emptyPageOnce(appId, country, page)`: that page answers without entries the next N times (the intermittent glitch);
+ *   - `noEntryDates`: entries carry no `updated` of their own, only the feed has one (Apple's feed in 2018–2020);
+ *   - `noFeedDate`: the feed itself carries no `updated` either (with `noEntryDates`: nothing on the page has a date).
  *
  *   const feed = createAppStoreFeed();
  *   const fake = await startFakeServer([appStoreFeedRoutes(feed)]);   // ITUNES_BASE_URL = fake.url
@@ -37,7 +39,7 @@ export type AppStoreFeedStore = {
   reviews(appId: string, country: string): FeedReview[];
   /** The feed document for one page, exactly as the route serves it (consumes a pending empty-page trap). */
   page(appId: string, country: string, page: number): unknown;
-  traps: { appEntry: boolean };
+  traps: { appEntry: boolean; noEntryDates: boolean; noFeedDate: boolean };
   /** Number of page requests served, by `${appId}/${country}/${page}`. */
   hits: Map<string, number>;
 };
@@ -49,7 +51,7 @@ export function feedTime(date: Date): string {
   return new Date(date.getTime() - 7 * 3600_000).toISOString().slice(0, 19) + '-07:00';
 }
 
-export function createAppStoreFeed(options: { appEntry?: boolean } = {}): AppStoreFeedStore {
+export function createAppStoreFeed(options: { appEntry?: boolean; noEntryDates?: boolean } = {}): AppStoreFeedStore {
   const apps = new Map<string, AppFeed>();
   const empties = new Map<string, number>();
   const hits = new Map<string, number>();
@@ -64,7 +66,7 @@ export function createAppStoreFeed(options: { appEntry?: boolean } = {}): AppSto
     return feed;
   };
   const store: AppStoreFeedStore = {
-    traps: { appEntry: options.appEntry ?? false },
+    traps: { appEntry: options.appEntry ?? false, noEntryDates: options.noEntryDates ?? false, noFeedDate: false },
     hits,
     publish(appId, country, review = {}) {
       const full: FeedReview = {
@@ -107,17 +109,18 @@ export function createAppStoreFeed(options: { appEntry?: boolean } = {}): AppSto
     const emptyLeft = empties.get(`${key}/${page}`) ?? 0;
     if (emptyLeft > 0) empties.set(`${key}/${page}`, emptyLeft - 1);
     const entries: unknown[] =
-      emptyLeft > 0 ? [] : sorted.slice((page - 1) * 50, page * 50).map((r) => reviewEntry(r, appId, country));
+      emptyLeft > 0 ? [] : sorted.slice((page - 1) * 50, page * 50).map((r) => reviewEntry(r, appId, country, store.traps.noEntryDates));
     if (emptyLeft === 0 && page === 1 && store.traps.appEntry && feed) entries.unshift(appEntryOf(appId, country, feed.name));
-    return feedDocument(appId, country, page, lastPage, entries);
+    return feedDocument(appId, country, page, lastPage, entries, !store.traps.noFeedDate);
   }
   return store;
 }
 
-function reviewEntry(r: FeedReview, appId: string, country: string) {
+function reviewEntry(r: FeedReview, appId: string, country: string, undated = false) {
   return {
     author: { uri: { label: `https://itunes.apple.com/${country}/reviews/id${900000000 + (Number(r.id) % 1000)}` }, name: { label: r.author }, label: '' },
-    updated: { label: feedTime(r.updated) },
+    // The 2018–2020 feed had no per-entry date; the key is absent, as it was.
+    ...(undated ? {} : { updated: { label: feedTime(r.updated) } }),
     'im:rating': { label: String(r.rating) },
     'im:version': { label: r.version },
     id: { label: r.id },
@@ -151,12 +154,12 @@ function appEntryOf(appId: string, country: string, name: string) {
   };
 }
 
-function feedDocument(appId: string, country: string, page: number, lastPage: number, entries: unknown[]) {
+function feedDocument(appId: string, country: string, page: number, lastPage: number, entries: unknown[], dated = true) {
   const pageUrl = (p: number, fmt = 'json') =>
     `https://itunes.apple.com/${country}/rss/customerreviews/page=${p}/id=${appId}/sortby=mostrecent/${fmt}`;
   const feed: Record<string, unknown> = {
     author: { name: { label: 'iTunes Store' }, uri: { label: 'http://www.apple.com/uk/itunes/' } },
-    updated: { label: feedTime(new Date()) },
+    ...(dated ? { updated: { label: feedTime(new Date()) } } : {}),
     rights: { label: 'Copyright 2008 Apple Inc.' },
     title: { label: 'iTunes Store: Customer Reviews' },
     icon: { label: 'http://itunes.apple.com/favicon.ico' },

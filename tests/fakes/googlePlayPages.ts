@@ -123,21 +123,37 @@ const chrome = (): Block[] => [
   { key: 'ds:2', rpc: 'KPNJvb', data: [[['com.google.android.gms', 1]], null, 0], request: [null, 1] },
 ];
 
+/** The second Ws7gDc block of a details page: the same RPC asked for the rating histogram only, so no title. */
+function ratingOnlyRoot(app: PlayApp): Json[] {
+  const full = appRoot(app);
+  const d: Json[] = [];
+  put(d, [51], full[51]);
+  return d;
+}
+
+/**
+ * A details page carries two Ws7gDc blocks, as the real ones do: a rating-only one listed first, then the full
+ * details. A parser that takes the first Ws7gDc block finds no title.
+ */
 export function renderDetailsPage(app: PlayApp): string {
   return page(`${app.title} - Apps on Google Play`, detailsPath(app), [
     ...chrome(),
     { key: 'ds:3', rpc: 'ag2B9c', data: [null, [[null, 'Similar apps']]], request: [[app.appId, 7]] },
-    { key: 'ds:4', rpc: 'k8610b', data: [[[null, [2, 14], ['Safety starts with understanding how developers collect and share your data.']]]], request: [[[app.appId, 7]]] },
+    { key: 'ds:4', rpc: 'Ws7gDc', data: [null, [[null, [app.appId, 7]], null, ratingOnlyRoot(app)]], request: [null, null, [[51]], null, null, [[app.appId, 7]]] },
     { key: 'ds:5', rpc: 'Ws7gDc', data: [null, [[null, [app.appId, 7]], null, appRoot(app)]], request: [null, null, [[1, 9, 10, 11, 13, 14, 19, 20]], [[[true]]], null, [[app.appId, 7]]] },
+    { key: 'ds:6', rpc: 'k8610b', data: [[[null, [2, 14], ['Safety starts with understanding how developers collect and share your data.']]]], request: [[[app.appId, 7]]] },
     { key: 'ds:8', rpc: 'oCPfdb', data: [[], null], request: [null, [2, 2, [40], null, []], [app.appId, 7]] },
   ]);
 }
 
-/** The big card shown above the results when the query names one app (section[23]). */
+/**
+ * The big card shown above the results when the query names one app (section[23]). Its package name sits in an
+ * object beside the app part, under the key "12" ([16][3] = {"12": [["id", 7]], "40": [...]}), as on real pages.
+ */
 function topCard(app: PlayApp): Json {
   const card: Json[] = [];
   put(card, [16, 2], appRoot(app));
-  put(card, [16, 11, 0], [app.appId, 7]);
+  put(card, [16, 3], { '12': [[app.appId, 7]], '40': [[1, 73, 96, 97, 50, 92, 52, 112, 69, 19, 31, 101, 123, 74, 49, 20]] });
   put(card, [17, 0, 0, 4, 2], detailsPath(app));
   put(card, [17, 0, 2, 0, 1, 0], [app.priceMicros, app.currency, priceText(app)]);
   return card;

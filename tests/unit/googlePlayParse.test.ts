@@ -9,9 +9,12 @@ import {
   parsePlaySearch,
   parseScriptData,
   readPath,
+  readPlaySearch,
 } from '@/server/apps/googlePlayParse';
 
 const fixture = (name: string) => fs.readFileSync(path.resolve(__dirname, '../fixtures/googleplay', name), 'utf8');
+/** Pages captured from play.google.com by other projects (tests/fixtures/real/README.md says which and when). */
+const realFixture = (name: string) => fs.readFileSync(path.resolve(__dirname, '../fixtures/real', name), 'utf8');
 const target = { appId: 'com.brightloop.streakly', country: 'us', storeUrl: 'https://play.google.com/store/apps/details?id=com.brightloop.streakly' };
 
 /** A minimal page in Play's layout, for shapes the fixtures do not cover. */
@@ -26,7 +29,7 @@ function page(blocks: Array<{ key: string; rpc?: string; data: string }>): strin
 describe('parseScriptData', () => {
   test('reads every AF_initDataCallback block and the RPC id behind it', () => {
     const data = parseScriptData(fixture('details-com.brightloop.streakly.html'));
-    expect([...data.blocks.keys()]).toEqual(['ds:0', 'ds:1', 'ds:2', 'ds:3', 'ds:4', 'ds:5', 'ds:8']);
+    expect([...data.blocks.keys()]).toEqual(['ds:0', 'ds:1', 'ds:2', 'ds:3', 'ds:4', 'ds:5', 'ds:6', 'ds:8']);
     expect(data.rpcByKey.get('ds:5')).toBe('Ws7gDc');
     expect(readPath(data.blocks.get('ds:5'), [1, 2, 0, 0])).toBe('Streakly: Habit Tracker');
   });
@@ -82,8 +85,25 @@ describe('parsePlayDetails', () => {
     expect(parsePlayDetails(withoutTable, target).rating).toBe(4.61);
   });
 
+  test('takes the Ws7gDc block that has a title, not the first one (real pages add a rating-only block)', () => {
+    const html = fixture('details-com.brightloop.streakly.html');
+    const data = parseScriptData(html);
+    // The fake serves the rating-only block first, like the pages that broke the by-order pick.
+    expect(data.rpcByKey.get('ds:4')).toBe('Ws7gDc');
+    expect(readPath(data.blocks.get('ds:4'), [1, 2, 0, 0])).toBeUndefined();
+    expect(parsePlayDetails(html, target)).toMatchObject({ title: 'Streakly: Habit Tracker', rating: 4.61, ratings_count: 52341 });
+  });
+
+  test('still picks the block with the title when the two Ws7gDc blocks come the other way round', () => {
+    const html = page([
+      { key: 'ds:5', rpc: 'Ws7gDc', data: '[null,[null,null,[["Streakly"]]]]' },
+      { key: 'ds:6', rpc: 'Ws7gDc', data: '[null,[null,null,[null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,[["4.6",4.6]]]]]' },
+    ]);
+    expect(parsePlayDetails(html, target).title).toBe('Streakly');
+  });
+
   test('fails loudly, naming the block, when the details block is gone', () => {
-    const html = fixture('details-com.brightloop.streakly.html').replace("id:'Ws7gDc'", "id:'Zz9yXw'");
+    const html = fixture('details-com.brightloop.streakly.html').replaceAll("id:'Ws7gDc'", "id:'Zz9yXw'");
     expect(() => parsePlayDetails(html, target)).toThrow(PlayFormatError);
     expect(() => parsePlayDetails(html, target)).toThrow(/Ws7gDc/);
   });
@@ -131,6 +151,24 @@ describe('parsePlaySearch', () => {
     ]);
   });
 
+  test('reads the top card id from its entry keyed "12", like real pages', () => {
+    const data = parseScriptData(fixture('search-streakly-top-card.html'));
+    const sections = readPath(data.blocks.get('ds:4'), [0, 1]) as unknown[];
+    const top = sections.find((s) => readPath(s, [23]) != null);
+    expect(readPath(top, [23, 16, 3, '12', 0, 0])).toBe('com.brightloop.streakly');
+    expect(readPlaySearch(fixture('search-streakly-top-card.html')).problems).toEqual([]);
+  });
+
+  test('strict mode fails loudly when a known card yields no app', () => {
+    // A top card whose id is not where PLAY_PATHS looks: the old parser dropped such a card without a word.
+    const html = page([{ key: 'ds:4', rpc: 'lGYRle', data: JSON.stringify([[null, [[...Array(23).fill(null), [...Array(16).fill(null), [null, null, [['Moved App']]]]]]]]) }]);
+    expect(readPlaySearch(html)).toEqual({ apps: [], problems: [expect.stringMatching(/top app card \(section 0\): no id at \[23, 16, 3, 12, 0, 0\]/)] });
+    expect(() => parsePlaySearch(html, { strict: true })).toThrow(PlayFormatError);
+    const heard: string[][] = [];
+    expect(parsePlaySearch(html, { onProblems: (p) => heard.push(p) })).toEqual([]);
+    expect(heard).toHaveLength(1);
+  });
+
   test('fails loudly when the search block is missing', () => {
     expect(() => parsePlaySearch(fixture('search-clusters.html'))).toThrow(/no lGYRle \(ds:4\) data block/);
   });
@@ -145,5 +183,22 @@ describe('parsePlaySearch', () => {
       /^\/store\/apps\/collection\/search_collection_more_results_cluster\?clp=[^&]+&gsr=/,
     );
     expect(moreResultsLink(fixture('search-habit.html'))).toBeNull();
+  });
+});
+
+describe('real captured Play pages', () => {
+  test('a search page for "panda" returns the exact-match card first, then the list', () => {
+    const apps = parsePlaySearch(realFixture('googleplay-search-panda-exact-match.html'), { strict: true });
+    expect(apps.map((a) => a.app_id)).toEqual(['com.pandaexpress.app', 'com.sinyee.babybus.restaurant']);
+    expect(apps[0]).toEqual({
+      app_id: 'com.pandaexpress.app',
+      app_store: 'google_play_store',
+      title: 'Panda Express',
+      developer: 'Panda Restaurant Group, Inc.',
+      icon: 'https://play-lh.googleusercontent.com/zAsMei2ck_WjsjJOqt7nGY6if-_0KByzcaEna1SJm0hgxp0duqq-eGonDEKpjnF_eiQdWPKUE51qDolkvYP7qw',
+      rating: 4.6,
+      ratings_count: 66991,
+    });
+    expect(apps[1]).toMatchObject({ title: "Little Panda's Restaurant", developer: 'BabyBus', rating: 4.19, ratings_count: null });
   });
 });

@@ -2,19 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { setEnvForTests } from '@/server/env';
-import { appStoreFeedAdapter } from '@/server/sources/appStoreFeed';
+import { appStoreFeedAdapter, feedDateFallback } from '@/server/sources/appStoreFeed';
 import { getAdapter } from '@/server/sources';
-import { SourceError } from '@/server/sources/types';
+import { SourceError, SourceFormatError } from '@/server/sources/types';
 import { appStoreFeedRoutes, createAppStoreFeed, type AppStoreFeedStore } from '@/tests/fakes/appStoreFeed';
 import { json, startFakeServer, type FakeHandler, type FakeServer } from '@/tests/fakes/http';
 
-const fixture = (name: string) => fs.readFileSync(path.resolve(__dirname, '../../fixtures/appstore', name), 'utf8');
+const fixture = (name: string, dir = 'appstore') => fs.readFileSync(path.resolve(__dirname, '../../fixtures', dir, name), 'utf8');
 
 /** Serves a fixture file verbatim for one app, so parsing is checked against the real shape, not our fake's output. */
-const fixtureRoute = (appId: string, country: string, file: string): FakeHandler => (req, res) => {
+const fixtureRoute = (appId: string, country: string, file: string, dir = 'appstore'): FakeHandler => (req, res) => {
   if (!req.path.startsWith(`/${country}/rss/customerreviews/page=1/id=${appId}/`)) return false;
   res.writeHead(200, { 'Content-Type': 'application/json' });
-  res.end(fixture(file));
+  res.end(fixture(file, dir));
+  return true;
+};
+/** Page 2 of the captured feed was not kept: answer it like the feed's empty-page glitch (no entries). */
+const emptyPage2 = (appId: string, country: string): FakeHandler => (req, res) => {
+  if (!req.path.startsWith(`/${country}/rss/customerreviews/page=`) || !req.path.includes(`/id=${appId}/`)) return false;
+  json(res, 200, { feed: { author: { name: { label: 'iTunes Store' } } } });
   return true;
 };
 
@@ -36,6 +42,9 @@ beforeAll(async () => {
     fixtureRoute('1488000123', 'us', 'customer-reviews-page.json'),
     fixtureRoute('1488000123', 'fr', 'customer-reviews-single-entry.json'),
     fixtureRoute('1488000123', 'de', 'customer-reviews-empty.json'),
+    // Captured from the live feed in 2020, when entries carried no `updated` of their own.
+    fixtureRoute('1404176564', 'jp', 'appstore-customer-reviews-jp-2020-no-entry-dates.json', 'real'),
+    emptyPage2('1404176564', 'jp'),
     appStoreFeedRoutes(feed),
   ]);
   restoreEnv = setEnvForTests({ ITUNES_BASE_URL: server.url });
@@ -46,6 +55,8 @@ afterAll(async () => {
 });
 afterEach(() => {
   feed.traps.appEntry = false;
+  feed.traps.noEntryDates = false;
+  feed.traps.noFeedDate = false;
   failNext = 0;
 });
 
@@ -243,5 +254,52 @@ describe('App Store feed: errors', () => {
     const controller = new AbortController();
     controller.abort(new Error('shutting down'));
     await expect(appStoreFeedAdapter.poll({ kind: 'appstore_feed', appId, country: 'us' }, { signal: controller.signal })).rejects.toThrow('shutting down');
+  });
+});
+
+describe('App Store feed: entries without a date of their own', () => {
+  const REAL_FEED_DATE = new Date('2020-08-08T03:17:03Z'); // the captured page's feed.updated, 2020-08-07T20:17:03-07:00
+
+  test('a real 2020 page (no per-entry `updated`) yields its reviews, dated with the page, in feed order', async () => {
+    const { reviews } = await appStoreFeedAdapter.poll({ kind: 'appstore_feed', appId: '1404176564', country: 'jp' });
+    expect(reviews.map((r) => r.storeReviewId)).toEqual(['6290024630', '6285559638', '6282758619']);
+    expect(reviews[0]).toMatchObject({ title: '神アプリ', rating: 4, appVersion: '3.4.3', authorName: 'ヤミ。', country: 'jp', dateFromPage: true });
+    expect(reviews[0].body).toContain('\n面白い人がたくさんいるので');
+    expect(reviews.every((r) => r.updatedAt.getTime() === REAL_FEED_DATE.getTime())).toBe(true);
+  });
+
+  test("with a watermark, undated entries of every page share the first page's date and paging goes on", async () => {
+    const appId = newApp();
+    feed.traps.noEntryDates = true;
+    publishMany(appId, 60);
+    const before = Date.now();
+    const { reviews, complete } = await appStoreFeedAdapter.poll({ kind: 'appstore_feed', appId, country: 'us' }, { since: minutesAgo(30) });
+    expect(complete).toBe(true);
+    expect(reviews).toHaveLength(60);
+    expect(new Set(reviews.map((r) => r.updatedAt.getTime())).size).toBe(1);
+    expect(reviews[0].updatedAt.getTime()).toBeGreaterThan(before - 2000);
+    expect(reviews.every((r) => r.dateFromPage)).toBe(true);
+    expect(pageHits(appId)).toEqual([[1, 1], [2, 1]]);
+  });
+
+  test('a page with entries but nothing datable is a format error, not "no new reviews"', async () => {
+    const appId = newApp();
+    feed.traps.noEntryDates = true;
+    feed.traps.noFeedDate = true;
+    publishMany(appId, 3);
+    const poll = appStoreFeedAdapter.poll({ kind: 'appstore_feed', appId, country: 'us' }, { since: minutesAgo(30) });
+    await expect(poll).rejects.toBeInstanceOf(SourceFormatError);
+    await expect(appStoreFeedAdapter.poll({ kind: 'appstore_feed', appId, country: 'us' })).rejects.toThrow(
+      /changed its format: page 1 has 3 entries and none with an id, a rating from 1 to 5 and a date/,
+    );
+    // Not retried like the empty-page glitch: one request per poll.
+    expect(pageHits(appId)).toEqual([[1, 2]]);
+  });
+
+  test('the page date never lies in the future', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    expect(feedDateFallback(new Date('2026-01-01T05:00:00Z'), now)).toEqual(now);
+    expect(feedDateFallback(new Date('2025-12-31T23:00:00Z'), now)).toEqual(new Date('2025-12-31T23:00:00Z'));
+    expect(feedDateFallback(null, now)).toBeNull();
   });
 });

@@ -4,10 +4,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setEnvForTests } from '@/server/env';
 import { getAdapter } from '@/server/sources';
 import { parseBatchExecute, parseReviewsPage, playPublicAdapter, reviewsRequestBody } from '@/server/sources/playPublic';
+import { SourceFormatError } from '@/server/sources/types';
 import { createGooglePlayReviews, googlePlayReviewsRoutes, type GooglePlayReviewsFake } from '@/tests/fakes/googlePlayReviews';
 import { startFakeServer, type FakeHandler, type FakeServer } from '@/tests/fakes/http';
 
 const fixtureText = fs.readFileSync(path.resolve(__dirname, '../../fixtures/googleplay/reviews-batchexecute.txt'), 'utf8');
+/** An answer captured from play.google.com by another project (tests/fixtures/real/README.md). */
+const realAnswer = fs.readFileSync(path.resolve(__dirname, '../../fixtures/real/googleplay-reviews-batchexecute-translate.txt'), 'utf8');
 
 let play: GooglePlayReviewsFake;
 let server: FakeServer;
@@ -75,6 +78,31 @@ describe('Google Play public reviews: the wire format', () => {
     const chunked = `)]}'\n\n${inner.length}\n${inner}\n25\n[["e",4,null,null,1234]]\n`;
     expect(parseBatchExecute(chunked).map((e) => e[0])).toEqual(['wrb.fr', 'di', 'af.httprm', 'e']);
     expect(parseReviewsPage(chunked, 'com.lumenlabs.notes', 'en').reviews).toHaveLength(3);
+  });
+
+  test('reads a real captured answer (Google Translate, 5-star filter)', () => {
+    const page = parseReviewsPage(realAnswer, 'com.google.android.apps.translate', 'en');
+    expect(page.reviews.map((r) => r.storeReviewId)).toEqual([
+      '2b1741d3-0b7a-410a-8a5c-be6b35a91c88',
+      '8c8b6eba-6c87-4c9d-8ffb-c26f7c65b46e',
+      'ec43ba3a-de34-4137-8f83-5ac17e6b8481',
+    ]);
+    expect(page.reviews[0]).toMatchObject({
+      authorName: 'Suma Das',
+      body: 'English to bengalli',
+      rating: 5,
+      appVersion: '10.16.65.908820900.3-release',
+      updatedAt: new Date(1790517877 * 1000 + 20),
+      replyText: null,
+    });
+    expect(page.reviews[2].appVersion).toBeNull();
+    expect(page.nextToken).toMatch(/^Ct8BItYBAV8d1P0f/);
+  });
+
+  test('a list of entries none of which reads as a review is a format error, not an empty page', () => {
+    const moved = `)]}'\n\n${JSON.stringify([['wrb.fr', 'UsvDTd', JSON.stringify([[[{ id: 'x' }], [null, 'y']], [null, null]]), null, null, null, 'generic']])}`;
+    expect(() => parseReviewsPage(moved, 'com.a.b', 'en')).toThrow(SourceFormatError);
+    expect(() => parseReviewsPage(moved, 'com.a.b', 'en')).toThrow(/changed the format of its reviews: 2 entries/);
   });
 
   test('garbage is a transient SourceError, not a crash', () => {
