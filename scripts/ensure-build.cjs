@@ -67,6 +67,9 @@ function ensureBuild({ distDir = process.env.NEXT_DIST_DIR || '.next', env = pro
   if (!reason) return { built: false, reason: 'fresh', ms: 0 };
   log(`Building the app into ${distDir} (${reason})…`);
   const started = Date.now();
+  // The route table is generated from pages/api, as `npm run build` does it.
+  const routes = spawnSync(process.execPath, [path.join(root, 'scripts/api-routes.mjs')], { cwd: root, encoding: 'utf8' });
+  if (routes.status !== 0) throw new Error(`scripts/api-routes.mjs failed: ${routes.stderr}`);
   const r = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
     cwd: root,
     env: { ...env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' },

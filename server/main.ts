@@ -11,6 +11,7 @@ import { closeDb } from './db/client';
 import { databaseOrExit, envOrExit, loadEnvFiles } from './startup';
 import { startWorkers } from './workers';
 import { createApiRouter } from './http/router';
+import { withOpenApiDocument } from './http/openapi';
 import { apiRoutes } from './http/routes';
 import { loadStaticPages } from './http/staticPages';
 
@@ -27,7 +28,7 @@ async function main() {
   await app.prepare();
   const handle = app.getRequestHandler();
   // The API is answered by its own router (same handlers as pages/api), prerendered pages from memory, the rest by Next.
-  const routeApi = createApiRouter(apiRoutes);
+  const routeApi = createApiRouter(withOpenApiDocument(apiRoutes));
   const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(path.resolve(root, e.NEXT_DIST_DIR)) : null;
   const server = http.createServer((req, res) => {
     if (routeApi(req, res)) return;

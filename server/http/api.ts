@@ -170,6 +170,9 @@ export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promi
   endpoints: Partial<Record<Method, Endpoint>>;
 };
 
+/** One line of the route table (server/http/routes.ts): a URL path as Next names it, and its handler. */
+export type ApiRouteEntry = { path: string; route: RouteHandler };
+
 /** Map methods to endpoints; anything else answers 405 with Allow. */
 export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandler {
   const allow = [...Object.keys(methods), 'OPTIONS'].join(', ');

@@ -4,8 +4,7 @@
  */
 import { z, type ZodType } from 'zod';
 import { env } from '../env';
-import { RAW, endpoint, sendJson, type AuthMode, type Endpoint, type Method } from './api';
-import type { ApiRouteEntry } from './routes';
+import { RAW, apiRoute, endpoint, sendJson, type ApiRouteEntry, type AuthMode, type Endpoint, type Method } from './api';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -137,14 +136,27 @@ export function buildOpenApiDocument(routes: readonly ApiRouteEntry[], serverUrl
   };
 }
 
-export const openApiDocument = endpoint({
-  summary: 'This description of the API (OpenAPI 3.1)',
-  tags: ['meta'],
-  handler: async ({ res }) => {
-    // Imported when asked for: the route table imports this file's route, so a static import would be a cycle.
-    const { apiRoutes } = await import('./routes');
-    // The document itself, not wrapped in { data }: OpenAPI tools read it as is.
-    sendJson(res, 200, buildOpenApiDocument(apiRoutes, env().APP_URL), { 'Cache-Control': 'public, max-age=300' });
-    return RAW;
-  },
-});
+export const OPENAPI_PATH = '/api/openapi.json';
+
+/**
+ * The route table plus `GET /api/openapi.json`, which describes every route of that table and itself. The document's
+ * route is made here from the table it is given, so nothing imports the table back (no import cycle).
+ */
+export function withOpenApiDocument(routes: readonly ApiRouteEntry[]): ApiRouteEntry[] {
+  let document: JsonSchema | undefined; // built on first request: the schemas do not change while the process runs
+  const all: ApiRouteEntry[] = [...routes];
+  const route = apiRoute({
+    GET: endpoint({
+      summary: 'This description of the API (OpenAPI 3.1)',
+      tags: ['meta'],
+      handler: ({ res }) => {
+        document ??= buildOpenApiDocument(all, env().APP_URL);
+        // The document itself, not wrapped in { data }: OpenAPI tools read it as is.
+        sendJson(res, 200, document, { 'Cache-Control': 'public, max-age=300' });
+        return RAW;
+      },
+    }),
+  });
+  all.push({ path: OPENAPI_PATH, route });
+  return all;
+}

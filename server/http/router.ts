@@ -5,8 +5,7 @@
  * Paths it does not know fall through to Next.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RouteHandler } from './api';
-import type { ApiRouteEntry } from './routes';
+import type { ApiRouteEntry, RouteHandler } from './api';
 import { log } from '../log';
 
 type Segment = { name: string; catchAll: boolean };

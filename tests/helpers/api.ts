@@ -1,39 +1,23 @@
 /**
- * Serves the real API route files (pages/api/**) on a loopback port without Next, for API tests: the file system is
- * the route table, exactly as Next reads it ([param] segments, index files), and requests go through the same router
- * as `npm start` (server/http/router.ts).
+ * Serves the real API route files (pages/api/**) on a loopback port without Next, for API tests: the files are read
+ * with the same file-to-URL mapping that generates the route table (scripts/api-routes.mjs), so a fixture folder works
+ * too, and requests go through the same router and OpenAPI route as `npm start` (server/http/router.ts).
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { RouteHandler } from '@/server/http/api';
+import type { ApiRouteEntry, RouteHandler } from '@/server/http/api';
+import { withOpenApiDocument } from '@/server/http/openapi';
 import { createApiRouter } from '@/server/http/router';
-import type { ApiRouteEntry } from '@/server/http/routes';
-
-/** Every route file under `dir` with its URL path as Next serves it (`/api/v1/items/[id]`). */
-function collect(dir: string, prefix = ''): Array<{ file: string; path: string }> {
-  const out: Array<{ file: string; path: string }> = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      out.push(...collect(full, `${prefix}/${entry.name}`));
-      continue;
-    }
-    if (!/\.tsx?$/.test(entry.name)) continue;
-    const base = entry.name.replace(/\.tsx?$/, '');
-    out.push({ file: full, path: `/api${prefix}${base === 'index' ? '' : `/${base}`}` });
-  }
-  return out;
-}
+import { apiRouteFiles } from '../../scripts/api-routes.mjs';
 
 export type TestApi = { url: string; close: () => Promise<void> };
 
 export async function startTestApi(root = path.resolve(__dirname, '../../pages/api')): Promise<TestApi> {
   const entries: ApiRouteEntry[] = await Promise.all(
-    collect(root).map(async ({ file, path: p }) => ({ path: p, route: ((await import(file)) as { default: RouteHandler }).default })),
+    apiRouteFiles(root).map(async ({ file, path: p }) => ({ path: p, route: ((await import(file)) as { default: RouteHandler }).default })),
   );
-  const route = createApiRouter(entries);
+  const route = createApiRouter(withOpenApiDocument(entries));
   const server = http.createServer((req, res) => {
     if (route(req, res)) return;
     res.statusCode = 404;
