@@ -40,8 +40,9 @@ export type Destination = {
  * DestinationStatus), the status card reads it.
  */
 export type DestinationState = {
-  status: 'active' | 'paused' | 'disabled';
-  /** Why it is paused or disabled, in plain words. */
+  /** pending_confirmation: an e-mail destination waiting for its mailbox to click the confirmation link. */
+  status: 'active' | 'paused' | 'disabled' | 'pending_confirmation';
+  /** Why it is paused, disabled or pending, in plain words. */
   status_reason: string | null;
   /** Channel name when known. */
   label: string | null;
@@ -54,6 +55,8 @@ export type DestinationState = {
   last_delivery_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** Pending e-mail destinations: when the confirmation e-mail went out (null before it did). */
+  confirmation_sent_at: string | null;
 };
 
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };
