@@ -10,7 +10,10 @@ import { msInterval as ms } from '../db/interval';
  * Takes the right to send the confirmation e-mail now: true when none was sent in the last `cooldownMs` (and the
  * destination is still pending); the send time is recorded at once. `previous` gives it back if the send fails.
  */
-export async function claimConfirmationSend(destinationId: string, cooldownMs: number): Promise<{ claimed: true; previous: Date | null } | { claimed: false; sentAt: Date | null }> {
+export async function claimConfirmationSend(
+  destinationId: string,
+  cooldownMs: number,
+): Promise<{ claimed: true; sentAt: Date; previous: Date | null } | { claimed: false; sentAt: Date | null }> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -25,8 +28,11 @@ export async function claimConfirmationSend(destinationId: string, cooldownMs: n
       .set({ confirmation_sent_at: sql`now()` })
       .where('id', '=', destinationId)
       .where((eb) => eb.or([eb('confirmation_sent_at', 'is', null), eb('confirmation_sent_at', '<=', sql<Date>`now() - ${ms(cooldownMs)}`)]))
+      .returning('confirmation_sent_at')
       .executeTakeFirst();
-    return claimed.numUpdatedRows ? { claimed: true, previous: row.confirmation_sent_at } : { claimed: false, sentAt: row.confirmation_sent_at };
+    return claimed?.confirmation_sent_at
+      ? { claimed: true, sentAt: new Date(claimed.confirmation_sent_at), previous: row.confirmation_sent_at }
+      : { claimed: false, sentAt: row.confirmation_sent_at };
   });
 }
 

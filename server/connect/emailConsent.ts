@@ -65,7 +65,7 @@ export async function requestDestinationConfirmation(destinationId: string, addr
     if (err instanceof MailDeliveryError) throw serviceUnavailable('We could not send the confirmation e-mail just now. Try again in a few minutes.');
     throw err;
   }
-  const sentAt = new Date();
+  const sentAt = claim.sentAt;
   log.info('confirmation e-mail sent for an e-mail destination', { destinationId });
   return {
     sent: true,
