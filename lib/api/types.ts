@@ -26,7 +26,13 @@ export type CheckoutUrl = { url: string };
 
 export type PurchaseRequest = { price_id: string; referral_code?: string } & Record<string, unknown>;
 
-export type ConnectResult = { destination_id: string; platform: Platform; app?: unknown };
+export type ConnectResult = {
+  destination_id: string;
+  platform: Platform;
+  app?: unknown;
+  /** A new e-mail destination waits for its mailbox: whether this request sent the confirmation e-mail, in words. */
+  confirmation?: { sent: boolean; sent_at: string | null; resend_after: string | null; message: string } | null;
+};
 
 export type Destination = {
   id: string;
