@@ -203,6 +203,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
     let id: string;
     let created = false;
     let pending = false;
+    let confirmedNow = false;
     // Reconnecting a URL re-enables a destination a platform had refused (the owner fixed it); an address whose owner
     // clicked "unsubscribe", for any app, only comes back through a confirmation link it receives (server/subscriptions).
     const unsubscribed = await trx
@@ -219,13 +220,13 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
     if (existing) {
       id = existing.id;
       // Still waiting for its mailbox, unless its owner is the one connecting it now.
-      const confirmsNow = existing.status === 'pending_confirmation' && input.addressConfirmed;
-      pending = existing.status === 'pending_confirmation' && !confirmsNow;
+      confirmedNow = existing.status === 'pending_confirmation' && input.addressConfirmed;
+      pending = existing.status === 'pending_confirmation' && !confirmedNow;
       await trx
         .updateTable('destinations')
         .set({
-          ...(existing.status === 'disabled' || confirmsNow ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
-          ...(confirmsNow ? { confirmed_at: sql`now()` } : {}),
+          ...(existing.status === 'disabled' || confirmedNow ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
+          ...(confirmedNow ? { confirmed_at: sql`now()` } : {}),
           ...(input.orgId && !existing.org_id ? { org_id: input.orgId } : {}),
           ...(input.label ? { label: input.label } : {}),
           updated_at: sql`now()`,
@@ -274,7 +275,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
         await queueWelcome(trx, { destinationId: id, appKey: key, filters: destFilters, count: input.welcomeCount, backfill: input.backfill });
       }
     }
-    if (existing && !pending && input.addressConfirmed) await welcomeWaitingApps(trx, id);
+    if (confirmedNow) await welcomeWaitingApps(trx, id);
     return { id, created };
   });
 
@@ -348,15 +349,23 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
   };
 }
 
-/** Pause (stop posting, keep what is queued) or resume a destination. Resuming a disabled one re-enables it. */
+/**
+ * Pause (stop posting, keep what is queued) or resume a destination. Resuming a disabled one re-enables it. An e-mail
+ * destination waiting for its mailbox is neither: only its confirmation link starts it (409).
+ */
 export async function setDestinationPaused(id: string, paused: boolean, reason = 'Paused by its owner.'): Promise<DestinationStatus> {
   const db = await getDb();
   const r = await db
     .updateTable('destinations')
     .set(paused ? { status: 'paused', status_reason: reason, updated_at: sql`now()` } : { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0, updated_at: sql`now()` })
     .where('id', '=', id)
+    .where('status', '!=', 'pending_confirmation')
     .executeTakeFirst();
-  if (!r.numUpdatedRows) throw notFound('No such destination.');
+  if (!r.numUpdatedRows) {
+    const d = await db.selectFrom('destinations').select('status').where('id', '=', id).executeTakeFirst();
+    if (!d) throw notFound('No such destination.');
+    throw new HttpError(409, 'pending_confirmation', 'This address has not confirmed yet: reviews start when the link in its confirmation e-mail is clicked.');
+  }
   if (!paused) wake('deliver');
   return (await getDestinationStatus(id))!;
 }

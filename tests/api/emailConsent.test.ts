@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { hitRateLimit } from '@/server/http/rateLimit';
 import { startEngine, engineOptionsFromEnv, type Engine } from '@/server/monitor/engine';
-import { getDestinationStatus, pollAppNow } from '@/server/monitor/service';
+import { getDestinationStatus, pollAppNow, setDestinationPaused } from '@/server/monitor/service';
 import { CONNECT_LIMITS, connectDestination } from '@/server/connect/connect';
 import { parseConnectionPayload } from '@/server/connect/payload';
 import { RESEND_COOLDOWN_MS } from '@/server/connect/emailConsent';
@@ -189,6 +189,13 @@ describe('confirmation links', () => {
     await expect.poll(() => mailsTo(email).length, { timeout: 10_000 }).toBe(1);
     return { app, email, id: r.json.data.destination_id, mail: mailsTo(email)[0] };
   }
+
+  test('resuming a pending destination (its owner’s dashboard) cannot start it without the mailbox', async () => {
+    const { id } = await pendingDestination();
+    await expect(setDestinationPaused(id, false)).rejects.toMatchObject({ status: 409, code: 'pending_confirmation' });
+    await expect(setDestinationPaused(id, true)).rejects.toMatchObject({ status: 409 });
+    expect((await getDestinationStatus(id))?.status).toBe('pending_confirmation');
+  });
 
   test('an expired link → 400 that says it expired; the destination stays pending', async () => {
     const { id } = await pendingDestination();
