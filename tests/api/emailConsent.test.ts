@@ -15,7 +15,7 @@ import { emailRequestsSettled } from '@/server/subscriptions/service';
 import { decodeBase64Url } from '@/lib/base64url';
 import { call } from '../helpers/request';
 import type { ReceivedMail } from '../fakes/smtp';
-import { marker, markersIn, newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { linkToken, marker, markersIn, newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 
 let w: ConnectWorld;
 let engine: Engine;
@@ -47,13 +47,6 @@ function connectEmail(appId: string, email: string, ip = newIp()) {
 
 function confirm(token: string, ip = newIp()) {
   return call<{ action: string; app: string; email: string }>(w.api, 'POST', '/api/v1/public/email/confirm', { token }, { ip });
-}
-
-/** The token of the first link to `path` in the e-mail's text part. */
-function linkToken(mail: ReceivedMail, path: string): string {
-  const m = new RegExp(`${path.replace(/[/?]/g, '\\$&')}\\?token=([^\\s]+)`).exec(mail.text);
-  if (!m) throw new Error(`no ${path} link in:\n${mail.text}`);
-  return decodeURIComponent(m[1]);
 }
 
 /** The mail's List-Unsubscribe one-click target, POSTed as mail clients do (RFC 8058). */
