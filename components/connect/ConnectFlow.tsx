@@ -49,6 +49,7 @@ function Flow() {
   const config = usePublicConfigQuery();
   const queryClient = useQueryClient();
   const [oauthBusy, setOauthBusy] = useState(false);
+  const [confirmationMessage, setConfirmationMessage] = useState<string | null>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const stepHeading = useRef<HTMLHeadingElement | null>(null);
   const focusNext = useRef<'step2' | 'platform' | null>(null);
@@ -129,12 +130,16 @@ function Flow() {
       // The answer carries the connection's status: show it at once, the card keeps it fresh from there.
       const status = (result as { status?: DestinationDetails }).status;
       if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
+      const pending = status?.status === 'pending_confirmation';
+      setConfirmationMessage(pending ? (result.confirmation?.sent === false ? result.confirmation.message : null) : null);
       c.setDestinationId(result.destination_id);
       c.setConnectionState('connected');
       c.setShowSignupBanner(true);
       // The status card carries the invitation to sign up from here on; the search hero's banner would be a second one.
       useAppSelectionStore.getState().setShowSignupBanner(false);
-      toast.success(platform === 'email' ? 'Connected — the first e-mail is on its way' : `Connected to ${PLATFORM_GUIDES[platform].name}`);
+      toast.success(
+        pending ? `Almost there — check ${values.email} to confirm` : platform === 'email' ? 'Connected — the first e-mail is on its way' : `Connected to ${PLATFORM_GUIDES[platform].name}`,
+      );
     } catch (err) {
       c.setConnectionError(errorMessage(err));
       c.setConnectionState('error');
@@ -170,7 +175,12 @@ function Flow() {
   return (
     <section ref={containerRef} className={styles.flow} aria-label="Send the reviews">
       {state === 'connected' && destinationId ? (
-        <ConnectionStatus destinationId={destinationId} onConnectAnother={connectAnother} />
+        <ConnectionStatus
+          destinationId={destinationId}
+          onConnectAnother={connectAnother}
+          address={platform === 'email' ? userEmail : undefined}
+          confirmationMessage={confirmationMessage}
+        />
       ) : state === 'choosing_platform' || state === 'idle' ? (
         <form
           onSubmit={(e) => {

@@ -1,7 +1,8 @@
 /**
  * What happened after connecting, read from GET v1/public/destination/{id} every few seconds: "Connected to #channel"
  * (or the platform's equivalent), whether the welcome has arrived, the last delivery, and any problem in plain words —
- * plus the invitation to create an account to manage the connection.
+ * plus the invitation to create an account to manage the connection. A new e-mail destination first waits for its
+ * mailbox: "Check … to confirm", until the link in the confirmation e-mail is clicked (the card then turns connected).
  */
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
@@ -30,7 +31,34 @@ function useNow(everyMs: number): number {
   return now;
 }
 
-export default function ConnectionStatus({ destinationId, onConnectAnother }: { destinationId: string; onConnectAnother?: () => void }) {
+type Props = {
+  destinationId: string;
+  onConnectAnother?: () => void;
+  /** The address as the visitor typed it (the server only shows it masked). */
+  address?: string;
+  /** The connect answer's words about the confirmation e-mail (e.g. "already sent in the last 15 minutes"). */
+  confirmationMessage?: string | null;
+};
+
+function PendingConfirmation({ address, sentAt, message, now }: { address: string; sentAt: string | null; message?: string | null; now: number }) {
+  return (
+    <>
+      <p className={styles.stepLead}>
+        We sent one e-mail to <strong>{address}</strong> with a confirmation link. Reviews start once it is clicked; until then
+        nothing else is sent to this address.
+      </p>
+      {message ? <p className={styles.fieldHint}>{message}</p> : null}
+      <dl className={styles.statusList}>
+        <dt>Status</dt>
+        <dd>Waiting for confirmation</dd>
+        <dt>Confirmation e-mail</dt>
+        <dd>{sentAt ? `Sent ${timeAgo(sentAt, now)}` : 'Not sent yet'}</dd>
+      </dl>
+    </>
+  );
+}
+
+export default function ConnectionStatus({ destinationId, onConnectAnother, address, confirmationMessage }: Props) {
   const { data, error, isPending } = useDestinationQuery(destinationId);
   const signedIn = useAuthStore(selectIsSignedIn);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -60,30 +88,37 @@ export default function ConnectionStatus({ destinationId, onConnectAnother }: { 
   const platform: Platform = isPlatform(data.platform) ? data.platform : 'slack';
   const problem = plainProblem(platform, data.status === 'disabled' ? (data.status_reason ?? data.last_error) : data.last_error);
   const app = data.app;
+  const pending = data.status === 'pending_confirmation';
   return (
     <section className={styles.status} aria-labelledby={`${destinationId}-heading`}>
       <h3 id={`${destinationId}-heading`} ref={headingRef} tabIndex={-1} className={styles.stepHeading}>
-        {connectedHeading(platform, data.label, data.target)}
+        {pending ? `Check ${address || data.target} to confirm` : connectedHeading(platform, data.label, data.target)}
       </h3>
-      {app ? (
-        <p className={styles.stepLead}>
-          New reviews of <strong>{app.title ?? app.app_id}</strong>
-          {isAppStore(app.app_store) ? ` on ${APP_STORE_NAMES[app.app_store]}` : ''} will appear there
-          {platform === 'email' ? ' as e-mails' : ` in ${PLATFORM_GUIDES[platform].name}`}.
-        </p>
-      ) : null}
-      <dl className={styles.statusList}>
-        <dt>Status</dt>
-        <dd className={data.status === 'active' ? styles.ok : styles.bad}>
-          {data.status === 'active' ? 'Active' : data.status === 'paused' ? 'Paused' : 'Stopped'}
-        </dd>
-        <dt>Welcome message</dt>
-        <dd>{WELCOME_WORDS[data.welcome] ?? data.welcome}</dd>
-        <dt>Last delivery</dt>
-        <dd>{data.last_delivery_at ? timeAgo(data.last_delivery_at, now) : 'Not yet'}</dd>
-        <dt>Messages delivered</dt>
-        <dd>{data.delivered}</dd>
-      </dl>
+      {pending ? (
+        <PendingConfirmation address={address || data.target} sentAt={data.confirmation_sent_at ?? null} message={confirmationMessage} now={now} />
+      ) : (
+        <>
+          {app ? (
+            <p className={styles.stepLead}>
+              New reviews of <strong>{app.title ?? app.app_id}</strong>
+              {isAppStore(app.app_store) ? ` on ${APP_STORE_NAMES[app.app_store]}` : ''} will appear there
+              {platform === 'email' ? ' as e-mails' : ` in ${PLATFORM_GUIDES[platform].name}`}.
+            </p>
+          ) : null}
+          <dl className={styles.statusList}>
+            <dt>Status</dt>
+            <dd className={data.status === 'active' ? styles.ok : styles.bad}>
+              {data.status === 'active' ? 'Active' : data.status === 'paused' ? 'Paused' : 'Stopped'}
+            </dd>
+            <dt>Welcome message</dt>
+            <dd>{WELCOME_WORDS[data.welcome] ?? data.welcome}</dd>
+            <dt>Last delivery</dt>
+            <dd>{data.last_delivery_at ? timeAgo(data.last_delivery_at, now) : 'Not yet'}</dd>
+            <dt>Messages delivered</dt>
+            <dd>{data.delivered}</dd>
+          </dl>
+        </>
+      )}
       {data.warning ? <p className={styles.fieldWarning}>{data.warning}</p> : null}
       {data.source_problem ? <p className={styles.fieldWarning}>{data.source_problem}</p> : null}
       <div role="alert" className={styles.alert}>

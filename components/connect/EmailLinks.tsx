@@ -1,5 +1,6 @@
 /**
- * The pages behind the links in review e-mails. Both ask for a click before acting: mail scanners open links, and
+ * The pages behind the links in review e-mails (digest offer, confirmation of a request, confirmation of a new e-mail
+ * destination, unsubscribe). Both ask for a click before acting: mail scanners open links, and
  * opening a link must never unsubscribe someone or start mailing them. (Mail clients' one-click unsubscribe POSTs to
  * the API directly, from the List-Unsubscribe header.)
  */
@@ -13,10 +14,10 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 const message = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 
 /** What kind of link this is, read (not verified — the server does that) from the token's audience. */
-function linkPurpose(token: string): 'digest' | 'confirm' | null {
+function linkPurpose(token: string): 'digest' | 'confirm' | 'destination' | null {
   try {
     const aud = (JSON.parse(decodeBase64Url(token.split('.')[1] ?? '')) as { aud?: unknown }).aud;
-    return aud === 'digest' || aud === 'confirm' ? aud : null;
+    return aud === 'digest' || aud === 'confirm' || aud === 'destination' ? aud : null;
   } catch {
     return null;
   }
@@ -53,14 +54,16 @@ export function ConfirmEmailLink() {
         text:
           r.action === 'digest_on'
             ? `Your daily digest of ${r.app} is on. New reviews arrive at ${r.email} in one e-mail a day at most, only on days with new reviews.`
-            : `Thanks — the e-mail about ${r.app} is on its way to ${r.email}.`,
+            : r.action === 'destination_on'
+              ? `Confirmed. New reviews of ${r.app} will arrive at ${r.email}, starting with a welcome e-mail and the latest reviews.`
+              : `Thanks — the e-mail about ${r.app} is on its way to ${r.email}.`,
       });
     } catch (err) {
       setPhase({ kind: 'failed', text: message(err, 'This link could not be confirmed. Try again in a moment.') });
     }
   };
 
-  const heading = purpose === 'digest' ? 'Turn on the daily digest' : 'Confirm your request';
+  const heading = purpose === 'digest' ? 'Turn on the daily digest' : purpose === 'destination' ? 'Confirm your address' : 'Confirm your request';
   return (
     <div className={styles.page}>
       <h1 className={styles.pageHeading}>{heading}</h1>
@@ -73,11 +76,13 @@ export function ConfirmEmailLink() {
           <p>
             {purpose === 'digest'
               ? 'Get one e-mail a day with the new reviews, only on days when there are some. Every e-mail has a one-click unsubscribe link.'
-              : 'Someone asked ARB to e-mail app reviews to this address. Confirm and we send them; otherwise nothing more is sent.'}
+              : purpose === 'destination'
+                ? 'Someone asked ARB to e-mail every new review of an app to this address. Confirm and the reviews start; otherwise nothing more is sent.'
+                : 'Someone asked ARB to e-mail app reviews to this address. Confirm and we send them; otherwise nothing more is sent.'}
           </p>
           <div className={styles.actions}>
             <button type="button" className={styles.primary} onClick={() => void confirm()} disabled={!token || phase.kind === 'working'}>
-              {phase.kind === 'working' ? 'Confirming…' : purpose === 'digest' ? 'Turn on the daily digest' : 'Yes, send it'}
+              {phase.kind === 'working' ? 'Confirming…' : purpose === 'digest' ? 'Turn on the daily digest' : purpose === 'destination' ? 'Yes, send me the reviews' : 'Yes, send it'}
             </button>
           </div>
         </>

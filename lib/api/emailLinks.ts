@@ -1,7 +1,7 @@
 /** The pages behind the links in review e-mails: confirm a request or the digest, unsubscribe. Throw ApiError. */
 import { api, call } from './client';
 
-export type ConfirmResult = { action: 'digest_on' | 'queued'; app: string; email: string };
+export type ConfirmResult = { action: 'digest_on' | 'queued' | 'destination_on'; app: string; email: string };
 
 /** POST v1/public/email/confirm */
 export function confirmEmailLink(token: string): Promise<ConfirmResult> {

@@ -26,7 +26,13 @@ export type CheckoutUrl = { url: string };
 
 export type PurchaseRequest = { price_id: string; referral_code?: string } & Record<string, unknown>;
 
-export type ConnectResult = { destination_id: string; platform: Platform; app?: unknown };
+export type ConnectResult = {
+  destination_id: string;
+  platform: Platform;
+  app?: unknown;
+  /** A new e-mail destination waits for its mailbox: whether this request sent the confirmation e-mail, in words. */
+  confirmation?: { sent: boolean; sent_at: string | null; resend_after: string | null; message: string } | null;
+};
 
 export type Destination = {
   id: string;
@@ -40,8 +46,9 @@ export type Destination = {
  * DestinationStatus), the status card reads it.
  */
 export type DestinationState = {
-  status: 'active' | 'paused' | 'disabled';
-  /** Why it is paused or disabled, in plain words. */
+  /** pending_confirmation: an e-mail destination waiting for its mailbox to click the confirmation link. */
+  status: 'active' | 'paused' | 'disabled' | 'pending_confirmation';
+  /** Why it is paused, disabled or pending, in plain words. */
   status_reason: string | null;
   /** Channel name when known. */
   label: string | null;
@@ -56,6 +63,8 @@ export type DestinationState = {
   last_error_at: string | null;
   /** A store's reviews of a connected app cannot be read right now (its format changed), in plain words. */
   source_problem: string | null;
+  /** Pending e-mail destinations: when the confirmation e-mail went out (null before it did). */
+  confirmation_sent_at: string | null;
 };
 
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };

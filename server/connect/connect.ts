@@ -14,13 +14,17 @@ import { log } from '../log';
 import { addSource, createDestination, UNSUBSCRIBED, type DestinationStatus } from '../monitor/service';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
+import { requestDestinationConfirmation, type ConfirmationNotice } from './emailConsent';
+import { mailboxDomain, mailboxKey } from './mailbox';
 import type { ConnectRequest, ConnectTarget } from './payload';
 
 export const CONNECT_LIMITS = {
   /** Connections started from one network: generous for a team trying every platform, useless for spraying webhooks. */
   perIp: { name: 'connect:ip', limit: 30, windowSeconds: 3600 } satisfies RateLimitRule,
-  /** Welcome e-mails one address can be signed up for in a day through the public flow. */
+  /** Sign-ups one mailbox can get in a day through the public flow (counted by mailboxKey: `ana+1@` is `ana@`). */
   perAddress: { name: 'connect:email', limit: 3, windowSeconds: 86_400 } satisfies RateLimitRule,
+  /** Sign-ups of addresses at one recipient domain in an hour: a stranger cannot spray a company's mailboxes. */
+  perDomain: { name: 'connect:email-domain', limit: 30, windowSeconds: 3600 } satisfies RateLimitRule,
 };
 
 export type ConnectResult = {
@@ -33,6 +37,8 @@ export type ConnectResult = {
   label: string | null;
   warning: string | null;
   status: DestinationStatus;
+  /** E-mail destinations waiting for their mailbox: the confirmation e-mail, in words. Null otherwise. */
+  confirmation: ConfirmationNotice | null;
 };
 
 /** An address that clicked "unsubscribe" in any ARB e-mail is not signed up again by a stranger's form. */
@@ -55,14 +61,30 @@ async function assertAddressMayBeMailed(email: string): Promise<void> {
   }
 }
 
-export type ConnectContext = { ip: string; auth: AuthClaims | null; label?: string | null };
+export type ConnectContext = {
+  ip: string;
+  auth: AuthClaims | null;
+  label?: string | null;
+  /**
+   * A signed-in user connecting their own address (the one they signed in with) skips the confirmation e-mail: they
+   * proved the mailbox is theirs when they signed in. Ignored for any other address or without a sign-in.
+   */
+  ownAddressConfirmed?: boolean;
+};
+
+/** True when the signed-in user connects the very address they signed in with (same mailbox, any spelling). */
+function isOwnAddress(email: string, auth: AuthClaims | null): boolean {
+  return Boolean(auth?.email && auth.scope === 'full' && mailboxKey(auth.email) === mailboxKey(email));
+}
 
 export async function connectDestination(req: ConnectRequest & { target: ConnectTarget }, ctx: ConnectContext): Promise<ConnectResult> {
   await enforceRateLimit(CONNECT_LIMITS.perIp, ipRateKey(ctx.ip), 'Too many connections from your network in the last hour. Try again later.');
   if (req.target.kind === 'email') {
-    await enforceRateLimit(CONNECT_LIMITS.perAddress, req.target.email, 'This address was signed up several times today already. Try again tomorrow.');
+    await enforceRateLimit(CONNECT_LIMITS.perAddress, mailboxKey(req.target.email), 'This address was signed up several times today already. Try again tomorrow.');
+    await enforceRateLimit(CONNECT_LIMITS.perDomain, mailboxDomain(req.target.email), 'Too many addresses at this e-mail domain were signed up in the last hour. Try again later.');
     await assertAddressMayBeMailed(req.target.email);
   }
+  const addressConfirmed = req.target.kind === 'email' && Boolean(ctx.ownAddressConfirmed) && isOwnAddress(req.target.email, ctx.auth);
 
   const app = await registerApp(req.app, req.country && req.country !== ALL_COUNTRIES ? req.country : 'us');
   const allCountries = req.app.store === 'apple_app_store' && req.country === ALL_COUNTRIES;
@@ -77,13 +99,16 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     ...(req.app.store === 'apple_app_store' ? { country: allCountries ? 'us' : req.country || 'us' } : {}),
     ...(allCountries ? { filters: { countries: [...MAIN_STOREFRONTS] } } : {}),
     createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,
+    addressConfirmed,
   });
   if (allCountries) {
     for (const country of MAIN_STOREFRONTS) {
       if (country !== 'us') await addSource({ store: req.app.store, appId: req.app.appId, kind: 'appstore_feed', country });
     }
   }
-  log.info('connection made', { destinationId: created.id, platform: req.platform, created: created.created, source: req.source, country: req.country || null });
+  const pending = created.status.status === 'pending_confirmation';
+  const confirmation = pending && req.target.kind === 'email' ? await requestDestinationConfirmation(created.id, req.target.email) : null;
+  log.info('connection made', { destinationId: created.id, platform: req.platform, created: created.created, pending, source: req.source, country: req.country || null });
   return {
     destination_id: created.id,
     platform: req.platform,
@@ -91,6 +116,7 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     created: created.created,
     label: created.status.label,
     warning: created.warning,
-    status: created.status,
+    status: confirmation?.sent ? { ...created.status, confirmation_sent_at: confirmation.sent_at } : created.status,
+    confirmation,
   };
 }

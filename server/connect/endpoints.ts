@@ -29,6 +29,7 @@ const connectResponse = z.object({
   label: z.string().nullable(),
   warning: z.string().nullable(),
   status: z.record(z.string(), z.unknown()),
+  confirmation: z.object({ sent: z.boolean(), sent_at: z.string().nullable(), resend_after: z.string().nullable(), message: z.string() }).nullable(),
 });
 
 export const publicConfigEndpoint = endpoint({

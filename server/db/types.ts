@@ -159,9 +159,12 @@ export interface DestinationsTable {
   label: string | null;
   /** DestinationFilters (server/monitor/filters.ts) as jsonb: write JSON.stringify(filters). */
   filters: Json;
-  status: Generated<'active' | 'paused' | 'disabled'>;
+  /** pending_confirmation: an e-mail destination whose mailbox has not clicked the confirmation link yet. */
+  status: Generated<'active' | 'paused' | 'disabled' | 'pending_confirmation'>;
   status_reason: string | null;
   warning: string | null;
+  confirmation_sent_at: NullableTimestamp;
+  confirmed_at: NullableTimestamp;
   welcome_count: Generated<number>;
   backfill: Generated<boolean>;
   created_by_email: string | null;
@@ -209,6 +212,8 @@ export interface EmailRecipientsTable {
   unsubscribed_at: NullableTimestamp;
   next_digest_at: NullableTimestamp;
   last_digest_at: NullableTimestamp;
+  /** Moves on with every unsubscribe: e-mail links carry the generation they were made in. */
+  generation: Generated<number>;
   created_at: Generated<Timestamp>;
 }
 

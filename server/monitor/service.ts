@@ -4,11 +4,12 @@
  * source or drain the delivery queue right now.
  */
 import { z } from 'zod';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Database, DestinationsTable } from '../db/types';
 import { getDb } from '../db/client';
 import { env } from '../env';
 import { log, redactUrl } from '../log';
-import { encryptSecret, randomId, secretHash } from '../crypto';
+import { decryptSecret, encryptSecret, randomId, secretHash } from '../crypto';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { describeZodError } from '../http/api';
 import { validateWebhookUrl } from '../../lib/webhookUrls';
@@ -104,6 +105,11 @@ export const createDestinationSchema = z
     backfill: z.boolean().default(false),
     /** Who connected it (try-free connections have no org yet). */
     createdByEmail: z.string().trim().toLowerCase().email().optional(),
+    /**
+     * E-mail only: the mailbox's owner already agreed (a signed-in user adding their own address). Otherwise a new
+     * e-mail destination is created 'pending_confirmation': nothing is queued for it until confirmEmailDestination.
+     */
+    addressConfirmed: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
     if (v.platform === 'email' ? !v.email : !v.url) {
@@ -114,11 +120,37 @@ export const createDestinationSchema = z
 export type CreateDestinationInput = z.input<typeof createDestinationSchema>;
 export type CreatedDestination = { id: string; created: boolean; warning: string | null; status: DestinationStatus };
 
+/** Why a pending e-mail destination sends nothing yet, shown on its status page. */
+export function pendingConfirmationReason(hint: string): string {
+  return `Waiting for ${hint} to confirm: click the link in the confirmation e-mail we sent there.`;
+}
+
+/** An e-mail address as the status page shows it: enough to recognise, not enough to harvest. */
+export function addressHint(email: string): string {
+  const [user, domain] = email.split('@');
+  return `${user.slice(0, 2)}…@${domain}`;
+}
+
+/**
+ * Welcomes every app of the destination still waiting for its welcome whose reviews are current (a source it wants has
+ * been polled); the others are welcomed by their first poll. Call with the apps' locks held (lockApp).
+ */
+async function welcomeWaitingApps(trx: Transaction<Database>, destinationId: string): Promise<void> {
+  const d = await trx.selectFrom('destinations').select(['filters', 'welcome_count', 'backfill']).where('id', '=', destinationId).executeTakeFirstOrThrow();
+  const filters = readFilters(d.filters);
+  const waiting = await trx.selectFrom('destination_apps').select('app_key').where('destination_id', '=', destinationId).where('welcomed_at', 'is', null).execute();
+  for (const { app_key } of waiting) {
+    const polled = await trx.selectFrom('monitored_sources').select('country').where('app_key', '=', app_key).where('status', '=', 'active').where('last_success_at', 'is not', null).execute();
+    if (polled.some((s) => !s.country || !filters.countries?.length || filters.countries.includes(s.country))) {
+      await queueWelcome(trx, { destinationId, appKey: app_key, filters, count: d.welcome_count, backfill: d.backfill });
+    }
+  }
+}
+
 function targetOf(input: z.output<typeof createDestinationSchema>): { target: string; hint: string; warning: string | null } {
   if (input.platform === 'email') {
     const email = input.email!;
-    const [user, domain] = email.split('@');
-    return { target: email, hint: `${user.slice(0, 2)}…@${domain}`, warning: null };
+    return { target: email, hint: addressHint(email), warning: null };
   }
   const check = validateWebhookUrl(input.platform, input.url!, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
   if (!check.ok) throw badRequest(`url: ${check.error}`, 'invalid_webhook_url');
@@ -171,6 +203,8 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
 
     let id: string;
     let created = false;
+    let pending = false;
+    let confirmedNow = false;
     // Reconnecting a URL re-enables a destination a platform had refused (the owner fixed it); an address whose owner
     // clicked "unsubscribe", for any app, only comes back through a confirmation link it receives (server/subscriptions).
     const unsubscribed = await trx
@@ -186,10 +220,14 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
     }
     if (existing) {
       id = existing.id;
+      // Still waiting for its mailbox, unless its owner is the one connecting it now.
+      confirmedNow = existing.status === 'pending_confirmation' && input.addressConfirmed;
+      pending = existing.status === 'pending_confirmation' && !confirmedNow;
       await trx
         .updateTable('destinations')
         .set({
-          ...(existing.status === 'disabled' ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
+          ...(existing.status === 'disabled' || confirmedNow ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
+          ...(confirmedNow ? { confirmed_at: sql`now()` } : {}),
           ...(input.orgId && !existing.org_id ? { org_id: input.orgId } : {}),
           ...(input.label ? { label: input.label } : {}),
           updated_at: sql`now()`,
@@ -199,6 +237,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
     } else {
       id = randomId('dst');
       created = true;
+      pending = input.platform === 'email' && !input.addressConfirmed;
       await trx
         .insertInto('destinations')
         .values({
@@ -214,6 +253,8 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
           welcome_count: input.welcomeCount,
           backfill: input.backfill,
           created_by_email: input.createdByEmail ?? null,
+          ...(pending ? { status: 'pending_confirmation' as const, status_reason: pendingConfirmationReason(hint) } : {}),
+          ...(input.platform === 'email' && !pending ? { confirmed_at: sql<Date>`now()` } : {}),
         })
         .execute();
     }
@@ -229,11 +270,13 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
       await trx.insertInto('destination_apps').values({ destination_id: id, app_key: key }).execute();
       const sources: SourceRow[] = [];
       for (const s of sourcesFor(a, input.country, input.language)) sources.push(await ensureSource(trx, { appKey: key, ...s }));
-      // Reviews of this app are already current when each source it needs has been polled: welcome now.
-      if (sources.every((s) => s.last_success_at)) {
+      // Reviews of this app are already current when each source it needs has been polled: welcome now (a pending
+      // e-mail destination is welcomed when its mailbox confirms, with the reviews of that moment).
+      if (!pending && sources.every((s) => s.last_success_at)) {
         await queueWelcome(trx, { destinationId: id, appKey: key, filters: destFilters, count: input.welcomeCount, backfill: input.backfill });
       }
     }
+    if (confirmedNow) await welcomeWaitingApps(trx, id);
     return { id, created };
   });
 
@@ -261,7 +304,7 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
   const db = await getDb();
   const d = await db
     .selectFrom('destinations')
-    .select(['id', 'platform', 'status', 'status_reason', 'label', 'target_hint', 'filters', 'warning', 'last_delivery_at', 'last_error', 'last_error_at', 'created_at'])
+    .select(['id', 'platform', 'status', 'status_reason', 'label', 'target_hint', 'filters', 'warning', 'last_delivery_at', 'last_error', 'last_error_at', 'created_at', 'confirmation_sent_at'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!d) return null;
@@ -303,21 +346,72 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
     last_error: currentError,
     last_error_at: currentError ? iso(d.last_error_at) : null,
     source_problem: await formatProblemFor(db, apps.map((a) => a.key)),
+    confirmation_sent_at: d.status === 'pending_confirmation' ? iso(d.confirmation_sent_at) : null,
     created_at: d.created_at.toISOString(),
   };
 }
 
-/** Pause (stop posting, keep what is queued) or resume a destination. Resuming a disabled one re-enables it. */
+/**
+ * Pause (stop posting, keep what is queued) or resume a destination. Resuming a disabled one re-enables it. An e-mail
+ * destination waiting for its mailbox is neither: only its confirmation link starts it (409).
+ */
 export async function setDestinationPaused(id: string, paused: boolean, reason = 'Paused by its owner.'): Promise<DestinationStatus> {
   const db = await getDb();
   const r = await db
     .updateTable('destinations')
     .set(paused ? { status: 'paused', status_reason: reason, updated_at: sql`now()` } : { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0, updated_at: sql`now()` })
     .where('id', '=', id)
+    .where('status', '!=', 'pending_confirmation')
     .executeTakeFirst();
-  if (!r.numUpdatedRows) throw notFound('No such destination.');
+  if (!r.numUpdatedRows) {
+    const d = await db.selectFrom('destinations').select('status').where('id', '=', id).executeTakeFirst();
+    if (!d) throw notFound('No such destination.');
+    throw new HttpError(409, 'pending_confirmation', 'This address has not confirmed yet: reviews start when the link in its confirmation e-mail is clicked.');
+  }
   if (!paused) wake('deliver');
   return (await getDestinationStatus(id))!;
+}
+
+export type ConfirmedDestination = { id: string; appTitles: string[]; alreadyConfirmed: boolean };
+
+/** An e-mail destination's address and status, for checking a confirmation link before using it. Null if unknown. */
+export async function getEmailDestinationTarget(id: string): Promise<{ address: string; status: DestinationsTable['status']['__select__'] } | null> {
+  const db = await getDb();
+  const d = await db.selectFrom('destinations').select(['status', 'target_enc']).where('id', '=', id).where('platform', '=', 'email').executeTakeFirst();
+  return d ? { address: decryptSecret(d.target_enc), status: d.status } : null;
+}
+
+/**
+ * The mailbox of a pending e-mail destination said yes: it becomes active and gets its welcome with the reviews of
+ * this moment (or after its app's first poll). Confirming twice changes nothing. Null when there is no such e-mail
+ * destination.
+ */
+export async function confirmEmailDestination(id: string): Promise<ConfirmedDestination | null> {
+  const db = await getDb();
+  const result = await db.transaction().execute(async (trx) => {
+    const keys = (await trx.selectFrom('destination_apps').select('app_key').where('destination_id', '=', id).orderBy('app_key').execute()).map((r) => r.app_key);
+    for (const key of keys) await lockApp(trx, key); // the ingest's lock: a review is welcomed or fanned out, never neither
+    const d = await trx.selectFrom('destinations').select('status').where('id', '=', id).where('platform', '=', 'email').forUpdate().executeTakeFirst();
+    if (!d) return null;
+    const alreadyConfirmed = d.status !== 'pending_confirmation';
+    if (!alreadyConfirmed) {
+      await trx
+        .updateTable('destinations')
+        .set({ status: 'active', status_reason: null, confirmed_at: sql`now()`, next_send_at: sql`now()`, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .execute();
+      await welcomeWaitingApps(trx, id);
+    }
+    const titles = keys.length ? (await trx.selectFrom('apps').select('title').where('key', 'in', keys).execute()).map((a) => a.title) : [];
+    return { id, appTitles: titles, alreadyConfirmed };
+  });
+  if (!result) return null;
+  if (!result.alreadyConfirmed) {
+    wake('poll');
+    wake('deliver');
+    log.info('e-mail destination confirmed by its mailbox', { destinationId: id });
+  }
+  return result;
 }
 
 /** The reason an e-mail destination carries once its recipient unsubscribed (server/subscriptions handles the link). */

@@ -17,6 +17,13 @@ export async function isAddressUnsubscribed(email: string): Promise<boolean> {
   return Boolean(row?.unsubscribed_at);
 }
 
+/** The address's unsubscribe generation (0 for an address never seen): e-mail links carry the one they were made in. */
+export async function addressGeneration(email: string): Promise<number> {
+  const db = await getDb();
+  const row = await db.selectFrom('email_recipients').select('generation').where('email', '=', email).executeTakeFirst();
+  return row?.generation ?? 0;
+}
+
 /** The subscription for address × app × storefront, created on first request. */
 export async function saveSubscription(input: { email: string; appKey: string; country: string; ip: string | null }): Promise<SubscriptionRow> {
   const db = await getDb();
@@ -112,7 +119,8 @@ export async function markEmailRequestCancelled(id: number, why: string): Promis
 
 /**
  * Every unsubscribe link: the address is flagged (the public form then asks for confirmation before mailing it again),
- * every digest of the address stops, and one-off e-mails not sent yet are cancelled.
+ * every digest of the address stops, one-off e-mails not sent yet are cancelled, and the address moves to a new
+ * generation, so no link made before now (digest offer, confirmation) can turn the e-mails back on.
  */
 export async function unsubscribeAddress(email: string): Promise<{ alreadyUnsubscribed: boolean; apps: string[] }> {
   const db = await getDb();
@@ -120,8 +128,14 @@ export async function unsubscribeAddress(email: string): Promise<{ alreadyUnsubs
     const before = await trx.selectFrom('email_recipients').select('unsubscribed_at').where('email', '=', email).forUpdate().executeTakeFirst();
     await trx
       .insertInto('email_recipients')
-      .values({ email, unsubscribed_at: new Date(), next_digest_at: null })
-      .onConflict((oc) => oc.column('email').doUpdateSet({ unsubscribed_at: sql`coalesce(email_recipients.unsubscribed_at, now())`, next_digest_at: null }))
+      .values({ email, unsubscribed_at: new Date(), next_digest_at: null, generation: 1 })
+      .onConflict((oc) =>
+        oc.column('email').doUpdateSet({
+          unsubscribed_at: sql`coalesce(email_recipients.unsubscribed_at, now())`,
+          next_digest_at: null,
+          generation: sql`email_recipients.generation + 1`,
+        }),
+      )
       .execute();
     const subs = await trx
       .updateTable('email_subscriptions')

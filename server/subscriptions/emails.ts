@@ -190,3 +190,19 @@ export function confirmationEmail(e: { to: string; app: EmailApp; what: 'recent_
   return { to: e.to, subject, text, html: layout(lines[0], content, e.links), headers: headers(e.links) };
 }
 
+
+/**
+ * The one e-mail a new e-mail destination gets before its owner agrees: what was asked, who can stop it, and the
+ * link. No review is in it — reviews only start after the click.
+ */
+export function destinationConfirmationEmail(e: { to: string; apps: EmailApp[]; confirmUrl: string; validHours: number; links: UnsubscribeLinks }): MailMessage {
+  const names = e.apps.map((a) => a.title).join(', ');
+  const subject = headerSafe(`Confirm: e-mail new reviews of ${names} to this address?`);
+  const lines = [
+    `Someone asked ARB to e-mail every new review of ${names} to this address. We send nothing until you confirm.`,
+    `The link works for ${e.validHours} hours. If it was not you, ignore this e-mail: nothing more will be sent.`,
+  ];
+  const content = [heading('Confirm your address'), ...lines.map((l) => paragraph(esc(l))), button(e.confirmUrl, 'Yes, send me the reviews')].join('\n');
+  const text = ['Confirm your address', '', ...lines, '', `Yes, send me the reviews: ${e.confirmUrl}`, ...footerText(e.links)].join('\n');
+  return { to: e.to, subject, text, html: layout(lines[0], content, e.links), headers: headers(e.links) };
+}

@@ -2,7 +2,8 @@
  * Reviews by e-mail (CONTRACT.md): validate → call the service → answer.
  *   POST v1/public/reviews          { email, app_id, app_store, country? }   recent reviews now, digest offered
  *   POST v1/public/send-summary     { email, app_id, app_store }             a computed summary of recent reviews
- *   POST v1/public/email/confirm    { token }                                digest on / confirmed request sent
+ *   POST v1/public/email/confirm    { token }                                digest on / confirmed request sent /
+ *                                                                            e-mail destination confirmed
  *   GET  v1/public/email/unsubscribe?token=…                                 who the link is for (the page asks first)
  *   POST v1/public/email/unsubscribe?token=…                                 unsubscribe; RFC 8058 one-click target
  */
@@ -41,10 +42,10 @@ export const sendSummaryEndpoint = endpoint({
 });
 
 export const confirmEmailEndpoint = endpoint({
-  summary: 'Confirm from an e-mail link: turn the daily digest on, or send what an unsubscribed address asked for',
+  summary: 'Confirm from an e-mail link: turn the daily digest on, send what an unsubscribed address asked for, or start a new e-mail destination',
   tags: ['email'],
   body: z.object({ token }),
-  response: z.object({ action: z.enum(['digest_on', 'queued']), app: z.string(), email: z.string() }),
+  response: z.object({ action: z.enum(['digest_on', 'queued', 'destination_on']), app: z.string(), email: z.string() }),
   handler: ({ body, ip }) => confirmEmailToken(body.token, ip),
 });
 

@@ -7,13 +7,16 @@ import { log } from '../log';
 import { enforceRateLimit, hitRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { HttpError, badRequest } from '../http/errors';
 import { MailDeliveryError, sendMail } from '../mail/send';
-import { appKey, type AppRef } from '../monitor/service';
+import { addressHint, appKey, type AppRef } from '../monitor/service';
+import { mailboxKey } from '../connect/mailbox';
+import { confirmDestinationLink, linkSuperseded } from '../connect/emailConsent';
 import { storeName } from '../destinations/format/text';
 import { storefrontName } from '@/lib/storefronts';
 import { registerApp } from '../connect/apps';
 import {
   activateDigest,
   activeDigestSubscriptions,
+  addressGeneration,
   claimDueDigests,
   claimEmailRequests,
   clearUnsubscribe,
@@ -34,7 +37,7 @@ import {
 import { confirmationEmail, digestEmail, recentReviewsEmail, summaryEmail, type DigestSection, type EmailApp, type UnsubscribeLinks } from './emails';
 import { ensureFreshReviews, recentReviews, reviewsFirstSeenBetween, ReviewsUnavailableError, toMessageInput, type StoredReview } from './reviews';
 import { summarizeReviews } from './summary';
-import { confirmPageUrl, oneClickUnsubscribeUrl, unsubscribePageUrl, verifyEmailToken, type ConfirmKind } from './tokens';
+import { confirmPageUrl, oneClickUnsubscribeUrl, unsubscribePageUrl, verifyEmailToken, type ConfirmKind, type EmailToken } from './tokens';
 
 export const EMAIL_LIMITS = {
   reviewsPerIp: { name: 'reviews-email:ip', limit: 20, windowSeconds: 3600 },
@@ -68,13 +71,13 @@ export type EmailRequestResult = { queued: true; confirmation_required: boolean 
 export async function requestEmail(input: EmailRequestInput): Promise<EmailRequestResult> {
   const [perIp, perAddress] = input.kind === 'summary' ? [EMAIL_LIMITS.summaryPerIp, EMAIL_LIMITS.summaryPerAddress] : [EMAIL_LIMITS.reviewsPerIp, EMAIL_LIMITS.reviewsPerAddress];
   await enforceRateLimit(perIp, ipRateKey(input.ip), 'Too many e-mail requests from your network in the last hour. Try again later.');
-  await enforceRateLimit(perAddress, input.email, 'This address has asked for several e-mails today already. Try again tomorrow.');
+  await enforceRateLimit(perAddress, mailboxKey(input.email), 'This address has asked for several e-mails today already. Try again tomorrow.');
   const country = input.app.store === 'apple_app_store' ? input.country || 'us' : '';
   const app = await registerApp(input.app, country || 'us');
   const sub = await saveSubscription({ email: input.email, appKey: appKey({ store: input.app.store, appId: app.app_id }), country, ip: input.ip });
 
   if (await isAddressUnsubscribed(input.email)) {
-    const allowed = await hitRateLimit(EMAIL_LIMITS.confirmationsPerAddress, input.email);
+    const allowed = await hitRateLimit(EMAIL_LIMITS.confirmationsPerAddress, mailboxKey(input.email));
     // Over the limit the answer is the same: the confirmation sent earlier today is the one to click.
     if (allowed.allowed) await enqueueEmailRequest(sub.id, input.kind === 'summary' ? 'confirm_summary' : 'confirm_recent_reviews');
     kickEmailRequests();
@@ -108,7 +111,8 @@ async function sendOne(req: ClaimedEmailRequest): Promise<void> {
       await ensureFreshReviews(ref, req.country);
       const readAt = new Date();
       const reviews = await recentReviews(ref, req.country, RECENT_REVIEWS);
-      const digestUrl = req.digest_status === 'active' ? null : await confirmPageUrl({ purpose: 'digest', subscriptionId: req.subscription_id });
+      const digestUrl =
+        req.digest_status === 'active' ? null : await confirmPageUrl({ purpose: 'digest', subscriptionId: req.subscription_id, generation: await addressGeneration(req.email) });
       await sendMail(recentReviewsEmail({ to: req.email, app: emailApp(req), countryName, reviews: inputsFor(req, reviews), digestUrl, links }));
       // A digest turned on later starts after what this e-mail showed.
       await setDigestCursor(req.subscription_id, readAt);
@@ -124,7 +128,7 @@ async function sendOne(req: ClaimedEmailRequest): Promise<void> {
     case 'confirm_recent_reviews':
     case 'confirm_summary': {
       const what: ConfirmKind = req.kind === 'confirm_summary' ? 'summary' : 'recent_reviews';
-      const confirmUrl = await confirmPageUrl({ purpose: 'confirm', subscriptionId: req.subscription_id, kind: what });
+      const confirmUrl = await confirmPageUrl({ purpose: 'confirm', subscriptionId: req.subscription_id, kind: what, generation: await addressGeneration(req.email) });
       await sendMail(confirmationEmail({ to: req.email, app: emailApp(req), what, confirmUrl, links }));
       return;
     }
@@ -191,37 +195,48 @@ function tokenError(expired: boolean, what: string): HttpError {
   return badRequest(expired ? `This ${what} link has expired. Ask for the reviews again on ARB’s “Get reviews by e-mail” page.` : `This ${what} link is not valid. Copy the whole link from the e-mail.`, 'invalid_token');
 }
 
-export type ConfirmResult = { action: 'digest_on' | 'queued'; app: string; email: string };
+export type ConfirmResult = { action: 'digest_on' | 'queued' | 'destination_on'; app: string; email: string };
 
-/** The confirm page's button: turns the digest on, or sends what an unsubscribed address asked for. */
+type ConfirmLink = Extract<EmailToken, { purpose: 'digest' | 'confirm' | 'destination' }>;
+
+/** The link's token, whichever confirm-page purpose it was made for; expired or forged → 400 in words. */
+async function readConfirmLink(token: string): Promise<ConfirmLink> {
+  let expired = false;
+  for (const purpose of ['digest', 'confirm', 'destination'] as const) {
+    const check = await verifyEmailToken(token, purpose);
+    if (check.ok) return check.value;
+    expired ||= check.expired;
+  }
+  throw tokenError(expired, 'confirmation');
+}
+
+/**
+ * The confirm page's button: turns the digest on, sends what an unsubscribed address asked for, or starts a new
+ * e-mail destination. A link made before the address's latest unsubscribe is refused (409): it cannot undo it.
+ */
 export async function confirmEmailToken(token: string, ip: string): Promise<ConfirmResult> {
-  const digest = await verifyEmailToken(token, 'digest');
-  const confirm = digest.ok ? null : await verifyEmailToken(token, 'confirm');
-  if (!digest.ok && !confirm?.ok) throw tokenError(digest.expired || Boolean(confirm && !confirm.ok && confirm.expired), 'confirmation');
-  const subscriptionId = digest.ok ? digest.value.subscriptionId : (confirm as { ok: true; value: { subscriptionId: string; kind: ConfirmKind } }).value.subscriptionId;
-  const sub = await getSubscription(subscriptionId);
+  const link = await readConfirmLink(token);
+  if (link.purpose === 'destination') return confirmDestinationLink(link.destinationId, link.generation);
+  const sub = await getSubscription(link.subscriptionId);
   if (!sub) throw new HttpError(404, 'not_found', 'This request no longer exists. Ask for the reviews again.');
+  if ((await addressGeneration(sub.email)) !== link.generation) throw linkSuperseded();
   const db = await getDb();
   const app = await db.selectFrom('apps').select('title').where('key', '=', sub.app_key).executeTakeFirstOrThrow();
-  if (digest.ok) {
+  if (link.purpose === 'digest') {
     await activateDigest(sub.id);
     log.info('daily digest turned on', { subscription: sub.id });
     return { action: 'digest_on', app: app.title, email: maskEmail(sub.email) };
   }
-  const kind = (confirm as { ok: true; value: { kind: ConfirmKind } }).value.kind;
-  await enforceRateLimit(kind === 'summary' ? EMAIL_LIMITS.summaryPerAddress : EMAIL_LIMITS.reviewsPerAddress, sub.email, 'This address has asked for several e-mails today already. Try again tomorrow.');
+  await enforceRateLimit(link.kind === 'summary' ? EMAIL_LIMITS.summaryPerAddress : EMAIL_LIMITS.reviewsPerAddress, mailboxKey(sub.email), 'This address has asked for several e-mails today already. Try again tomorrow.');
   await enforceRateLimit(EMAIL_LIMITS.reviewsPerIp, ipRateKey(ip), 'Too many e-mail requests from your network in the last hour. Try again later.');
   await clearUnsubscribe(sub.email);
-  await enqueueEmailRequest(sub.id, kind);
+  await enqueueEmailRequest(sub.id, link.kind);
   kickEmailRequests();
   return { action: 'queued', app: app.title, email: maskEmail(sub.email) };
 }
 
 /** "ja…@example.com": enough to recognise, not enough to harvest from a forwarded link. */
-export function maskEmail(email: string): string {
-  const [user, domain] = email.split('@');
-  return `${user.slice(0, 2)}…@${domain}`;
-}
+export const maskEmail = addressHint;
 
 export async function describeUnsubscribe(token: string): Promise<{ email: string; unsubscribed: boolean }> {
   const check = await verifyEmailToken(token, 'unsubscribe');

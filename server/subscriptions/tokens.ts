@@ -2,12 +2,20 @@
  * The links in review e-mails work without signing in: each carries a signed token (HS256 JWT, AUTH_SECRET) that says
  * exactly one thing, and the audience keeps the kinds apart — an unsubscribe token cannot confirm a digest, and no
  * e-mail token is accepted as a sign-in token or an OAuth state (different issuer, no `scope`).
- *   unsubscribe  { email }              never expires: the link in a year-old e-mail must still work
- *   digest       { sub }                turn on the daily digest for one subscription (30 days)
- *   confirm      { sub, kind }          an unsubscribed address confirms a new request (3 days)
+ *   unsubscribe  { ea }                 never expires: the link in a year-old e-mail must still work
+ *   digest       { sub, g }             turn on the daily digest for one subscription (30 days)
+ *   confirm      { sub, kind, g }       an unsubscribed address confirms a new request (3 days)
+ *   destination  { sub, g }             a mailbox agrees to a new e-mail destination (48 hours)
+ *
+ * A JWT's claims are only base64, readable by anyone who sees the link (forwarded mails, proxy logs): so the
+ * unsubscribe token carries the address encrypted (AES-GCM, ENCRYPTION_KEY), never in clear. Unsubscribe tokens
+ * already e-mailed with the address in clear (`em`) keep working.
+ * `g` is the address's unsubscribe generation when the link was made (email_recipients.generation): every unsubscribe
+ * moves it on, so a link made before an unsubscribe can never undo it. A token without `g` was made in generation 0.
  */
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import { env } from '../env';
+import { decryptSecret, encryptSecret } from '../crypto';
 
 const ISSUER = 'arb-email';
 const key = () => new TextEncoder().encode(env().AUTH_SECRET);
@@ -16,31 +24,68 @@ export type ConfirmKind = 'recent_reviews' | 'summary';
 
 export type EmailToken =
   | { purpose: 'unsubscribe'; email: string }
-  | { purpose: 'digest'; subscriptionId: string }
-  | { purpose: 'confirm'; subscriptionId: string; kind: ConfirmKind };
+  | { purpose: 'digest'; subscriptionId: string; generation: number }
+  | { purpose: 'confirm'; subscriptionId: string; kind: ConfirmKind; generation: number }
+  | { purpose: 'destination'; destinationId: string; generation: number };
 
-const TTL_SECONDS: Record<EmailToken['purpose'], number | null> = { unsubscribe: null, digest: 30 * 86_400, confirm: 3 * 86_400 };
+export const EMAIL_TOKEN_TTL_SECONDS: Record<EmailToken['purpose'], number | null> = {
+  unsubscribe: null,
+  digest: 30 * 86_400,
+  confirm: 3 * 86_400,
+  destination: 48 * 3600,
+};
 
-export async function signEmailToken(token: EmailToken): Promise<string> {
-  const claims: JWTPayload =
-    token.purpose === 'unsubscribe' ? { em: token.email } : token.purpose === 'digest' ? { sub: token.subscriptionId } : { sub: token.subscriptionId, k: token.kind };
-  let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(token.purpose).setIssuedAt();
-  const ttl = TTL_SECONDS[token.purpose];
-  if (ttl) jwt = jwt.setExpirationTime(Math.floor(Date.now() / 1000) + ttl);
+function claimsOf(token: EmailToken): JWTPayload {
+  switch (token.purpose) {
+    case 'unsubscribe':
+      return { ea: encryptSecret(token.email) };
+    case 'digest':
+      return { sub: token.subscriptionId, g: token.generation };
+    case 'confirm':
+      return { sub: token.subscriptionId, k: token.kind, g: token.generation };
+    case 'destination':
+      return { sub: token.destinationId, g: token.generation };
+  }
+}
+
+/** `now` (seconds) lets tests make a link that is already expired. */
+export async function signEmailToken(token: EmailToken, now = Math.floor(Date.now() / 1000)): Promise<string> {
+  let jwt = new SignJWT(claimsOf(token)).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(token.purpose).setIssuedAt(now);
+  const ttl = EMAIL_TOKEN_TTL_SECONDS[token.purpose];
+  if (ttl) jwt = jwt.setExpirationTime(now + ttl);
   return jwt.sign(key());
 }
 
 export type TokenCheck<T> = { ok: true; value: T } | { ok: false; expired: boolean };
 
+function unsubscribeAddress(payload: JWTPayload): string | null {
+  if (typeof payload.ea === 'string') {
+    try {
+      return decryptSecret(payload.ea);
+    } catch {
+      return null;
+    }
+  }
+  return typeof payload.em === 'string' ? payload.em : null;
+}
+
+function valueOf(purpose: EmailToken['purpose'], payload: JWTPayload): EmailToken | null {
+  const generation = payload.g === undefined ? 0 : typeof payload.g === 'number' && Number.isSafeInteger(payload.g) && payload.g >= 0 ? payload.g : null;
+  if (purpose === 'unsubscribe') {
+    const email = unsubscribeAddress(payload);
+    return email ? { purpose, email } : null;
+  }
+  if (typeof payload.sub !== 'string' || generation === null) return null;
+  if (purpose === 'digest') return { purpose, subscriptionId: payload.sub, generation };
+  if (purpose === 'destination') return { purpose, destinationId: payload.sub, generation };
+  if (payload.k === 'recent_reviews' || payload.k === 'summary') return { purpose, subscriptionId: payload.sub, kind: payload.k, generation };
+  return null;
+}
+
 export async function verifyEmailToken<P extends EmailToken['purpose']>(raw: string, purpose: P): Promise<TokenCheck<Extract<EmailToken, { purpose: P }>>> {
   try {
     const { payload } = await jwtVerify(raw, key(), { issuer: ISSUER, audience: purpose, algorithms: ['HS256'] });
-    let value: EmailToken | null = null;
-    if (purpose === 'unsubscribe' && typeof payload.em === 'string') value = { purpose: 'unsubscribe', email: payload.em };
-    if (purpose === 'digest' && typeof payload.sub === 'string') value = { purpose: 'digest', subscriptionId: payload.sub };
-    if (purpose === 'confirm' && typeof payload.sub === 'string' && (payload.k === 'recent_reviews' || payload.k === 'summary')) {
-      value = { purpose: 'confirm', subscriptionId: payload.sub, kind: payload.k };
-    }
+    const value = valueOf(purpose, payload);
     return value ? { ok: true, value: value as Extract<EmailToken, { purpose: P }> } : { ok: false, expired: false };
   } catch (err) {
     return { ok: false, expired: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' };
@@ -57,6 +102,7 @@ export async function oneClickUnsubscribeUrl(email: string): Promise<string> {
   return `${env().APP_URL}/api/v1/public/email/unsubscribe?token=${encodeURIComponent(await signEmailToken({ purpose: 'unsubscribe', email }))}`;
 }
 
+/** The confirm page (it asks for a click, then POSTs): digest offers, confirmations, new e-mail destinations. */
 export async function confirmPageUrl(token: EmailToken): Promise<string> {
   return `${env().APP_URL}/email/confirm?token=${encodeURIComponent(await signEmailToken(token))}`;
 }

@@ -105,16 +105,20 @@ describe('POST /api/v1/oauth/platform/connect', () => {
     });
   }
 
-  test('e-mail: the welcome goes to the address over SMTP, with an unsubscribe header', async () => {
+  test('e-mail: a confirmation first; once its link is confirmed the welcome goes to the address over SMTP, with an unsubscribe header', async () => {
     const app = appWithReviews(1, 'Quiet Hours');
     const email = `owner-${Date.now()}@example.com`;
     const r = await connect('email', payloadFor({ app_id: app.appId, user_email: email }));
     expect(r.status).toBe(200);
     const mailsTo = () => w.smtp.messages.filter((m) => m.envelopeTo.includes(email));
-    await expect.poll(() => mailsTo().length, { timeout: 10_000 }).toBe(2);
-    expect(mailsTo()[0].subject).toContain('Quiet Hours');
-    expect(mailsTo()[0].headers['list-unsubscribe']).toMatch(/^<http/);
-    expect(mailsTo()[1].text).toContain(marker(1));
+    await expect.poll(() => mailsTo().length, { timeout: 10_000 }).toBe(1);
+    expect(mailsTo()[0].subject).toBe('Confirm: e-mail new reviews of Quiet Hours to this address?');
+    const token = decodeURIComponent(/\/email\/confirm\?token=(\S+)/.exec(mailsTo()[0].text)![1]);
+    expect((await call(w.api, 'POST', '/api/v1/public/email/confirm', { token }, { ip: newIp() })).status).toBe(200);
+    await expect.poll(() => mailsTo().length, { timeout: 10_000 }).toBe(3);
+    expect(mailsTo()[1].subject).toContain('Quiet Hours');
+    expect(mailsTo()[1].headers['list-unsubscribe']).toMatch(/^<http/);
+    expect(mailsTo()[2].text).toContain(marker(1));
   });
 
   test('Google Play apps connect too (reviews read by language, no country)', async () => {

@@ -323,3 +323,46 @@ describe('fuzz: malformed input to every endpoint', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('attacks on the links in e-mails', () => {
+  /** A token as ARB's e-mail links carry them, with whatever claims an attacker chooses. */
+  async function craft(audience: string, claims: Record<string, unknown>, secret = env().AUTH_SECRET, expiresIn = 3600): Promise<string> {
+    const { SignJWT } = await import('jose');
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('arb-email').setAudience(audience).setIssuedAt(now).setExpirationTime(now + expiresIn).sign(new TextEncoder().encode(secret));
+  }
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+  test('forged, altered, expired or odd confirmation and unsubscribe tokens get a 4xx in words, never a 5xx', async () => {
+    const dst = 'dst_AAAAAAAAAAAAAAAAAAAAAAAA';
+    const confirmTokens: Array<[string, string]> = [
+      ['alg none', `${b64({ alg: 'none' })}.${b64({ sub: dst, g: 0, iss: 'arb-email', aud: 'destination' })}.`],
+      ['another key', await craft('destination', { sub: dst, g: 0 }, 'not-the-secret-not-the-secret-not-the-secret')],
+      ['expired', await craft('destination', { sub: dst, g: 0 }, undefined, -60)],
+      ['negative generation', await craft('destination', { sub: dst, g: -1 })],
+      ['generation as text', await craft('destination', { sub: dst, g: '0' })],
+      ['huge generation', await craft('destination', { sub: dst, g: 1e300 })],
+      ['subject not a string', await craft('destination', { sub: { $ne: null }, g: 0 })],
+      ['unknown destination', await craft('destination', { sub: dst, g: 0 })],
+      ['unknown subscription', await craft('digest', { sub: 'esub_nothing', g: 0 })],
+      ['confirm of an unknown kind', await craft('confirm', { sub: 'esub_nothing', k: 'everything', g: 0 })],
+      ['unsubscribe token used to confirm', await craft('unsubscribe', { em: 'fuzz@example.com' })],
+    ];
+    for (const [label, token] of confirmTokens) {
+      const res = await fetch(`${api.url}/api/v1/public/email/confirm`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) });
+      expect([400, 404, 409], label).toContain(res.status);
+      expect(((await res.json()) as { error?: { message?: string } }).error?.message, label).toBeTruthy();
+    }
+    const unsubscribeTokens: Array<[string, string]> = [
+      ['address sealed with garbage', await craft('unsubscribe', { ea: 'v1.AAAA.BBBB.CCCC' })],
+      ['no address', await craft('unsubscribe', {})],
+      ['confirm token used to unsubscribe', await craft('destination', { sub: dst, g: 0 })],
+    ];
+    for (const [label, token] of unsubscribeTokens) {
+      for (const method of ['GET', 'POST']) {
+        const res = await fetch(`${api.url}/api/v1/public/email/unsubscribe?token=${encodeURIComponent(token)}`, { method, headers: method === 'POST' ? { 'Content-Type': 'application/json' } : {}, body: method === 'POST' ? '{}' : undefined });
+        expect(res.status, `${method} ${label}`).toBe(400);
+      }
+    }
+  });
+});

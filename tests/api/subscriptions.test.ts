@@ -8,7 +8,7 @@ import { hitRateLimit, ipRateKey } from '@/server/http/rateLimit';
 import { emailRequestsSettled, EMAIL_LIMITS, processEmailRequests, runDueDigests } from '@/server/subscriptions/service';
 import { call } from '../helpers/request';
 import type { ReceivedMail } from '../fakes/smtp';
-import { marker, markersIn, newIosApp, newIp, newPlayApp, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { linkToken, marker, markersIn, newIosApp, newIp, newPlayApp, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 
 let w: ConnectWorld;
 
@@ -36,13 +36,6 @@ async function nextMailTo(address: string, n: number): Promise<ReceivedMail> {
 
 function ask(path: '/api/v1/public/reviews' | '/api/v1/public/send-summary', body: Record<string, unknown>, ip = newIp()) {
   return call<{ queued: boolean; confirmation_required: boolean }>(w.api, 'POST', path, body, { ip });
-}
-
-/** The token of the first link to `path` in the e-mail's text part. */
-function linkToken(mail: ReceivedMail, path: string): string {
-  const m = new RegExp(`${path.replace(/[/?]/g, '\\$&')}\\?token=([^\\s]+)`).exec(mail.text);
-  if (!m) throw new Error(`no ${path} link in:\n${mail.text}`);
-  return decodeURIComponent(m[1]);
 }
 
 function appWithReviews(n: number, title?: string) {

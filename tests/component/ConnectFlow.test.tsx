@@ -213,6 +213,43 @@ describe('step 2: the webhook', () => {
     expect(decodeConnectionPayload(body.payload)).toMatchObject({ user_email: 'team@example.com', webhook_url: '' });
   });
 
+  test('e-mail: the card says to confirm from the inbox while the address is pending, then turns connected', async () => {
+    destination = {
+      ...destination,
+      platform: 'email',
+      status: 'pending_confirmation',
+      status_reason: 'Waiting for te…@example.com to confirm: click the link in the confirmation e-mail we sent there.',
+      target: 'te…@example.com',
+      welcome: 'waiting_for_first_poll',
+      queued: 0,
+      confirmation_sent_at: new Date().toISOString(),
+    };
+    connectAnswer = (_req, res) =>
+      json(res, 200, {
+        data: {
+          destination_id: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA',
+          platform: 'email',
+          status: destination,
+          confirmation: { sent: false, sent_at: destination.confirmation_sent_at, resend_after: null, message: 'We already sent a confirmation link to te…@example.com in the last 15 minutes.' },
+        },
+      });
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user, 'E-mail');
+    await user.type(await screen.findByLabelText('E-mail address for the reviews'), 'team@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send reviews to this address' }));
+
+    expect(await screen.findByRole('heading', { name: 'Check team@example.com to confirm' })).toBeInTheDocument();
+    expect(screen.getByText('Waiting for confirmation')).toBeInTheDocument();
+    expect(screen.getByText(/already sent a confirmation link/)).toBeInTheDocument();
+    expect(screen.queryByText('Messages delivered')).toBeNull();
+
+    // The mailbox clicked the link: the next status read shows the connection.
+    destination = { ...destination, status: 'active', status_reason: null, welcome: 'queued', confirmation_sent_at: null };
+    expect(await screen.findByRole('heading', { name: 'Sending reviews to te…@example.com' }, { timeout: 8000 })).toBeInTheDocument();
+    expect(screen.getByText('Active')).toBeInTheDocument();
+  }, 15_000);
+
   test('the server’s refusal is shown in its words and the step stays editable', async () => {
     connectAnswer = (_req, res) => json(res, 400, { error: { code: 'invalid_webhook_url', message: 'payload.webhook_url: That isn’t a Slack incoming-webhook URL.' } });
     pick(IOS_APP);

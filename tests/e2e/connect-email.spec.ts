@@ -1,10 +1,13 @@
 /**
- * Issue 5 point 4: reviews by e-mail on the built app, with a real SMTP server on loopback. Pick the app on
- * /get-reviews, give an address → the recent reviews arrive (HTML-escaped) with the offer of a daily digest → turn
- * the digest on from the link → unsubscribe from the link in the e-mail, without signing in → asking again sends a
- * confirmation link instead of reviews.
+ * Reviews by e-mail on the built app, with a real SMTP server on loopback.
+ * - /get-reviews: give an address → the recent reviews arrive (HTML-escaped) with the offer of a daily digest → turn
+ *   the digest on from the link → unsubscribe from the link in the e-mail, without signing in → asking again sends a
+ *   confirmation link instead of reviews.
+ * - The connect flow with platform E-mail: the address gets ONE confirmation e-mail and the card says to check the
+ *   inbox → the e-mailed link, confirmed on its page → the card turns connected, the welcome and the latest reviews
+ *   arrive over SMTP, then a new review once.
  */
-import { appWithReviews, expect, mark, marksIn, searchAndPick, test, uniqueWord } from './support/connectFlow';
+import { appWithReviews, choosePlatform, expect, mark, marksIn, searchAndPick, test, uniqueWord } from './support/connectFlow';
 
 // Real polls, deliveries and e-mails on a machine that may be busy: generous time per test.
 test.describe.configure({ timeout: 120_000 });
@@ -59,4 +62,41 @@ test('recent reviews by e-mail → daily digest on → unsubscribe → asking ag
   const after = await control.waitForMail(email, { count: 3 });
   expect(after[2].subject).toBe(`Confirm: send recent reviews of ${app.title}?`);
   expect(marksIn(after[2].text, tag)).toEqual([]);
+});
+
+test('connect flow, E-mail: one confirmation e-mail, confirmed through its link → welcome and last reviews, then the new review once', async ({ page, context, connect, control, newEmail }) => {
+  const tag = uniqueWord();
+  const app = await appWithReviews(connect, `${tag} Ledger`, tag, 2);
+  const email = newEmail('owner');
+
+  await page.goto('/try-free');
+  await searchAndPick(page, app.title);
+  await choosePlatform(page, 'E-mail');
+  await page.getByLabel('E-mail address for the reviews').fill(email);
+  await page.getByRole('button', { name: 'Send reviews to this address' }).click();
+  await expect(page.getByRole('heading', { name: `Check ${email} to confirm` })).toBeVisible(SLOW);
+  await expect(page.getByText('Waiting for confirmation')).toBeVisible();
+
+  // Exactly one e-mail, with no review in it, until the link is confirmed.
+  const [confirmation] = await control.waitForMail(email, { count: 1 });
+  expect(confirmation.subject).toBe(`Confirm: e-mail new reviews of ${app.title} to this address?`);
+  expect(marksIn(confirmation.text, tag)).toEqual([]);
+
+  // The mailbox opens the link in another tab: the page asks, and only its button confirms.
+  const inbox = await context.newPage();
+  await inbox.goto(linkAfter(confirmation.text, 'Yes, send me the reviews'));
+  await expect(inbox.getByRole('heading', { level: 1 })).toHaveText('Confirm your address');
+  expect(await control.waitForMail(email, { count: 0 })).toHaveLength(1);
+  await inbox.getByRole('button', { name: 'Yes, send me the reviews' }).click();
+  await expect(inbox.getByRole('status').filter({ hasText: 'Confirmed' })).toContainText(`New reviews of ${app.title} will arrive at ${email.slice(0, 2)}…@example.com`, SLOW);
+  await inbox.close();
+
+  // The card that was waiting turns connected on its own.
+  await expect(page.getByRole('heading', { name: `Sending reviews to ${email.slice(0, 2)}…@example.com` })).toBeVisible(SLOW);
+  const mails = await control.waitForMail(email, { count: 4 });
+  expect(mails[1].subject).toContain(app.title);
+  expect(mails.slice(2).map((m) => marksIn(m.text, tag)[0])).toEqual([mark(tag, 1), mark(tag, 2)]);
+  await connect.publish(app.app_id, { content: `Fresh ${mark(tag, 3)}`, rating: 1 });
+  const after = await control.waitForMail(email, { count: 5, timeoutMs: 25_000 });
+  expect(after.filter((m) => marksIn(m.text, tag).includes(mark(tag, 3)))).toHaveLength(1);
 });

@@ -61,26 +61,6 @@ for (const c of CASES) {
   });
 }
 
-test('E-mail: the address gets the welcome and the last reviews over SMTP, then the new review once', async ({ page, connect, control, newEmail }) => {
-  const tag = uniqueWord();
-  const app = await appWithReviews(connect, `${tag} Ledger`, tag, 2);
-  const email = newEmail('owner');
-
-  await page.goto('/try-free');
-  await searchAndPick(page, app.title);
-  await choosePlatform(page, 'E-mail');
-  await page.getByLabel('E-mail address for the reviews').fill(email);
-  await page.getByRole('button', { name: 'Send reviews to this address' }).click();
-  await expect(page.getByRole('heading', { name: `Sending reviews to ${email.slice(0, 2)}…@example.com` })).toBeVisible(CONNECTED);
-
-  const mails = await control.waitForMail(email, { count: 3 });
-  expect(mails[0].subject).toContain(app.title);
-  expect(mails.slice(1).map((m) => marksIn(m.text, tag)[0])).toEqual([mark(tag, 1), mark(tag, 2)]);
-  await connect.publish(app.app_id, { content: `Fresh ${mark(tag, 3)}`, rating: 1 });
-  const after = await control.waitForMail(email, { count: 4, timeoutMs: 25_000 });
-  expect(after.filter((m) => marksIn(m.text, tag).includes(mark(tag, 3)))).toHaveLength(1);
-});
-
 test('keyboard only: pick the app, move through the platforms, connect; no serious accessibility problem', async ({ page, connect }) => {
   const tag = uniqueWord();
   const app = await appWithReviews(connect, `${tag} Atlas`, tag, 1);

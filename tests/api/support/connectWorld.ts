@@ -17,6 +17,7 @@ import { startSlackOAuth, type SlackOAuthFake } from '../../fakes/slackOAuth';
 import { startDiscordOAuth, type DiscordOAuthFake } from '../../fakes/discordOAuth';
 import { itunesApp, playApp } from '../../fixtures/catalog';
 import { encodeConnectionPayload, type ConnectionPayload } from '@/lib/connectionPayload';
+import type { ReceivedMail } from '../../fakes/smtp';
 
 export type ConnectWorld = {
   db: TestDb;
@@ -119,3 +120,10 @@ export function newIp(): string {
 /** Review bodies carry a marker (letters and digits survive every platform's escaping). */
 export const marker = (n: number) => `rvw${n}x`;
 export const markersIn = (raw: string) => [...new Set(raw.match(/rvw\d+x/g) ?? [])];
+
+/** The token of the first link to `path` in the e-mail's text part. */
+export function linkToken(mail: ReceivedMail, path: string): string {
+  const m = new RegExp(`${path.replace(/[/?]/g, '\\$&')}\\?token=([^\\s]+)`).exec(mail.text);
+  if (!m) throw new Error(`no ${path} link in:\n${mail.text}`);
+  return decodeURIComponent(m[1]);
+}
