@@ -20,7 +20,7 @@ export default function CountryPicker({
   label?: string;
 }) {
   const id = useId();
-  const options = useMemo(storefrontOptions, []);
+  const options = useMemo(() => storefrontOptions(), []);
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>

@@ -20,49 +20,57 @@ const DESTINATION = /^dst_[0-9A-Za-z]{24}$/;
 export const OAUTH_PLATFORM_NAMES = { slack: 'Slack', discord: 'Discord' } as const;
 export type OAuthPlatform = keyof typeof OAUTH_PLATFORM_NAMES;
 
+/**
+ * What the address alone says: a finished install (?destination=…), a refusal, or a link without its code. Null while
+ * the code still has to be exchanged.
+ */
+function phaseFromQuery(query: Record<string, string | string[] | undefined>, name: string): Phase | null {
+  const destination = one(query.destination);
+  if (DESTINATION.test(destination)) return { kind: 'done', destinationId: destination };
+  const error = one(query.error);
+  if (error) {
+    return {
+      kind: 'failed',
+      message: error === 'access_denied' ? `You cancelled on ${name}’s page, so nothing was connected.` : `${name} did not complete the install (${error}).`,
+    };
+  }
+  if (!one(query.code) || !one(query.state)) {
+    return { kind: 'failed', message: `This page finishes “Add to ${name}”, but the link is missing its code. Start again from the ARB home page.` };
+  }
+  return null;
+}
+
 export default function OAuthReturn({ platform }: { platform: OAuthPlatform }) {
   const router = useRouter();
   const name = OAUTH_PLATFORM_NAMES[platform];
-  const [phase, setPhase] = useState<Phase>({ kind: 'working' });
+  const fromQuery = router.isReady ? phaseFromQuery(router.query, name) : null;
+  const [exchanged, setExchanged] = useState<Phase>({ kind: 'working' });
   const started = useRef(false);
   const queryClient = useQueryClient();
+  const needsExchange = router.isReady && fromQuery === null;
 
   useEffect(() => {
-    if (!router.isReady || started.current) return;
+    if (!needsExchange || started.current) return;
     started.current = true; // one exchange per visit, even if React runs effects twice
-    const destination = one(router.query.destination);
     const code = one(router.query.code);
     const state = one(router.query.state);
-    const error = one(router.query.error);
-    if (DESTINATION.test(destination)) {
-      setPhase({ kind: 'done', destinationId: destination });
-      return;
-    }
-    if (error) {
-      setPhase({
-        kind: 'failed',
-        message: error === 'access_denied' ? `You cancelled on ${name}’s page, so nothing was connected.` : `${name} did not complete the install (${error}).`,
-      });
-      return;
-    }
-    if (!code || !state) {
-      setPhase({ kind: 'failed', message: `This page finishes “Add to ${name}”, but the link is missing its code. Start again from the ARB home page.` });
-      return;
-    }
-    (async () => {
+    const exchange = async () => {
       try {
         const api = await import('@/lib/api/connect');
         const result = platform === 'slack' ? await api.finishSlackOAuth({ code, state }) : await api.connectBot({ platform, code, state });
         const status = (result as { status?: DestinationDetails }).status;
         if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
-        setPhase({ kind: 'done', destinationId: result.destination_id });
+        setExchanged({ kind: 'done', destinationId: result.destination_id });
+        // A reload then shows the status instead of replaying a used code; a failed URL update changes nothing shown.
         void router.replace({ pathname: router.pathname, query: { destination: result.destination_id } }, undefined, { shallow: true });
       } catch (err) {
-        setPhase({ kind: 'failed', message: err instanceof Error && err.message ? err.message : `The ${name} install could not be finished. Try again.` });
+        setExchanged({ kind: 'failed', message: err instanceof Error && err.message ? err.message : `The ${name} install could not be finished. Try again.` });
       }
-    })();
-  }, [router, platform, name, queryClient]);
+    };
+    void exchange();
+  }, [needsExchange, router, platform, name, queryClient]);
 
+  const phase = fromQuery ?? exchanged;
   return (
     <div className={styles.page}>
       <h1 className={styles.pageHeading}>Add to {name}</h1>
