@@ -26,6 +26,7 @@ import { isStorefrontCode, MAIN_STOREFRONTS } from '../../lib/storefronts';
 import type { DestinationState } from '../../lib/api/types';
 import { queueWelcome } from './welcome';
 import { wake } from './wake';
+import { isEnginePause } from './pauses';
 
 export type { AppRef, AppRow, DestinationFilters };
 export { appKey };
@@ -161,7 +162,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
     const existing = await trx
       .selectFrom('destinations as d')
       .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
-      .select(['d.id', 'd.org_id', 'd.status'])
+      .select(['d.id', 'd.org_id', 'd.status', 'd.status_reason'])
       .where('d.target_hash', '=', targetHash)
       .where('d.platform', '=', input.platform)
       .where('da.app_key', 'in', keys)
@@ -188,7 +189,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
       await trx
         .updateTable('destinations')
         .set({
-          ...(existing.status === 'disabled' ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
+          ...(existing.status === 'disabled' || isEnginePause(existing.status, existing.status_reason) ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
           ...(input.orgId && !existing.org_id ? { org_id: input.orgId } : {}),
           ...(input.label ? { label: input.label } : {}),
           updated_at: sql`now()`,
