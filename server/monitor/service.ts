@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { sql } from 'kysely';
-import { getDb } from '../db/client';
+import { getDb, type DB } from '../db/client';
 import { env } from '../env';
 import { log, redactUrl } from '../log';
 import { encryptSecret, randomId, secretHash } from '../crypto';
@@ -27,6 +27,8 @@ import type { DestinationState } from '../../lib/api/types';
 import { queueWelcome } from './welcome';
 import { wake } from './wake';
 import { isEnginePause } from './pauses';
+import { anonymousExpiry, claimConnections, pauseExpiredAnonymousConnections } from './anonymous';
+import { activateNeededSources, assertSourceBudget, idleUnneededSources, sourcesToStart } from './sourceDemand';
 
 export type { AppRef, AppRow, DestinationFilters };
 export { appKey };
@@ -189,8 +191,10 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
       await trx
         .updateTable('destinations')
         .set({
-          ...(existing.status === 'disabled' || isEnginePause(existing.status, existing.status_reason) ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
-          ...(input.orgId && !existing.org_id ? { org_id: input.orgId } : {}),
+          ...(existing.status === 'disabled' || isEnginePause(existing.status, existing.status_reason)
+            ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0, expires_at: anonymousExpiry(existing.org_id ?? input.orgId, input.platform) }
+            : {}),
+          ...(input.orgId && !existing.org_id ? { org_id: input.orgId, expires_at: null } : {}),
           ...(input.label ? { label: input.label } : {}),
           updated_at: sql`now()`,
         })
@@ -214,6 +218,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
           welcome_count: input.welcomeCount,
           backfill: input.backfill,
           created_by_email: input.createdByEmail ?? null,
+          expires_at: anonymousExpiry(input.orgId, input.platform),
         })
         .execute();
     }
@@ -234,6 +239,8 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
         await queueWelcome(trx, { destinationId: id, appKey: key, filters: destFilters, count: input.welcomeCount, backfill: input.backfill });
       }
     }
+    // A reconnected (or resumed) destination may need sources that went idle meanwhile.
+    await activateNeededSources(trx, keys);
     return { id, created };
   });
 
@@ -315,12 +322,53 @@ export async function setDestinationPaused(id: string, paused: boolean, reason =
     .where('id', '=', id)
     .executeTakeFirst();
   if (!r.numUpdatedRows) throw notFound('No such destination.');
-  if (!paused) wake('deliver');
+  if (!paused) {
+    const apps = await db.selectFrom('destination_apps').select('app_key').where('destination_id', '=', id).execute();
+    if (await activateNeededSources(db, apps.map((a) => a.app_key))) wake('poll');
+    wake('deliver');
+  }
   return (await getDestinationStatus(id))!;
 }
 
 /** The reason an e-mail destination carries once its recipient unsubscribed (server/subscriptions handles the link). */
 export const UNSUBSCRIBED = UNSUBSCRIBED_REASON;
+
+// ── anonymous connections ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Someone signed in (or signed up) with `email`: the connections made anonymously with that address become their
+ * organisation's — no expiry any more, and those paused by the engine resume, with their sources polled again.
+ * Called from the sign-in path once the user and organisation exist.
+ */
+export async function claimAnonymousConnections(input: { orgId: string; email: string }): Promise<number> {
+  const db = await getDb();
+  const { claimed, appKeys } = await claimConnections(db, input);
+  if (claimed === 0) return 0;
+  if (await activateNeededSources(db, appKeys)) wake('poll');
+  wake('deliver');
+  log.info('anonymous connections claimed', { orgId: input.orgId, claimed });
+  return claimed;
+}
+
+/**
+ * The minute sweep (jobs.ts): anonymous connections whose time is up pause; sources nothing needs stop being polled,
+ * and those needed again restart. Tests call it directly.
+ */
+export async function sweepDemand(db?: DB): Promise<{ expired: number; idled: number; restarted: number }> {
+  const d = db ?? (await getDb());
+  const expired = await pauseExpiredAnonymousConnections(d);
+  const idled = await idleUnneededSources(d);
+  const restarted = await activateNeededSources(d);
+  if (expired || idled || restarted) log.info('source demand updated', { expiredConnections: expired, idledSources: idled, restartedSources: restarted });
+  if (restarted) wake('poll');
+  return { expired, idled, restarted };
+}
+
+/** Refuses (503, in words) a connection to these iOS storefronts of an app when they would exceed the source budget. */
+export async function assertStorefrontsFitBudget(app: AppRef, countries: readonly string[]): Promise<void> {
+  const db = await getDb();
+  await assertSourceBudget(db, await sourcesToStart(db, appKey(app), 'appstore_feed', [...countries]));
+}
 
 // ── run the engine's steps on demand (tests, tools, the connect flow) ───────────────────────────────────────────────
 
