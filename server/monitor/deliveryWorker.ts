@@ -78,8 +78,9 @@ export function backoffMs(attempts: number, random = Math.random(), baseMs = BAC
 }
 
 /**
- * A destination answering nothing but 429 this many times in a row — about 70 minutes of doubling waits, at least — is
- * paused with a reason its owner sees instead of being asked again forever.
+ * A destination whose answers this many times in a row were no success, the last of them a 429 — about 70 minutes of
+ * doubling waits at least, when they are all 429s — is paused with a reason its owner sees instead of being asked
+ * again forever. (5xx answers count toward the run too: they share the destination's failure counter.)
  */
 export const RATE_LIMIT_PAUSE_AFTER = 12;
 
@@ -300,7 +301,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           }
           case 'transient': {
             const wait = Math.max(outcome.waitMs ?? 0, backoffMs(d.attempts + 1, Math.random(), opts.retryBaseMs));
-            const next = await markRetry(db, dest.id, d, wait, outcome.status, `${outcome.error} Waiting ${Math.ceil(wait / 1000)} s.`, true);
+            const next = await markRetry(db, dest.id, d, wait, outcome.status, outcome.error, true);
             count(next === 'failed' ? 'failed' : 'retried');
             dlog.warn(next === 'failed' ? 'delivery failed' : 'delivery will be retried', { ...fields, waitMs: wait, error: outcome.error });
             notBefore = Date.now() + wait;
