@@ -82,6 +82,12 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** Tests and benchmarks only: 'off' sends as fast as receivers answer, ignoring each platform's pace. */
   DELIVERY_PACING: z.enum(['platform', 'off']).default('platform'),
+  /** Most sources polled at once (status active); a connection that needs more is refused with 503. */
+  MAX_MONITORED_SOURCES: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  /** Days an anonymous chat connection runs before it pauses unless its owner signs in (server/monitor/anonymous.ts). */
+  ANONYMOUS_CONNECTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Tests only: every periodic job (server/periodic.ts) runs at this period instead of its own. */
+  PERIODIC_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

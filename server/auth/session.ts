@@ -8,6 +8,7 @@ import { log } from '../log';
 import { signAuthToken } from './tokens';
 import { consumeSignInToken, getOrCreateUser, getOrgOwner, getUserById, updateUserLastSignIn, type Attribution, type User } from './data';
 import { keyedHash } from './secrets';
+import { claimAnonymousConnections } from '../monitor/service';
 
 /** A billing-only token is for one checkout visit. */
 export const BILLING_TOKEN_TTL_SECONDS = 2 * 3600;
@@ -38,6 +39,7 @@ export async function exchangeSignInToken(input: { token: string; attribution: A
   const { user, created } = await getOrCreateUser({ email, attribution: input.attribution, now });
   if (created) log.info('account created', { userId: user.id, orgId: user.org_id });
   else await updateUserLastSignIn(user.id, now);
+  await claimAnonymousConnections({ orgId: user.org_id, email: user.email });
   const authToken = await signAuthToken({ userId: user.id, orgId: user.org_id, email: user.email, scope: 'full' });
   return sessionAnswer(user, authToken);
 }

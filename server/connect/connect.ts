@@ -11,7 +11,7 @@ import type { AuthClaims } from '../auth/tokens';
 import { HttpError } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
-import { addSource, createDestination, UNSUBSCRIBED, type DestinationStatus } from '../monitor/service';
+import { addSource, assertStorefrontsFitBudget, createDestination, UNSUBSCRIBED, type DestinationStatus } from '../monitor/service';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
 import { requestDestinationConfirmation, type ConfirmationNotice } from './emailConsent';
@@ -88,6 +88,7 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
 
   const app = await registerApp(req.app, req.country && req.country !== ALL_COUNTRIES ? req.country : 'us');
   const allCountries = req.app.store === 'apple_app_store' && req.country === ALL_COUNTRIES;
+  if (allCountries) await assertStorefrontsFitBudget(req.app, MAIN_STOREFRONTS);
   const created = await createDestination({
     orgId: ctx.auth?.orgId ?? null,
     platform: req.platform,

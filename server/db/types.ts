@@ -99,7 +99,8 @@ export interface MonitoredSourcesTable {
   country: Generated<string>;
   language: Generated<string>;
   credentials_enc: string | null;
-  status: Generated<'active' | 'paused' | 'disabled'>;
+  /** idle: no active destination, e-mail digest or owner key needs it, so it is not polled (sourceDemand.ts). */
+  status: Generated<'active' | 'paused' | 'disabled' | 'idle'>;
   status_reason: string | null;
   next_poll_at: Generated<Timestamp>;
   watermark: NullableTimestamp;
@@ -176,6 +177,8 @@ export interface DestinationsTable {
   consecutive_failures: Generated<number>;
   lease_owner: string | null;
   lease_until: NullableTimestamp;
+  /** Anonymous chat connections: paused after this time unless claimed (server/monitor/anonymous.ts). */
+  expires_at: NullableTimestamp;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -245,6 +248,15 @@ export interface EmailRequestsTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface JobRunsTable {
+  name: string;
+  last_started_at: NullableTimestamp;
+  last_finished_at: NullableTimestamp;
+  running_until: NullableTimestamp;
+  run_by: string | null;
+  runs: Generated<string>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -263,4 +275,5 @@ export interface Database {
   email_recipients: EmailRecipientsTable;
   email_subscriptions: EmailSubscriptionsTable;
   email_requests: EmailRequestsTable;
+  job_runs: JobRunsTable;
 }

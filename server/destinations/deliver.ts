@@ -34,6 +34,19 @@ export const UNSUBSCRIBED_REASON = 'The recipient unsubscribed from these e-mail
 
 /** When a 429 carries no hint: long enough not to hammer, short enough not to fall behind. */
 const DEFAULT_RATE_LIMIT_WAIT_MS = 5_000;
+/**
+ * Bounds on any wait a receiver asks for. Below a second, a receiver answering `429 Retry-After: 0` would get a POST
+ * several times a second for as long as it likes; above an hour, a huge or absurd value (`1e300`) would park the
+ * destination forever and overflow the interval arithmetic.
+ */
+export const MIN_ASKED_WAIT_MS = 1_000;
+export const MAX_ASKED_WAIT_MS = 3600_000;
+
+/** A wait a receiver asked for (seconds; any number, even NaN or Infinity) as milliseconds within the bounds above. */
+export function clampAskedWaitMs(seconds: number | null | undefined, fallbackMs: number, min = MIN_ASKED_WAIT_MS): number {
+  const ms = typeof seconds === 'number' && !Number.isNaN(seconds) ? seconds * 1000 : fallbackMs;
+  return Math.round(Math.min(MAX_ASKED_WAIT_MS, Math.max(min, ms)));
+}
 
 function parseJson(body: string): Record<string, unknown> | null {
   try {
@@ -87,7 +100,7 @@ export function classifyWebhookResponse(platform: Platform, res: SendResult): De
     if (platform === 'slack' && status !== 200) return { type: 'transient', status, error: `Slack answered ${status} instead of 200.` };
     if (platform === 'discord' && res.headers['x-ratelimit-remaining'] === '0') {
       const reset = Number(res.headers['x-ratelimit-reset-after']);
-      if (Number.isFinite(reset) && reset > 0) return { type: 'delivered', status, pauseMs: Math.ceil(reset * 1000) };
+      if (Number.isFinite(reset) && reset > 0) return { type: 'delivered', status, pauseMs: clampAskedWaitMs(reset, 0, 0) };
     }
     return { type: 'delivered', status };
   }
@@ -98,8 +111,8 @@ export function classifyWebhookResponse(platform: Platform, res: SendResult): De
     let seconds = res.retryAfter;
     // Discord's JSON retry_after (float seconds) is more precise than its header.
     if (platform === 'discord' && typeof json?.retry_after === 'number') seconds = json.retry_after;
-    const waitMs = seconds !== null && seconds !== undefined ? Math.max(0, Math.ceil(seconds * 1000)) : DEFAULT_RATE_LIMIT_WAIT_MS;
-    return { type: 'rate_limited', status, waitMs, error: `${PLATFORM_NAMES[platform]} asked to slow down (HTTP ${status}); waiting ${Math.ceil(waitMs / 1000)} s.` };
+    const waitMs = clampAskedWaitMs(seconds, DEFAULT_RATE_LIMIT_WAIT_MS);
+    return { type: 'rate_limited', status, waitMs, error: `${PLATFORM_NAMES[platform]} asked to slow down (HTTP ${status}).` };
   }
 
   if (status >= 500) {
@@ -107,7 +120,7 @@ export function classifyWebhookResponse(platform: Platform, res: SendResult): De
       type: 'transient',
       status,
       error: `${PLATFORM_NAMES[platform]} had a temporary problem (HTTP ${status}); ARB will try again.`,
-      waitMs: res.retryAfter !== null ? res.retryAfter * 1000 : undefined,
+      waitMs: res.retryAfter !== null ? clampAskedWaitMs(res.retryAfter, 0) : undefined,
     };
   }
 

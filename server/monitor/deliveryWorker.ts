@@ -17,7 +17,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db/client';
 import { log } from '../log';
 import { decryptSecret } from '../crypto';
-import { deliver, prepareTarget, type DeliveryOutcome, type PreparedTarget } from '../destinations/deliver';
+import { deliver, MAX_ASKED_WAIT_MS, MIN_ASKED_WAIT_MS, prepareTarget, type DeliveryOutcome, type PreparedTarget } from '../destinations/deliver';
 import { afterSend, nextAllowedAt, paceFor } from '../destinations/pacing';
 import type { WebhookSender } from '../destinations/send';
 import type { FormattedMessage, Platform } from '../destinations/types';
@@ -27,6 +27,7 @@ import { OPEN } from './deliveryStatus';
 import { createDeliveryMarks, type Delivered, type DeliveryMarks } from './deliveryMarks';
 import { createQueueLoader } from './deliveryQueue';
 import { buildMessage, type OpenDelivery } from './messages';
+import { rateLimitPauseReason } from './pauses';
 
 export type DeliveryWorkerOptions = {
   workerId: string;
@@ -42,6 +43,8 @@ export type DeliveryWorkerOptions = {
   retryBaseMs?: number;
   /** Shared by the destinations this process holds, so their reads and writes are grouped (createDeliveryGroups). */
   groups?: DeliveryGroups;
+  /** Rate limits in a row (no success between them) after which the destination is paused. Tests lower it. */
+  rateLimitPauseAfter?: number;
 };
 
 /**
@@ -72,6 +75,21 @@ const BACKOFF_CAP_MS = 3600_000;
 export function backoffMs(attempts: number, random = Math.random(), baseMs = BACKOFF_BASE_MS): number {
   const raw = Math.min(BACKOFF_CAP_MS, baseMs * 2 ** Math.max(0, attempts - 1));
   return Math.round(raw * (0.5 + random / 2));
+}
+
+/**
+ * A destination whose answers this many times in a row were no success, the last of them a 429 — about 70 minutes of
+ * doubling waits at least, when they are all 429s — is paused with a reason its owner sees instead of being asked
+ * again forever. (5xx answers count toward the run too: they share the destination's failure counter.)
+ */
+export const RATE_LIMIT_PAUSE_AFTER = 12;
+
+/**
+ * The wait after the `streak`-th rate limit in a row: what the receiver asked (already clamped to 1 s … 1 h), but at
+ * least 1 s doubled per 429 before it, so a receiver that keeps asking for "no wait" still gets fewer and fewer POSTs.
+ */
+export function rateLimitWaitMs(askedMs: number, streak: number): number {
+  return Math.min(MAX_ASKED_WAIT_MS, Math.max(askedMs, MIN_ASKED_WAIT_MS * 2 ** Math.min(30, Math.max(0, streak - 1))));
 }
 
 /**
@@ -135,6 +153,20 @@ async function disableDestination(db: DB, destinationId: string, deliveryId: num
   });
 }
 
+/**
+ * The destination kept answering 429: pause it with its reason (shown on its public status) and put the message back
+ * in the queue, where it waits with everything behind it until the owner reconnects or resumes.
+ */
+async function pauseRateLimited(db: DB, destinationId: string, deliveryId: number, status: number, reason: string): Promise<void> {
+  await sql`
+    with upd as (
+      update deliveries set status = 'retry', last_status = ${status || null}, last_error = ${reason} where id = ${deliveryId})
+    update destinations
+       set status = 'paused', status_reason = ${reason}, last_error = ${reason}, last_error_at = now(),
+           lease_owner = null, lease_until = null, updated_at = now()
+     where id = ${destinationId}`.execute(db);
+}
+
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 
 /** `sent`: messages delivered. `dueAt`: when the destination, given back with messages still waiting, may be sent to again. */
@@ -159,6 +191,8 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
   let sent = 0;
   let more = false; // given back with messages still waiting (a wait, the hold time, stopping)
   let dueAt: number | null = null;
+  // Answers in a row that were not a success (429s and failures), as the destination row counts them.
+  let streak = dest.consecutive_failures;
   let target: string;
   try {
     target = decryptSecret(dest.target_enc);
@@ -240,16 +274,28 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
         switch (outcome.type) {
           case 'delivered':
             delivered = { id: d.id, status: outcome.status };
+            streak = 0;
             count('delivered');
             sent++;
             dlog.info('delivered', fields);
             if (outcome.pauseMs) pausedUntil = Date.now() + outcome.pauseMs;
             break;
           case 'rate_limited': {
-            await markRetry(db, dest.id, d, outcome.waitMs, outcome.status, outcome.error, false);
-            count('retried');
-            dlog.warn('rate limited', { ...fields, waitMs: outcome.waitMs });
-            notBefore = Date.now() + outcome.waitMs;
+            // Counted like a failure: the waits double, the message gives up after a day like any other, and a
+            // destination that answers nothing else is paused rather than asked forever.
+            streak++;
+            if (streak >= (opts.rateLimitPauseAfter ?? RATE_LIMIT_PAUSE_AFTER)) {
+              const reason = rateLimitPauseReason(dest.platform);
+              await pauseRateLimited(db, dest.id, d.id, outcome.status, reason);
+              count('retried');
+              dlog.error('destination paused: it only answers 429', { ...fields, rateLimitsInARow: streak });
+              return { sent, dueAt: null };
+            }
+            const wait = rateLimitWaitMs(outcome.waitMs, streak);
+            const next = await markRetry(db, dest.id, d, wait, outcome.status, `${outcome.error} Waiting ${Math.ceil(wait / 1000)} s.`, true);
+            count(next === 'failed' ? 'failed' : 'retried');
+            dlog.warn('rate limited', { ...fields, waitMs: wait, rateLimitsInARow: streak });
+            notBefore = Date.now() + wait;
             more = true;
             break outer;
           }

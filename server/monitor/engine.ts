@@ -35,6 +35,8 @@ export type EngineOptions = {
   adapterFor?: (kind: SourceKind) => SourceAdapter;
   /** First retry delay after a 5xx or network error; defaults to 10 s. */
   retryBaseMs?: number;
+  /** Rate limits in a row after which a destination is paused (deliveryWorker.ts RATE_LIMIT_PAUSE_AFTER). */
+  rateLimitPauseAfter?: number;
 };
 
 export function newWorkerId(): string {

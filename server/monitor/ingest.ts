@@ -39,6 +39,17 @@ export function isAnnouncedAsNew(updatedAt: Date, source: Pick<SourceRow, 'water
   return updatedAt.getTime() >= Math.floor(source.created_at.getTime() / 1000) * 1000;
 }
 
+/**
+ * A review is announced as new to a destination only if the store dates it at or after the destination started
+ * watching the app (to the second, as the feeds are): anything written before the connection is history for it — the
+ * welcome's few recent reviews are its only look back. The source-level rule above cannot see this: a review the
+ * store publishes late (the App Store feed does, by hours) is new to a destination that has watched for a week, and
+ * history to one connected a minute ago.
+ */
+export function isNewFor(updatedAt: Date, subscribedAt: Date): boolean {
+  return updatedAt.getTime() >= Math.floor(subscribedAt.getTime() / 1000) * 1000;
+}
+
 /** A waiting welcome is sent after a poll of a source whose reviews the destination wants (its storefront, say). */
 function welcomeRelevant(filters: DestinationFilters, source: Pick<SourceRow, 'country'>): boolean {
   return !source.country || !filters.countries?.length || filters.countries.includes(source.country);
@@ -55,7 +66,7 @@ type ExistingReview = {
   reply_text: string | null;
 };
 
-type StoredReview = { id: number; review: Pick<NormalizedReview, 'rating' | 'country' | 'language' | 'title' | 'body'> };
+type StoredReview = { id: number; review: Pick<NormalizedReview, 'rating' | 'country' | 'language' | 'title' | 'body' | 'updatedAt'> };
 
 const CHUNK = 2000;
 
@@ -263,7 +274,7 @@ export async function ingestPollResult(
     const destinations = await trx
       .selectFrom('destination_apps as da')
       .innerJoin('destinations as d', 'd.id', 'da.destination_id')
-      .select(['d.id', 'd.filters', 'd.welcome_count', 'd.backfill', 'da.welcomed_at'])
+      .select(['d.id', 'd.filters', 'd.welcome_count', 'd.backfill', 'da.welcomed_at', 'da.created_at as subscribed_at'])
       .where('da.app_key', '=', source.app_key)
       .where('d.status', '=', 'active')
       .execute();
@@ -278,7 +289,7 @@ export async function ingestPollResult(
         welcomed++;
       }
       for (const a of announced) {
-        if (matchesFilters(filters, a.review)) rows.push({ destination_id: d.id, review_id: a.id, app_key: source.app_key, kind: 'new', review_version: 0 });
+        if (isNewFor(a.review.updatedAt, d.subscribed_at) && matchesFilters(filters, a.review)) rows.push({ destination_id: d.id, review_id: a.id, app_key: source.app_key, kind: 'new', review_version: 0 });
       }
       for (const e of edits) {
         if (matchesFilters(filters, e.review)) rows.push({ destination_id: d.id, review_id: e.id, app_key: source.app_key, kind: 'updated', review_version: e.version });

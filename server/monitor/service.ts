@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { sql, type Transaction } from 'kysely';
 import type { Database, DestinationsTable } from '../db/types';
-import { getDb } from '../db/client';
+import { getDb, type DB } from '../db/client';
 import { env } from '../env';
 import { log, redactUrl } from '../log';
 import { decryptSecret, encryptSecret, randomId, secretHash } from '../crypto';
@@ -28,6 +28,9 @@ import type { DestinationState } from '../../lib/api/types';
 import { queueWelcome } from './welcome';
 import { formatProblemFor } from './formatErrors';
 import { wake } from './wake';
+import { isEnginePause } from './pauses';
+import { anonymousExpiry, claimConnections, pauseExpiredAnonymousConnections } from './anonymous';
+import { activateNeededSources, assertSourceBudget, idleUnneededSources, sourcesToStart } from './sourceDemand';
 
 export type { AppRef, AppRow, DestinationFilters };
 export { appKey };
@@ -194,7 +197,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
     const existing = await trx
       .selectFrom('destinations as d')
       .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
-      .select(['d.id', 'd.org_id', 'd.status'])
+      .select(['d.id', 'd.org_id', 'd.status', 'd.status_reason'])
       .where('d.target_hash', '=', targetHash)
       .where('d.platform', '=', input.platform)
       .where('da.app_key', 'in', keys)
@@ -226,9 +229,11 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
       await trx
         .updateTable('destinations')
         .set({
-          ...(existing.status === 'disabled' || confirmedNow ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0 } : {}),
+          ...(existing.status === 'disabled' || confirmedNow || isEnginePause(existing.status, existing.status_reason)
+            ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0, expires_at: anonymousExpiry(existing.org_id ?? input.orgId, input.platform) }
+            : {}),
           ...(confirmedNow ? { confirmed_at: sql`now()` } : {}),
-          ...(input.orgId && !existing.org_id ? { org_id: input.orgId } : {}),
+          ...(input.orgId && !existing.org_id ? { org_id: input.orgId, expires_at: null } : {}),
           ...(input.label ? { label: input.label } : {}),
           updated_at: sql`now()`,
         })
@@ -255,6 +260,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
           created_by_email: input.createdByEmail ?? null,
           ...(pending ? { status: 'pending_confirmation' as const, status_reason: pendingConfirmationReason(hint) } : {}),
           ...(input.platform === 'email' && !pending ? { confirmed_at: sql<Date>`now()` } : {}),
+          expires_at: anonymousExpiry(input.orgId, input.platform),
         })
         .execute();
     }
@@ -276,6 +282,8 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
         await queueWelcome(trx, { destinationId: id, appKey: key, filters: destFilters, count: input.welcomeCount, backfill: input.backfill });
       }
     }
+    // A reconnected (or resumed) destination may need sources that went idle meanwhile.
+    await activateNeededSources(trx, keys);
     if (confirmedNow) await welcomeWaitingApps(trx, id);
     return { id, created };
   });
@@ -368,7 +376,11 @@ export async function setDestinationPaused(id: string, paused: boolean, reason =
     if (!d) throw notFound('No such destination.');
     throw new HttpError(409, 'pending_confirmation', 'This address has not confirmed yet: reviews start when the link in its confirmation e-mail is clicked.');
   }
-  if (!paused) wake('deliver');
+  if (!paused) {
+    const apps = await db.selectFrom('destination_apps').select('app_key').where('destination_id', '=', id).execute();
+    if (await activateNeededSources(db, apps.map((a) => a.app_key))) wake('poll');
+    wake('deliver');
+  }
   return (await getDestinationStatus(id))!;
 }
 
@@ -400,6 +412,8 @@ export async function confirmEmailDestination(id: string): Promise<ConfirmedDest
         .set({ status: 'active', status_reason: null, confirmed_at: sql`now()`, next_send_at: sql`now()`, updated_at: sql`now()` })
         .where('id', '=', id)
         .execute();
+      // Its sources were idle while nothing active wanted them (sourceDemand.ts): poll them again from now on.
+      await activateNeededSources(trx, keys);
       await welcomeWaitingApps(trx, id);
     }
     const titles = keys.length ? (await trx.selectFrom('apps').select('title').where('key', 'in', keys).execute()).map((a) => a.title) : [];
@@ -416,6 +430,43 @@ export async function confirmEmailDestination(id: string): Promise<ConfirmedDest
 
 /** The reason an e-mail destination carries once its recipient unsubscribed (server/subscriptions handles the link). */
 export const UNSUBSCRIBED = UNSUBSCRIBED_REASON;
+
+// ── anonymous connections ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Someone signed in (or signed up) with `email`: the connections made anonymously with that address become their
+ * organisation's — no expiry any more, and those paused by the engine resume, with their sources polled again.
+ * Called from the sign-in path once the user and organisation exist.
+ */
+export async function claimAnonymousConnections(input: { orgId: string; email: string }): Promise<number> {
+  const db = await getDb();
+  const { claimed, appKeys } = await claimConnections(db, input);
+  if (claimed === 0) return 0;
+  if (await activateNeededSources(db, appKeys)) wake('poll');
+  wake('deliver');
+  log.info('anonymous connections claimed', { orgId: input.orgId, claimed });
+  return claimed;
+}
+
+/**
+ * The minute sweep (jobs.ts): anonymous connections whose time is up pause; sources nothing needs stop being polled,
+ * and those needed again restart. Tests call it directly.
+ */
+export async function sweepDemand(db?: DB): Promise<{ expired: number; idled: number; restarted: number }> {
+  const d = db ?? (await getDb());
+  const expired = await pauseExpiredAnonymousConnections(d);
+  const idled = await idleUnneededSources(d);
+  const restarted = await activateNeededSources(d);
+  if (expired || idled || restarted) log.info('source demand updated', { expiredConnections: expired, idledSources: idled, restartedSources: restarted });
+  if (restarted) wake('poll');
+  return { expired, idled, restarted };
+}
+
+/** Refuses (503, in words) a connection to these iOS storefronts of an app when they would exceed the source budget. */
+export async function assertStorefrontsFitBudget(app: AppRef, countries: readonly string[]): Promise<void> {
+  const db = await getDb();
+  await assertSourceBudget(db, await sourcesToStart(db, appKey(app), 'appstore_feed', [...countries]));
+}
 
 // ── run the engine's steps on demand (tests, tools, the connect flow) ───────────────────────────────────────────────
 

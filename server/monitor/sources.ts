@@ -12,6 +12,7 @@ import type { Database, MonitoredSourcesTable } from '../db/types';
 import { decryptSecret, encryptSecret } from '../crypto';
 import { msInterval } from '../db/interval';
 import type { SourceConfig, SourceCredentials, SourceKind } from '../sources/types';
+import { assertSourceBudget, restartIdleSource } from './sourceDemand';
 
 export type SourceRow = Selectable<MonitoredSourcesTable>;
 
@@ -23,11 +24,24 @@ export type EnsureSourceInput = {
   credentials?: SourceCredentials | null;
 };
 
-/** Creates the source if missing (due at once, so a new app is polled right away); returns it either way. */
+/**
+ * Creates the source if missing (due at once, so a new app is polled right away) or brings it back if idle; returns
+ * it either way. Starting to poll one more source must fit the source budget (503 otherwise, sourceDemand.ts).
+ */
 export async function ensureSource(db: DB | Transaction<Database>, input: EnsureSourceInput): Promise<SourceRow> {
   const country = input.kind === 'appstore_feed' ? (input.country ?? 'us').toLowerCase() : '';
   const language = input.kind === 'play_public' ? (input.language ?? 'en').toLowerCase() : '';
   const credentials_enc = input.credentials ? encryptSecret(JSON.stringify(input.credentials)) : null;
+  const current = await db
+    .selectFrom('monitored_sources')
+    .select(['id', 'status'])
+    .where('app_key', '=', input.appKey)
+    .where('kind', '=', input.kind)
+    .where('country', '=', country)
+    .where('language', '=', language)
+    .executeTakeFirst();
+  if (!current || current.status === 'idle') await assertSourceBudget(db, 1);
+  if (current?.status === 'idle') await restartIdleSource(db, current.id);
   const inserted = await db
     .insertInto('monitored_sources')
     .values({ app_key: input.appKey, kind: input.kind, country, language, credentials_enc })

@@ -1,12 +1,13 @@
 /**
- * A process that only runs the review engine (no web server): what `npm run worker` starts. Opens and migrates the
- * database, runs the poll and delivery loops, and on SIGINT/SIGTERM stops them — finishing or releasing what they
- * hold — before closing the database and exiting 0.
+ * A process that runs the background work without a web server: what `npm run worker` starts. Opens and migrates the
+ * database, starts every registered background job — the engine's poll and delivery loops and every periodic job
+ * (digests, outbox and contact retries, housekeeping; each runs once per period across all worker processes) — and on
+ * SIGINT/SIGTERM stops them, finishing or releasing what they hold, before closing the database and exiting 0.
  */
 import { closeDb } from '../db/client';
 import { databaseOrExit, envOrExit, loadEnvFiles } from '../startup';
 import { log } from '../log';
-import { engineOptionsFromEnv, startEngine } from './engine';
+import { startWorkers } from '../workers';
 
 export const EMBEDDED_REFUSAL =
   'npm run worker adds worker processes to a shared PostgreSQL, so it needs DATABASE_URL (postgres://…). ' +
@@ -20,9 +21,9 @@ export async function runWorkerProcess(opts: { allowEmbedded: boolean }): Promis
     console.error(EMBEDDED_REFUSAL);
     process.exit(1);
   }
-  const { db } = await databaseOrExit();
-  const engine = startEngine(db, engineOptionsFromEnv());
-  log.info('worker running', { worker: engine.workerId });
+  await databaseOrExit();
+  const stopWorkers = await startWorkers();
+  log.info('worker running', { pid: process.pid });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -31,7 +32,7 @@ export async function runWorkerProcess(opts: { allowEmbedded: boolean }): Promis
     log.info('worker shutting down', { signal });
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
-    await engine.stop().catch((err) => log.error('engine stop failed', { err }));
+    await stopWorkers().catch((err) => log.error('stopping the background jobs failed', { err }));
     await closeDb().catch((err) => log.error('database close failed', { err }));
     process.exit(0);
   };

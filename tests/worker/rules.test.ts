@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { matchesFilters } from '@/server/monitor/filters';
 import { isAnnouncedAsNew, LATE_ARRIVAL_WINDOW_MS } from '@/server/monitor/ingest';
-import { backoffMs } from '@/server/monitor/deliveryWorker';
+import { backoffMs, rateLimitWaitMs } from '@/server/monitor/deliveryWorker';
 import { afterSend, nextAllowedAt, PLATFORM_PACE } from '@/server/destinations/pacing';
 import { classifyWebhookResponse } from '@/server/destinations/deliver';
 import { parseRetryAfter, type SendResult } from '@/server/destinations/send';
@@ -71,8 +71,34 @@ describe('reading each platform\'s answer', () => {
 
   test('Retry-After in seconds, and Discord\'s more precise JSON retry_after', () => {
     expect(classifyWebhookResponse('slack', answer(429, '', { 'retry-after': '30' }))).toMatchObject({ waitMs: 30_000 });
-    expect(classifyWebhookResponse('discord', answer(429, '{"retry_after":0.35,"global":false}', { 'retry-after': '1' }))).toMatchObject({ waitMs: 350 });
+    expect(classifyWebhookResponse('discord', answer(429, '{"retry_after":2.35,"global":false}', { 'retry-after': '3' }))).toMatchObject({ waitMs: 2350 });
     expect(classifyWebhookResponse('discord', answer(200, '{}', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '1.5' }))).toMatchObject({ type: 'delivered', pauseMs: 1500 });
+  });
+
+  test('every wait a receiver asks for is clamped to 1 s … 1 h: zero, negative, huge, HTTP-dates and garbage', () => {
+    const wait = (platform: Platform, body: string, retryAfter?: string) =>
+      (classifyWebhookResponse(platform, answer(429, body, retryAfter === undefined ? {} : { 'retry-after': retryAfter })) as { waitMs: number }).waitMs;
+    expect(wait('slack', '', '0')).toBe(1000);
+    expect(wait('slack', '', '-5')).toBe(1000);
+    expect(wait('slack', '', '1e300')).toBe(3600_000);
+    expect(wait('slack', '', '99999999999999999999')).toBe(3600_000);
+    expect(wait('slack', '', 'Infinity')).toBe(5000); // not a number of seconds, not a date: the default
+    expect(wait('slack', '', 'soon, maybe')).toBe(5000);
+    expect(wait('slack', '', new Date(Date.now() + 120_000).toUTCString())).toBeGreaterThan(115_000);
+    expect(wait('slack', '', new Date(Date.now() + 120_000).toUTCString())).toBeLessThanOrEqual(120_000);
+    expect(wait('slack', '', new Date(Date.now() + 30 * 86400_000).toUTCString())).toBe(3600_000);
+    expect(wait('slack', '', 'Wed, 21 Oct 2015 07:28:00 GMT')).toBe(1000); // a date in the past
+    expect(wait('discord', '{"retry_after":0,"global":false}', '0')).toBe(1000);
+    expect(wait('discord', '{"retry_after":1e300}', '1')).toBe(3600_000);
+    expect(wait('discord', '{"retry_after":0.35}', '1')).toBe(1000);
+    // A 5xx's Retry-After and Discord's bucket pause after a success are bounded by the hour too.
+    expect(classifyWebhookResponse('slack', answer(503, '', { 'retry-after': '1e300' }))).toMatchObject({ type: 'transient', waitMs: 3600_000 });
+    expect(classifyWebhookResponse('discord', answer(200, '{}', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '1e300' }))).toMatchObject({ pauseMs: 3600_000 });
+  });
+
+  test('repeated 429s double the wait from 1 s, whatever the receiver asked, up to an hour', () => {
+    expect([1, 2, 3, 4, 13, 40].map((n) => rateLimitWaitMs(1000, n))).toEqual([1000, 2000, 4000, 8000, 3600_000, 3600_000]);
+    expect(rateLimitWaitMs(30_000, 2)).toBe(30_000);
   });
 
   test('a gone webhook\'s reason is plain words with the platform\'s code, never the URL', () => {

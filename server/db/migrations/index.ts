@@ -3,6 +3,7 @@ import * as m0001 from './0001_core';
 import * as m0002 from './0002_monitoring';
 import * as m0003 from './0003_connect';
 import * as m0004 from './0004_email_consent';
+import * as m0006 from './0006_engine_hardening';
 import * as m0008 from './0008_source_format_errors';
 
 /**
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0002_monitoring': m0002,
   '0003_connect': m0003,
   '0004_email_consent': m0004,
+  '0006_engine_hardening': m0006,
   '0008_source_format_errors': m0008,
 };

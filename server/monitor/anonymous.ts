@@ -1,0 +1,60 @@
+/**
+ * Anonymous connections — made from the public site without signing in — are bounded in time: a chat connection runs
+ * ANONYMOUS_CONNECTION_DAYS (30 by default), then pauses with a reason its public status shows. Signing in with the
+ * e-mail address the connection was made with claims it (claimAnonymousConnections, called from the sign-in path):
+ * it joins the owner's organisation, never expires, and resumes at once if it had paused. Connecting the same webhook
+ * again also resumes it, for another period. E-mail destinations are not timed: the address itself confirms them.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db/client';
+import { env } from '../env';
+import { anonymousExpiryReason, isEnginePause } from './pauses';
+
+/** When a connection made now without an account pauses; null for e-mail destinations and signed-in owners. */
+export function anonymousExpiry(orgId: string | null, platform: string): Date | null {
+  if (orgId || platform === 'email') return null;
+  return new Date(Date.now() + env().ANONYMOUS_CONNECTION_DAYS * 86400_000);
+}
+
+/** Pauses the anonymous connections whose time is up; returns how many. */
+export async function pauseExpiredAnonymousConnections(db: DB): Promise<number> {
+  const reason = anonymousExpiryReason(env().ANONYMOUS_CONNECTION_DAYS);
+  const r = await db
+    .updateTable('destinations')
+    .set({ status: 'paused', status_reason: reason, last_error: reason, last_error_at: sql`now()`, updated_at: sql`now()` })
+    .where('status', '=', 'active')
+    .where('org_id', 'is', null)
+    .where('expires_at', '<', sql<Date>`now()`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0);
+}
+
+/**
+ * The anonymous connections made with this address join the organisation: no expiry any more, and those the engine
+ * paused (their time ran out, or a receiver that only answered 429) resume. Returns their apps (to poll again).
+ */
+export async function claimConnections(db: DB, input: { orgId: string; email: string }): Promise<{ claimed: number; appKeys: string[] }> {
+  const email = input.email.trim().toLowerCase();
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('destinations')
+      .select(['id', 'status', 'status_reason'])
+      .where('org_id', 'is', null)
+      .where('created_by_email', '=', email)
+      .forUpdate()
+      .execute();
+    if (rows.length === 0) return { claimed: 0, appKeys: [] };
+    const ids = rows.map((r) => r.id);
+    await trx.updateTable('destinations').set({ org_id: input.orgId, expires_at: null, updated_at: sql`now()` }).where('id', 'in', ids).execute();
+    const resume = rows.filter((r) => isEnginePause(r.status, r.status_reason)).map((r) => r.id);
+    if (resume.length) {
+      await trx
+        .updateTable('destinations')
+        .set({ status: 'active', status_reason: null, last_error: null, next_send_at: sql`now()`, consecutive_failures: 0 })
+        .where('id', 'in', resume)
+        .execute();
+    }
+    const apps = await trx.selectFrom('destination_apps').select('app_key').distinct().where('destination_id', 'in', ids).execute();
+    return { claimed: rows.length, appKeys: apps.map((a) => a.app_key) };
+  });
+}

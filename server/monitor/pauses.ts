@@ -1,0 +1,24 @@
+/**
+ * The reasons the engine itself pauses a destination (as opposed to its owner), in the plain words its public status
+ * shows. A destination paused for one of these reasons is resumed by connecting the same webhook or address again —
+ * the one thing an anonymous owner, who has no dashboard, can do.
+ */
+import { PLATFORM_NAMES } from '../destinations/deliver';
+import type { Platform } from '../destinations/types';
+
+export function rateLimitPauseReason(platform: Platform): string {
+  const name = platform === 'email' ? 'The mail server' : PLATFORM_NAMES[platform];
+  return `${name} answered every message with “too many requests” (HTTP 429) for over an hour, so ARB paused this connection instead of asking again and again. The queued reviews are kept: connect the same webhook again (or resume it) to carry on.`;
+}
+
+/** An anonymous connection nobody claimed runs this long (ANONYMOUS_CONNECTION_DAYS), then pauses with this reason. */
+export function anonymousExpiryReason(days: number): string {
+  return `This connection was made without an account and ran its ${days} days. To keep receiving reviews, sign in with the e-mail address you connected with (your connections are kept and resume at once), or connect again.`;
+}
+
+const ENGINE_PAUSES = [/^.{0,40} answered every message with “too many requests”/, /^This connection was made without an account and ran its/];
+
+/** Paused by the engine (not by its owner): connecting again resumes it. */
+export function isEnginePause(status: string, reason: string | null): boolean {
+  return status === 'paused' && !!reason && ENGINE_PAUSES.some((r) => r.test(reason));
+}
