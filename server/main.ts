@@ -11,6 +11,8 @@ import { closeDb } from './db/client';
 import { databaseOrExit, envOrExit, loadEnvFiles } from './startup';
 import { startWorkers } from './workers';
 import { createApiRouter } from './http/router';
+import { sendApiError } from './http/api';
+import { HttpError } from './http/errors';
 import { apiRoutes } from './http/routes';
 import { loadStaticPages } from './http/staticPages';
 
@@ -30,7 +32,14 @@ async function main() {
   const routeApi = createApiRouter(apiRoutes);
   const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(path.resolve(root, e.NEXT_DIST_DIR)) : null;
   const server = http.createServer((req, res) => {
-    if (routeApi(req, res)) return;
+    try {
+      if (routeApi(req, res)) return;
+    } catch (err) {
+      // The router answers its own errors; a throw here is a bug before any handler ran. Still an API-shaped answer.
+      log.error('API routing failed', { err, path: req.url });
+      if (!res.headersSent) sendApiError(req, res, new HttpError(500, 'internal_error', 'Something went wrong on our side. Try again.'));
+      return;
+    }
     if (staticPages?.handle(req, res)) return;
     handle(req, res).catch((err) => {
       log.error('request handler failed', { err, path: req.url });
