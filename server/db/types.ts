@@ -238,6 +238,12 @@ export interface EmailRequestsTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface KeyFingerprintsTable {
+  name: string;
+  fingerprint: string;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -256,4 +262,5 @@ export interface Database {
   email_recipients: EmailRecipientsTable;
   email_subscriptions: EmailSubscriptionsTable;
   email_requests: EmailRequestsTable;
+  key_fingerprints: KeyFingerprintsTable;
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { env } from '../env';
 import { log } from '../log';
+import { makePrivateDirAsync, PRIVATE_FILE_MODE } from '../privateFiles';
 
 export type MailMessage = {
   to: string;
@@ -83,9 +84,9 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
 
   const built = await outboxBuilder.sendMail(mail);
   const dir = path.join(e.DATA_DIR, 'outbox');
-  await fs.mkdir(dir, { recursive: true });
+  await makePrivateDirAsync(dir);
   const file = path.join(dir, outboxFileName(mail.to));
-  await fs.writeFile(file, built.message as Buffer, { mode: 0o600 });
+  await fs.writeFile(file, built.message as Buffer, { mode: PRIVATE_FILE_MODE });
   log.info('e-mail written to the outbox (SMTP_URL is not set)', { file });
   return { messageId: String(built.messageId), via: 'outbox', file };
 }
