@@ -1,7 +1,7 @@
 /**
  * `npm start`: ONE process — validate env, open and migrate the database, start the background workers, serve Next.
- * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests, stop workers (they finish or release their
- * work), close the database.
+ * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests and let those in flight finish (up to 10 s),
+ * stop workers (they finish or release their work), and only then close the database.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { sendApiError } from './http/api';
 import { HttpError } from './http/errors';
 import { apiRoutes } from './http/routes';
 import { loadStaticPages } from './http/staticPages';
+import { drainServer } from './http/shutdown';
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -56,11 +57,14 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
-    server.close();
-    server.closeIdleConnections?.();
-    await stopWorkers().catch((err) => log.error('worker stop failed', { err }));
+    // Workers stop while the last requests finish; the database closes after both.
+    const [drained] = await Promise.all([
+      drainServer(server, 10_000),
+      stopWorkers().catch((err) => log.error('worker stop failed', { err })),
+    ]);
+    if (!drained) log.warn('requests still running after 10 s were cut off at shutdown');
     await closeDb().catch((err) => log.error('database close failed', { err }));
     process.exit(0);
   };

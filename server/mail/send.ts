@@ -78,7 +78,10 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
       return { messageId: String(info.messageId), via: 'smtp' };
     } catch (err) {
       log.error('e-mail could not be sent', { err });
-      throw new MailDeliveryError(`The mail server did not accept the message: ${(err as Error).message}`);
+      // Shown to the destination's owner and on its public status: the SMTP reply code, never the server's own text
+      // (which can name internal hosts, addresses and software).
+      const code = (err as { responseCode?: number }).responseCode;
+      throw new MailDeliveryError(code ? `The mail server did not accept the message (SMTP ${code}).` : 'The mail server could not be reached.');
     }
   }
 

@@ -7,7 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openDatabase } from '@/server/db/client';
+import { getDbHandle, openDatabase, useDbForTests } from '@/server/db/client';
+import { setEnvForTests } from '@/server/env';
+import { MailDeliveryError, sendMail } from '@/server/mail/send';
+import { startTestApi } from '../helpers/api';
+import { call } from '../helpers/request';
 import { checkKeyFingerprints, keyFingerprint, KeyMismatchError } from '@/server/db/keyFingerprints';
 import { createTestDb, type TestDb } from '../helpers/testDb';
 
@@ -102,6 +106,47 @@ describe.skipIf(process.env.ARB_TEST_DB !== 'postgres')('PostgreSQL pool limits'
     } finally {
       await h.close().catch(() => undefined);
       silent.close();
+    }
+  });
+});
+
+/** A TCP port on loopback that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('errors from the database and the mail server are logged, not shown', () => {
+  test('/api/health answers 503 with a plain reason, not the driver\'s text', async () => {
+    const port = await closedPort();
+    const broken = await openDatabase({ kind: 'postgres', url: `postgres://arb:hunter2@127.0.0.1:${port}/arb`, timeouts: { connectMs: 1000 } });
+    const api = await startTestApi();
+    const previous = await getDbHandle();
+    useDbForTests(broken);
+    try {
+      const r = await call(api, 'GET', '/api/health');
+      expect(r.status).toBe(503);
+      expect(r.json.error).toEqual({ code: 'unavailable', message: 'The database is not answering.' });
+      expect(r.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|hunter2|\d{4,5}/);
+    } finally {
+      useDbForTests(previous);
+      await api.close();
+      await broken.close().catch(() => undefined);
+    }
+  });
+
+  test('an SMTP failure becomes a plain reason (what a destination\'s status shows), without the server\'s text', async () => {
+    const port = await closedPort();
+    const restore = setEnvForTests({ SMTP_URL: `smtp://mailer:hunter2@127.0.0.1:${port}?connectionTimeout=2000` });
+    try {
+      const attempt = sendMail({ to: 'someone@example.com', subject: 's', text: 't' });
+      await expect(attempt).rejects.toBeInstanceOf(MailDeliveryError);
+      await expect(sendMail({ to: 'someone@example.com', subject: 's', text: 't' })).rejects.toThrow(/^The mail server could not be reached\.$/);
+    } finally {
+      restore();
     }
   });
 });
