@@ -76,7 +76,7 @@ const schema = z.object({
    */
   TRUST_PROXY: flag,
   WORKER: z.enum(['on', 'off']).default('on'),
-  /** Where the Next build is (next.config.mjs reads it too): parallel builds of tests and benches use their own. */
+  /** Where the Next build is (next.config.js reads it too): parallel builds of tests and benches use their own. */
   NEXT_DIST_DIR: z.string().min(1).default('.next'),
   /**
    * memory: prerendered pages are answered from memory ahead of Next (server/http/staticPages.ts); next: all by Next

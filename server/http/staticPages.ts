@@ -8,7 +8,7 @@
  *
  * What keeps it the same as Next (tests/e2e/static-pages.spec.ts compares both, page by page):
  *  - only pages Next itself serves as files: automatic static pages and getStaticProps pages without revalidation;
- *  - the headers come from the build's routes manifest (next.config.mjs headers()), the ETag from Next's own function,
+ *  - the headers come from the build's routes manifest (next.config.js headers()), the ETag from Next's own function,
  *    `Cache-Control: s-maxage=31536000` on getStaticProps pages as Next sends it;
  *  - only exact paths, GET and HEAD; a path a redirect matches, preview-mode cookies, and a build with middleware,
  *    rewrites, a base path or header rules beyond the catch-all all go to Next (the last ones switch this off).

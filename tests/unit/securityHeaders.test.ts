@@ -1,7 +1,7 @@
-// Security headers for pages (next.config.mjs headers()) and the CSP they carry.
+// Security headers for pages (next.config.js headers()) and the CSP they carry.
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy, securityHeaders } from '@/server/http/securityHeaders.mjs';
+import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy, securityHeaders } from '@/server/http/securityHeaders.cjs';
 
 const directives = (csp: string) => Object.fromEntries(csp.split('; ').map((d) => { const [name, ...values] = d.split(' '); return [name, values]; }));
 
@@ -59,7 +59,7 @@ describe('securityHeaders', () => {
   });
 });
 
-describe('next.config.mjs headers()', () => {
+describe('next.config.js headers()', () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
@@ -68,7 +68,7 @@ describe('next.config.mjs headers()', () => {
   test('applies the headers to every path, pages included', async () => {
     process.env.NEXT_PUBLIC_POSTHOG_HOST = 'https://us.i.posthog.com';
     type NextHeaders = Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
-    const file = path.resolve(__dirname, '../../next.config.mjs'); // a path, not a specifier: the .mjs has no types
+    const file = path.resolve(__dirname, '../../next.config.js'); // a path, not a specifier: the .js has no types
     const { default: config } = (await import(file)) as { default: { headers: () => Promise<NextHeaders> } };
     const rules = await config.headers();
     const all = rules.find((r) => r.source === '/:path*');

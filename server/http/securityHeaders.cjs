@@ -1,6 +1,7 @@
-// Security headers for every response. Plain ESM JavaScript on purpose: next.config.mjs (which cannot load TypeScript)
-// applies them to pages and static files, and the API framework (server/http/api.ts) applies the API variant, so both
-// come from this one file.
+// Security headers for every response. Plain CommonJS on purpose: next.config.js (CommonJS, which cannot load
+// TypeScript) applies them to pages and static files, and the API framework (server/http/api.ts) applies the API
+// variant, so both come from this one file.
+'use strict';
 
 const HCAPTCHA = ['https://hcaptcha.com', 'https://*.hcaptcha.com'];
 // App icons come straight from the stores' CDNs.
@@ -39,7 +40,7 @@ function unique(list) {
  * Fast Refresh.
  * @param {{ dev?: boolean, posthogHost?: string, apiBase?: string, searchBase?: string }} [options]
  */
-export function contentSecurityPolicy(options = {}) {
+function contentSecurityPolicy(options = {}) {
   const analytics = posthogOrigins(options.posthogHost);
   const apis = unique([originOf(options.apiBase), originOf(options.searchBase)]);
   const directives = {
@@ -62,14 +63,14 @@ export function contentSecurityPolicy(options = {}) {
 }
 
 /** JSON answers load nothing and are never framed. */
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
  * The headers every response carries, as [name, value] pairs.
  * @param {{ csp: string, https?: boolean }} options
  * @returns {Array<[string, string]>}
  */
-export function securityHeaders({ csp, https = false }) {
+function securityHeaders({ csp, https = false }) {
   const headers = [
     ['Content-Security-Policy', csp],
     ['X-Content-Type-Options', 'nosniff'],
@@ -82,3 +83,5 @@ export function securityHeaders({ csp, https = false }) {
   if (https) headers.push(['Strict-Transport-Security', 'max-age=31536000; includeSubDomains']);
   return headers;
 }
+
+module.exports = { contentSecurityPolicy, securityHeaders, API_CONTENT_SECURITY_POLICY };
