@@ -16,6 +16,7 @@ import { HttpError } from './http/errors';
 import { apiRoutes } from './http/routes';
 import { loadStaticPages } from './http/staticPages';
 import { drainServer } from './http/shutdown';
+import { hashPageCspOf, pageCspFor } from './http/scriptHashes';
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -31,7 +32,10 @@ async function main() {
   const handle = app.getRequestHandler();
   // The API is answered by its own router (same handlers as pages/api), prerendered pages from memory, the rest by Next.
   const routeApi = createApiRouter(apiRoutes);
-  const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(path.resolve(root, e.NEXT_DIST_DIR)) : null;
+  const distDir = path.resolve(root, e.NEXT_DIST_DIR);
+  // Pages allow their inline scripts by hash, not 'unsafe-inline' (server/http/scriptHashes.ts); development keeps it.
+  const pageCsp = dev ? null : pageCspFor(distDir);
+  const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(distDir, pageCsp ?? undefined) : null;
   const server = http.createServer((req, res) => {
     try {
       if (routeApi(req, res)) return;
@@ -42,6 +46,7 @@ async function main() {
       return;
     }
     if (staticPages?.handle(req, res)) return;
+    if (pageCsp) hashPageCspOf(res, pageCsp);
     handle(req, res).catch((err) => {
       log.error('request handler failed', { err, path: req.url });
       if (!res.headersSent) {
