@@ -14,7 +14,7 @@ const RUNS = Number(process.env.BENCH_RUNS || 20);
 const WARMUP = 2;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-connect-'));
-Object.assign(process.env, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ALLOW_PRIVATE_WEBHOOKS: '1', NODE_ENV: 'production' });
+Object.assign(process.env, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ALLOW_PRIVATE_WEBHOOKS: '1', ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION: '1', NODE_ENV: 'production' });
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -70,7 +70,7 @@ export const MARKETING_ROUTES: readonly string[] = [
 export const PUBLIC_ROUTES: readonly string[] = ['/', '/try-free', ...MARKETING_ROUTES];
 
 /**
- * Alternative paths the spec's menus and footer use, and where they lead. next.config.mjs redirects these (it cannot
+ * Alternative paths the spec's menus and footer use, and where they lead. next.config.js redirects these (it cannot
  * import TypeScript, so the unit test checks that both lists say the same thing).
  */
 export const ROUTE_ALIASES: Readonly<Record<string, string>> = {

@@ -1,7 +1,8 @@
 /**
  * `redirect_to` comes from the URL, so it is attacker-controlled: only a path on this site may come out of here.
  * Anything that a browser could read as another origin (protocol-relative `//host`, `/\host`, absolute URLs,
- * `javascript:`), or that hides such a thing behind percent-encoding, control characters or whitespace, is dropped.
+ * `javascript:`), that becomes one once dot segments are resolved (`/.//host`, `/a/..//host`, `/%2e%2e//host`), or
+ * that hides such a thing behind percent-encoding, control characters or whitespace, is dropped.
  */
 const PROBE_ORIGIN = 'https://arb.invalid';
 // Browsers strip tabs/newlines inside URLs and treat "\" like "/", which turns "/\t/evil" or "/\evil" into "//evil".
@@ -11,6 +12,22 @@ const MAX_DECODE_ROUNDS = 3;
 function looksSafe(candidate: string): boolean {
   if (!candidate.startsWith('/') || candidate.startsWith('//')) return false;
   return !UNSAFE_CHARS.test(candidate);
+}
+
+/**
+ * The path as a browser resolves it (WHATWG URL: dot segments, `%2e`), when that is still a path on this site; null
+ * otherwise. `/.//evil.example` resolves to `//evil.example`, which as a link or a Location header is another host.
+ */
+function resolvedLocally(candidate: string): URL | null {
+  if (!looksSafe(candidate)) return null;
+  let url: URL;
+  try {
+    url = new URL(candidate, PROBE_ORIGIN);
+  } catch {
+    return null;
+  }
+  if (url.origin !== PROBE_ORIGIN || url.pathname.startsWith('//')) return null;
+  return url;
 }
 
 /**
@@ -28,7 +45,7 @@ function decodedVariantsLookSafe(value: string): boolean {
       return false; // malformed escapes: nobody sends those by accident
     }
     if (next === current) return true;
-    if (!looksSafe(next)) return false;
+    if (!resolvedLocally(next)) return false;
     current = next;
   }
   // Still changing after several rounds: layered encoding is an attack, not a link.
@@ -39,14 +56,10 @@ function decodedVariantsLookSafe(value: string): boolean {
 export function sanitizeRedirect(raw: unknown, fallback = '/'): string {
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return fallback;
-  if (!looksSafe(value) || !decodedVariantsLookSafe(value)) return fallback;
-  let url: URL;
-  try {
-    url = new URL(value, PROBE_ORIGIN);
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== PROBE_ORIGIN) return fallback;
+  const url = resolvedLocally(value);
+  if (!url || !decodedVariantsLookSafe(value)) return fallback;
+  // What comes out is checked too: resolving `/./%2f..` leaves `/%2f..`, which decodes to `//..`.
+  if (!decodedVariantsLookSafe(url.pathname)) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 

@@ -15,7 +15,7 @@ stage() {
   "$@" || failed+=("$name")
 }
 
-# The build skips type-checking (next.config.mjs); the whole tree, tests included, is checked here once.
+# The build skips type-checking (next.config.js); the whole tree, tests included, is checked here once.
 stage typecheck npx tsc --noEmit
 stage vitest npx vitest run
 # Playwright's global setup builds the app first when the build is missing or older than the sources.

@@ -1,12 +1,12 @@
 /**
  * The one place that reads process.env on the server (STYLE.md #9).
  * A wrong value stops the process at start with a message naming the variable.
- * Secrets that are unset are generated once into DATA_DIR/secrets.json so a fresh `npm start` just works.
+ * Secrets that are unset are generated once into DATA_DIR/secrets.json so a fresh `npm start` just works
+ * (server/secretsFile.ts) — on one host only: with a shared PostgreSQL (DATABASE_URL) they must be given.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { loadOrCreateSecrets, SecretsFileError } from './secretsFile';
 
 const optionalUrl = z.string().url().optional();
 const flag = z
@@ -22,6 +22,10 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
     .optional(),
+  /** PostgreSQL pool (DATABASE_URL only): how long to wait for a connection, a statement, an idle open transaction. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   APP_URL: optionalUrl,
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z
@@ -62,14 +66,17 @@ const schema = z.object({
   NEXT_PUBLIC_API_BASE: z.string().default('/api/'),
   // The app-search service the browser calls (POST <base>search); this site's own API unless an edge service is used.
   NEXT_PUBLIC_SEARCH_BASE: z.string().default('/api/'),
+  /** Tests only: webhooks to loopback/private addresses. Refused with NODE_ENV=production unless the next one is set too. */
   ALLOW_PRIVATE_WEBHOOKS: flag,
+  /** The operator's explicit "yes, in production too" for ALLOW_PRIVATE_WEBHOOKS (logged as a warning at every start). */
+  ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION: flag,
   /**
    * Set when a reverse proxy in front of ARB appends the client's address to X-Forwarded-For: per-IP rate limits then
    * use that address instead of the proxy's. Leave unset when clients reach ARB directly (they could forge the header).
    */
   TRUST_PROXY: flag,
   WORKER: z.enum(['on', 'off']).default('on'),
-  /** Where the Next build is (next.config.mjs reads it too): parallel builds of tests and benches use their own. */
+  /** Where the Next build is (next.config.js reads it too): parallel builds of tests and benches use their own. */
   NEXT_DIST_DIR: z.string().min(1).default('.next'),
   /**
    * memory: prerendered pages are answered from memory ahead of Next (server/http/staticPages.ts); next: all by Next
@@ -110,20 +117,6 @@ function clean(source: Record<string, string | undefined>): Record<string, strin
   return out;
 }
 
-function loadOrCreateSecrets(dataDir: string): { AUTH_SECRET: string; ENCRYPTION_KEY: string } {
-  const file = path.join(dataDir, 'secrets.json');
-  try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { AUTH_SECRET: string; ENCRYPTION_KEY: string };
-    if (parsed.AUTH_SECRET && parsed.ENCRYPTION_KEY) return parsed;
-  } catch {
-    /* first start: generate below */
-  }
-  const secrets = { AUTH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
-}
-
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = schema.safeParse(clean(source));
   if (!result.success) {
@@ -132,8 +125,30 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   const e = result.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  if (e.ALLOW_PRIVATE_WEBHOOKS && e.NODE_ENV === 'production' && !e.ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION) {
+    throw new EnvError(
+      'ALLOW_PRIVATE_WEBHOOKS=1 is refused with NODE_ENV=production: it lets anyone who connects a webhook make this ' +
+        'server send requests to loopback and private-network addresses (your database, cloud metadata, admin panels). ' +
+        'It is meant for tests. Unset it, or, if you really run production against private receivers, also set ' +
+        'ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION=1.',
+    );
+  }
   const needSecrets = !e.AUTH_SECRET || !e.ENCRYPTION_KEY;
-  const generated = needSecrets ? loadOrCreateSecrets(dataDir) : undefined;
+  if (needSecrets && e.DATABASE_URL) {
+    throw new EnvError(
+      `Set ${[!e.AUTH_SECRET && 'AUTH_SECRET', !e.ENCRYPTION_KEY && 'ENCRYPTION_KEY'].filter(Boolean).join(' and ')} when DATABASE_URL is set: ` +
+        'every process that shares the database must use the same keys, and keys generated into one host\'s DATA_DIR ' +
+        'would differ from the next host\'s (stored webhooks would be unreadable there). Generate each once with ' +
+        '`openssl rand -hex 32` and give the same values to every web and worker process.',
+    );
+  }
+  let generated: ReturnType<typeof loadOrCreateSecrets> | undefined;
+  try {
+    generated = needSecrets ? loadOrCreateSecrets(dataDir) : undefined;
+  } catch (err) {
+    if (err instanceof SecretsFileError) throw new EnvError(err.message);
+    throw err;
+  }
   return {
     ...e,
     DATA_DIR: dataDir,

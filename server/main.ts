@@ -1,7 +1,7 @@
 /**
  * `npm start`: ONE process — validate env, open and migrate the database, start the background workers, serve Next.
- * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests, stop workers (they finish or release their
- * work), close the database.
+ * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests and let those in flight finish (up to 10 s),
+ * stop workers (they finish or release their work), and only then close the database.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -12,8 +12,12 @@ import { databaseOrExit, envOrExit, loadEnvFiles } from './startup';
 import { startWorkers } from './workers';
 import { createApiRouter } from './http/router';
 import { withOpenApiDocument } from './http/openapi';
+import { sendApiError } from './http/api';
+import { HttpError } from './http/errors';
 import { apiRoutes } from './http/routes';
 import { loadStaticPages } from './http/staticPages';
+import { drainServer } from './http/shutdown';
+import { hashPageCspOf, pageCspFor } from './http/scriptHashes';
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -29,10 +33,21 @@ async function main() {
   const handle = app.getRequestHandler();
   // The API is answered by its own router (same handlers as pages/api), prerendered pages from memory, the rest by Next.
   const routeApi = createApiRouter(withOpenApiDocument(apiRoutes));
-  const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(path.resolve(root, e.NEXT_DIST_DIR)) : null;
+  const distDir = path.resolve(root, e.NEXT_DIST_DIR);
+  // Pages allow their inline scripts by hash, not 'unsafe-inline' (server/http/scriptHashes.ts); development keeps it.
+  const pageCsp = dev ? null : pageCspFor(distDir);
+  const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(distDir, pageCsp ?? undefined) : null;
   const server = http.createServer((req, res) => {
-    if (routeApi(req, res)) return;
+    try {
+      if (routeApi(req, res)) return;
+    } catch (err) {
+      // The router answers its own errors; a throw here is a bug before any handler ran. Still an API-shaped answer.
+      log.error('API routing failed', { err, path: req.url });
+      if (!res.headersSent) sendApiError(req, res, new HttpError(500, 'internal_error', 'Something went wrong on our side. Try again.'));
+      return;
+    }
     if (staticPages?.handle(req, res)) return;
+    if (pageCsp) hashPageCspOf(res, pageCsp);
     handle(req, res).catch((err) => {
       log.error('request handler failed', { err, path: req.url });
       if (!res.headersSent) {
@@ -48,11 +63,14 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
-    server.close();
-    server.closeIdleConnections?.();
-    await stopWorkers().catch((err) => log.error('worker stop failed', { err }));
+    // Workers stop while the last requests finish; the database closes after both.
+    const [drained] = await Promise.all([
+      drainServer(server, 10_000),
+      stopWorkers().catch((err) => log.error('worker stop failed', { err })),
+    ]);
+    if (!drained) log.warn('requests still running after 10 s were cut off at shutdown');
     await closeDb().catch((err) => log.error('database close failed', { err }));
     process.exit(0);
   };

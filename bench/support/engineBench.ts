@@ -8,7 +8,7 @@ import type { DB } from '../../server/db/client';
 export type BenchDb = { kind: 'postgres' | 'pglite'; db: DB; close: () => Promise<void> };
 
 export function benchEnv(extra: Record<string, string> = {}): void {
-  Object.assign(process.env, { LOG_LEVEL: 'silent', ALLOW_PRIVATE_WEBHOOKS: '1', NODE_ENV: 'production', ...extra });
+  Object.assign(process.env, { LOG_LEVEL: 'silent', ALLOW_PRIVATE_WEBHOOKS: '1', ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION: '1', NODE_ENV: 'production', ...extra });
 }
 
 export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: string): Promise<BenchDb> {

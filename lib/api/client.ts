@@ -32,6 +32,13 @@ export const api = axios.create({
   headers: { 'Content-Type': 'application/json' },
 });
 
+// The API refuses a POST that is not typed JSON (415), and axios drops the Content-Type of a request without data:
+// body-less calls send an empty JSON object instead.
+api.interceptors.request.use((config) => {
+  if (config.data === undefined && /^(post|put|patch)$/i.test(config.method ?? '')) config.data = {};
+  return config;
+});
+
 api.interceptors.response.use(
   (r) => r,
   (err: AxiosError<ErrorBody>) => {

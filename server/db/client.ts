@@ -12,11 +12,15 @@ import { env } from '../env';
 import { log } from '../log';
 import type { Database } from './types';
 import { migrateToLatest } from './migrate';
+import { makePrivateDir } from '../privateFiles';
 
 export type DB = Kysely<Database>;
 
+/** Milliseconds; unset ones come from DATABASE_*_TIMEOUT_MS. */
+export type PoolTimeouts = { connectMs?: number; statementMs?: number; idleInTransactionMs?: number };
+
 export type DbTarget =
-  | { kind: 'postgres'; url: string; max?: number }
+  | { kind: 'postgres'; url: string; max?: number; timeouts?: PoolTimeouts }
   /** `loadDataDir`: start from a dump (PGlite's dumpDataDir) instead of an empty cluster — skips initdb (tests). */
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
@@ -34,7 +38,7 @@ export class DataDirLockedError extends Error {}
 
 /** A pid lock file next to the PGlite data: a stale lock (dead pid) is taken over. */
 function lockDataDir(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir); // the database files: this user only (PostgreSQL asks the same of its data directory)
   const lockFile = path.join(dir, 'arb.lock');
   const tryCreate = () => fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
   try {
@@ -109,8 +113,21 @@ export async function openDatabase(target: DbTarget): Promise<Handle> {
     const { default: pg } = await import('pg');
     // BIGINT (int8) as JS number: our counters and ids fit comfortably.
     pg.types.setTypeParser(20, (v: string) => Number(v));
-    const pool = new pg.Pool({ connectionString: target.url, max: target.max ?? 10 });
+    const e = env();
+    const t = target.timeouts ?? {};
+    // Bounded waits: an unreachable server, a runaway query or a transaction left open by a stuck request fail with
+    // an error after a while instead of holding a pool connection (and the request behind it) for ever.
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.max ?? 10,
+      connectionTimeoutMillis: t.connectMs ?? e.DATABASE_CONNECT_TIMEOUT_MS,
+      statement_timeout: t.statementMs ?? e.DATABASE_STATEMENT_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: t.idleInTransactionMs ?? e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    });
     pool.on('error', (err) => log.error('postgres pool error', { err }));
+    // A connection the server ends while it is checked out (a timeout above, a restart) emits 'error' on the client:
+    // the query in progress fails with it; without a listener it would also take the whole process down.
+    pool.on('connect', (client) => client.on('error', (err) => log.warn('postgres connection lost', { err: err.message })));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, target, close: () => db.destroy() };
   }

@@ -257,6 +257,12 @@ export interface JobRunsTable {
   runs: Generated<string>;
 }
 
+export interface KeyFingerprintsTable {
+  name: string;
+  fingerprint: string;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -276,4 +282,5 @@ export interface Database {
   email_subscriptions: EmailSubscriptionsTable;
   email_requests: EmailRequestsTable;
   job_runs: JobRunsTable;
+  key_fingerprints: KeyFingerprintsTable;
 }

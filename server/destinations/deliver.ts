@@ -10,6 +10,7 @@ import { validateWebhookUrl } from '../../lib/webhookUrls';
 import { env } from '../env';
 import { MailDeliveryError, sendMail } from '../mail/send';
 import { isAddressUnsubscribed } from '../subscriptions/data';
+import { log } from '../log';
 import type { FormattedMessage, Platform } from './types';
 import type { SendResult, WebhookSender } from './send';
 
@@ -188,7 +189,9 @@ export async function deliver(
       await sendMail({ to: target.target, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       return { type: 'delivered', status: 250 };
     } catch (err) {
-      const msg = err instanceof MailDeliveryError ? err.message : `The e-mail could not be sent: ${(err as Error).message}`;
+      // Another failure's text (a file system error of the outbox…) stays in the log; the status shows a plain reason.
+      if (!(err instanceof MailDeliveryError)) log.error('e-mail delivery failed', { err });
+      const msg = err instanceof MailDeliveryError ? err.message : 'The e-mail could not be sent.';
       return { type: 'transient', status: 0, error: msg };
     }
   }

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z, type ZodType } from 'zod';
 import { HttpError, unauthorized, forbidden } from './errors';
-import { assertJsonContentType, readBody } from './body';
+import { assertContentType, readBody } from './body';
 import { definedValues, queryOf } from './query';
 import { JSON_TYPE, RequestContext } from './requestContext';
 import { requestIdOf } from './requestId';
@@ -56,6 +56,14 @@ export type EndpointDef<BS extends ZodType | undefined, QS extends ZodType | und
   auth?: AuthMode;
   maxBodyBytes?: number;
   /**
+   * Media types accepted besides JSON on a request with a body (lower-case, no parameters), e.g.
+   * `['application/x-www-form-urlencoded']`. Every other request with a body must be `application/json` (415
+   * otherwise). Only for callers that are not our browser code and cannot send JSON (mail clients' one-click
+   * unsubscribe, a payment provider's webhook); such an endpoint has no `body` schema and reads `req` itself if it
+   * needs the bytes (its handler returns RAW or data as usual).
+   */
+  contentTypes?: readonly string[];
+  /**
    * Return the `data` of the answer. Return RAW (the symbol) when the handler has written the response itself
    * (streams, redirects, non-JSON documents).
    */
@@ -87,8 +95,13 @@ export function sendJson(res: ServerResponse, status: number, payload: unknown, 
   res.end(body);
 }
 
-export function sendError(res: ServerResponse, err: HttpError) {
-  sendJson(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);
+/**
+ * An error answered outside any endpoint (no route for the path, a failure before a handler ran), with everything an
+ * endpoint's error carries: the error shape, X-Request-Id, security headers and the site's CORS.
+ */
+export function sendApiError(req: IncomingMessage, res: ServerResponse, err: HttpError): void {
+  const s = currentSite();
+  new RequestContext(req, res, requestIdOf(req), s, corsHeaders(req, s.origin, 'OPTIONS')).sendError(err);
 }
 
 /** A success answer whose whole body (`{"data":…}`) is already serialized: see cachedAnswer. */
@@ -253,8 +266,8 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
       if (ep.params) c.params = parseWith(ep.params, { ...search, ...definedValues(req.query ?? {}) }, 'path');
       if (ep.query) c.query = parseWith(ep.query, search, 'query');
     }
+    assertContentType(req, method, ep.contentTypes);
     if (!ep.body) return run(c, ep);
-    assertJsonContentType(req);
     return readBody(req, ep.maxBodyBytes ?? DEFAULT_MAX_BODY).then((raw) => {
       let json: unknown;
       try {

@@ -1,17 +1,55 @@
 /**
- * Reading a request's JSON body for the API (server/http/api.ts): JSON only (415 otherwise), at most a limit (413,
- * declared or streamed).
+ * Reading a request's JSON body for the API (server/http/api.ts): JSON only (415 otherwise, for every request that
+ * carries a body), at most a limit (413, declared or streamed).
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors';
 
-/** JSON bodies only: a form post or plain text would otherwise reach the JSON parser and answer a confusing 400. */
-export function assertJsonContentType(req: IncomingMessage) {
+/** Methods whose requests carry a body. DELETE counts only when it sends one (a body-less DELETE has nothing to type). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function sendsBody(req: IncomingMessage, method: string): boolean {
+  if (BODY_METHODS.has(method)) return true;
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** The media type of a Content-Type header, lower-cased and without parameters ('' when absent). */
+function mediaTypeOf(type: string | undefined): string {
+  return type ? type.split(';')[0].trim().toLowerCase() : '';
+}
+
+/** application/json and its structured-syntax relatives (application/vnd.api+json): neither is a CORS "simple" type. */
+function isJsonType(media: string): boolean {
+  return media === 'application/json' || /^application\/[\w.+-]+\+json$/.test(media);
+}
+
+/**
+ * Every request that carries a body must say it is JSON (charset parameters allowed, UTF-8 only) — even when the
+ * endpoint reads no body at all. A browser sends a cross-site POST without asking first (no CORS preflight) only when
+ * its type is text/plain, a form or multipart, or when it has none; refusing those keeps other sites' pages from
+ * driving the API with their visitors' cookies and addresses. `accepted` lists the extra media types an endpoint opts
+ * into (e-mail one-click unsubscribe is a form POST; a future webhook from outside may be another type).
+ */
+export function assertContentType(req: IncomingMessage, method: string, accepted: readonly string[] = []): void {
+  if (!sendsBody(req, method)) return;
   const type = req.headers['content-type'];
-  if (!type || type === 'application/json') return;
-  const media = type.split(';')[0].trim().toLowerCase();
-  if (media === 'application/json' || /^application\/[\w.+-]+\+json$/.test(media)) return;
-  throw new HttpError(415, 'unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
+  if (type === 'application/json') return; // the common case, checked first
+  const media = mediaTypeOf(type);
+  if (isJsonType(media)) {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type ?? '')?.[1];
+    if (!charset || /^utf-?8$/i.test(charset)) return;
+    throw new HttpError(415, 'unsupported_media_type', `Send the request body as UTF-8 JSON (Content-Type: application/json; charset ${charset} is not supported).`);
+  }
+  if (media && accepted.includes(media)) return;
+  const expected = ['application/json', ...accepted].join(' or ');
+  throw new HttpError(
+    415,
+    'unsupported_media_type',
+    type
+      ? `Content-Type ${media} is not accepted here: send the request body as JSON (Content-Type: ${expected}).`
+      : `Content-Type is missing: send the request body as JSON (Content-Type: ${expected}), even when it is empty ({}).`,
+  );
 }
 
 const BODY = Symbol('body');

@@ -84,9 +84,10 @@ function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
     405: errorRef('Method not allowed (see the Allow header)'),
     429: errorRef('Rate limited (see the Retry-After header)'),
   };
-  if (ep.body) {
-    responses[413] = errorRef('Request body too large');
-    responses[415] = errorRef('Request body is not JSON');
+  if (ep.body) responses[413] = errorRef('Request body too large');
+  if (method !== 'GET') {
+    const types = ['application/json', ...(ep.contentTypes ?? [])].join(', ');
+    responses[415] = errorRef(`Content-Type is not ${types} (required even for an empty body)`);
   }
   if (auth === 'user' || auth === 'billing') {
     responses[401] = errorRef('Missing, expired or invalid token');

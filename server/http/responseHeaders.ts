@@ -3,7 +3,7 @@
  * for the site's own origin. Flat [name, value, name, value…] lists, as res.writeHead takes them.
  */
 import type { IncomingMessage } from 'node:http';
-import { API_CONTENT_SECURITY_POLICY, securityHeaders } from './securityHeaders.mjs';
+import { API_CONTENT_SECURITY_POLICY, securityHeaders } from './securityHeaders.cjs';
 import { env } from '../env';
 
 const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';

@@ -2,10 +2,12 @@
  * Dispatches /api/* requests straight to the route handlers of server/http/routes.ts, the same files Next serves
  * from pages/api. server/main.ts puts this in front of Next: Next's own routing costs far more per request than our
  * handlers do (the benchmark measured ~20× fewer cached requests per second through it), and the API is the hot path.
- * Paths it does not know fall through to Next.
+ * Every path under /api/ is answered here, in the API's error shape when no route matches (a JSON 404 with the request
+ * id, never the site's HTML 404 page); other paths fall through to Next.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiRouteEntry, RouteHandler } from './api';
+import { sendApiError, type ApiRouteEntry, type RouteHandler } from './api';
+import { HttpError, notFound } from './errors';
 import { log } from '../log';
 
 type Segment = { name: string; catchAll: boolean };
@@ -43,10 +45,13 @@ export type ApiRouter = (req: IncomingMessage, res: ServerResponse) => boolean;
 /** apiRoute handlers answer their own errors; this is for a bug in that, so the request still gets an answer. */
 function failed(err: unknown, req: IncomingMessage, res: ServerResponse): void {
   log.error('request handler failed', { err, path: req.url });
-  if (!res.headersSent) {
-    res.statusCode = 500;
-    res.end('Internal error');
-  }
+  if (!res.headersSent) sendApiError(req, res, new HttpError(500, 'internal_error', 'Something went wrong on our side. Try again.'));
+  else res.end();
+}
+
+/** The API's own space: /api and everything under it. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
 }
 
 /** A function that answers a request when one of `routes` matches its path, and returns whether it did. */
@@ -74,7 +79,7 @@ export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
-    if (!pathname.startsWith('/api/')) return false;
+    if (!isApiPath(pathname)) return false;
     // A static route reads its query from req.url itself (apiRoute); req.query carries only dynamic segments' needs.
     const route = exact.get(pathname);
     if (route) return run(route, req, res);
@@ -91,6 +96,7 @@ export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
       (req as IncomingMessage & { query: typeof query }).query = query;
       return run(c.route, req, res);
     }
-    return false;
+    sendApiError(req, res, notFound(`There is no API endpoint at ${req.method ?? 'GET'} ${pathname.slice(0, 200)}. See /api/openapi.json for the endpoints.`));
+    return true;
   };
 }

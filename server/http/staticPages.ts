@@ -8,7 +8,7 @@
  *
  * What keeps it the same as Next (tests/e2e/static-pages.spec.ts compares both, page by page):
  *  - only pages Next itself serves as files: automatic static pages and getStaticProps pages without revalidation;
- *  - the headers come from the build's routes manifest (next.config.mjs headers()), the ETag from Next's own function,
+ *  - the headers come from the build's routes manifest (next.config.js headers()), the ETag from Next's own function,
  *    `Cache-Control: s-maxage=31536000` on getStaticProps pages as Next sends it;
  *  - only exact paths, GET and HEAD; a path a redirect matches, preview-mode cookies, and a build with middleware,
  *    rewrites, a base path or header rules beyond the catch-all all go to Next (the last ones switch this off).
@@ -19,6 +19,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { generateETag } from 'next/dist/server/lib/etag';
 import { log } from '../log';
+import type { PageCsp } from './scriptHashes';
 
 type Page = { html: Buffer; gzip: Buffer; etag: string; headers: string[]; headersGzip: string[]; headers304: string[] };
 
@@ -51,8 +52,12 @@ function unsupported(distDir: string, routes: RoutesManifest): string | null {
   return null;
 }
 
-/** Reads the build in `distDir` (an absolute path). Any surprise in the build means: no fast path, everything to Next. */
-export function loadStaticPages(distDir: string): StaticPages {
+/**
+ * Reads the build in `distDir` (an absolute path). Any surprise in the build means: no fast path, everything to Next.
+ * `pageCsp` gives the Content-Security-Policy the pages go out with (the build's, with the inline scripts' hashes), as
+ * server/main.ts makes Next send it too.
+ */
+export function loadStaticPages(distDir: string, pageCsp: PageCsp = (csp) => csp): StaticPages {
   try {
     const routes = readJson<RoutesManifest>(path.join(distDir, 'routes-manifest.json'));
     const why = unsupported(distDir, routes);
@@ -60,7 +65,9 @@ export function loadStaticPages(distDir: string): StaticPages {
       log.info('prerendered pages are served by Next', { reason: why });
       return NONE;
     }
-    const common = (routes.headers ?? []).flatMap((h) => h.headers.flatMap(({ key, value }) => [key, value]));
+    const common = (routes.headers ?? []).flatMap((h) =>
+      h.headers.flatMap(({ key, value }) => [key, key.toLowerCase() === 'content-security-policy' ? pageCsp(value) : value]),
+    );
     const redirects = (routes.redirects ?? []).map((r) => new RegExp(r.regex));
 
     // path → [file, is a getStaticProps page]

@@ -10,6 +10,7 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { env } from '../env';
 import { log } from '../log';
+import { makePrivateDirAsync, PRIVATE_FILE_MODE } from '../privateFiles';
 
 export type MailMessage = {
   to: string;
@@ -77,15 +78,18 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
       return { messageId: String(info.messageId), via: 'smtp' };
     } catch (err) {
       log.error('e-mail could not be sent', { err });
-      throw new MailDeliveryError(`The mail server did not accept the message: ${(err as Error).message}`);
+      // Shown to the destination's owner and on its public status: the SMTP reply code, never the server's own text
+      // (which can name internal hosts, addresses and software).
+      const code = (err as { responseCode?: number }).responseCode;
+      throw new MailDeliveryError(code ? `The mail server did not accept the message (SMTP ${code}).` : 'The mail server could not be reached.');
     }
   }
 
   const built = await outboxBuilder.sendMail(mail);
   const dir = path.join(e.DATA_DIR, 'outbox');
-  await fs.mkdir(dir, { recursive: true });
+  await makePrivateDirAsync(dir);
   const file = path.join(dir, outboxFileName(mail.to));
-  await fs.writeFile(file, built.message as Buffer, { mode: 0o600 });
+  await fs.writeFile(file, built.message as Buffer, { mode: PRIVATE_FILE_MODE });
   log.info('e-mail written to the outbox (SMTP_URL is not set)', { file });
   return { messageId: String(built.messageId), via: 'outbox', file };
 }

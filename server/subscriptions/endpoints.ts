@@ -60,8 +60,10 @@ export const describeUnsubscribeEndpoint = endpoint({
 export const unsubscribeEndpoint = endpoint({
   summary: 'Unsubscribe an address from every ARB review e-mail (one-click, RFC 8058; no sign-in)',
   tags: ['email'],
-  // The token is in the query: mail clients POST `List-Unsubscribe=One-Click` as a form, which needs no reading.
+  // The token is in the query: mail clients POST `List-Unsubscribe=One-Click` as a form (RFC 8058 allows either
+  // encoding), which needs no reading. A cross-site form can only do what the link in the e-mail does.
   query: z.object({ token }),
+  contentTypes: ['application/x-www-form-urlencoded', 'multipart/form-data'],
   response: z.object({ email: z.string(), unsubscribed: z.literal(true), apps: z.array(z.string()) }),
   handler: ({ query }) => unsubscribeWithEmailToken(query.token),
 });

@@ -27,6 +27,8 @@ type FuzzCase = {
   body?: string;
   /** The endpoint must refuse this with a 4xx (its schema, method map or body rules reject it). */
   mustRefuse: boolean;
+  /** The exact status it must answer (415 for a body that is not typed JSON). */
+  mustBe?: number;
 };
 
 let db: TestDb;
@@ -250,8 +252,18 @@ function casesFor(routePath: string, endpoints: Partial<Record<Method, Endpoint>
       cases.push({ label: `invalid JSON ${JSON.stringify(raw.slice(0, 12))}`, method, url, headers: json, body: raw, mustRefuse: !!ep.body || !queryOk || !baseParamsOk });
     }
     const sampleBody = ep.body ? JSON.stringify(sample(jsonSchemaOf(ep.body))) : '{}';
-    for (const type of CONTENT_TYPES) {
-      cases.push({ label: `content type ${type}`, method, url, headers: { 'Content-Type': type }, body: type.startsWith('application/x-www') ? 'email=a%40b.co&message=hi' : sampleBody, mustRefuse: !!ep.body || !queryOk || !baseParamsOk });
+    // What another site's page can make a browser send with no CORS preflight: no type, text/plain, a form.
+    for (const type of [...CONTENT_TYPES, undefined]) {
+      const optedIn = !!type && (ep.contentTypes ?? []).includes(type.split(';')[0]);
+      const inputOk = queryOk && baseParamsOk;
+      const headers: Record<string, string> = type ? { 'Content-Type': type } : {};
+      const mustBe = inputOk && !optedIn ? 415 : undefined;
+      const refuse = !optedIn || !!ep.body || !inputOk;
+      cases.push({ label: `content type ${type ?? 'none'}`, method, url, headers, body: type?.startsWith('application/x-www') ? 'email=a%40b.co&message=hi' : sampleBody, mustRefuse: refuse, mustBe });
+      if (!type) {
+        cases.push({ label: 'no content type, empty body', method, url, headers, mustRefuse: refuse, mustBe });
+        cases.push({ label: 'no content type, bytes', method, url, headers, body: new TextEncoder().encode(sampleBody) as unknown as string, mustRefuse: refuse, mustBe });
+      }
     }
     for (const token of JUNK_TOKENS) {
       cases.push({ label: 'junk bearer', method, url, headers: { ...json, Authorization: `Bearer ${token}` }, body: sampleBody, mustRefuse: !queryOk || !baseParamsOk || (!!ep.body && !accepts(ep.body, JSON.parse(sampleBody))) });
@@ -277,8 +289,9 @@ async function run(c: FuzzCase, withToken: boolean): Promise<Outcome> {
   const status = res.status;
   if (status === 500 || status > 504) return { c, status, problem: `answered ${status}: ${text.slice(0, 300)}` };
   if (c.mustRefuse && (status < 400 || status >= 500)) return { c, status, problem: `expected a 4xx, got ${status}: ${text.slice(0, 200)}` };
+  if (c.mustBe && status !== c.mustBe) return { c, status, problem: `expected ${c.mustBe}, got ${status}: ${text.slice(0, 200)}` };
   if (res.headers.get('x-content-type-options') !== 'nosniff') return { c, status, problem: 'no security headers' };
-  if (status >= 400 && status !== 404) {
+  if (status >= 400) {
     let shape: { error?: { code?: unknown; message?: unknown } } = {};
     try {
       shape = JSON.parse(text) as typeof shape;
@@ -309,6 +322,10 @@ async function runAll(cases: FuzzCase[], concurrency = 8): Promise<Outcome[]> {
 describe('fuzz: malformed input to every endpoint', () => {
   test('no 5xx for malformed input, one error shape, across the whole route table', { timeout: 240_000 }, async () => {
     const cases = apiRoutes.flatMap((r) => casesFor(r.path, r.route.endpoints));
+    // Paths under /api/ that no route serves answer in the same shape (a JSON 404), whatever the method.
+    for (const p of ['/api/v1/org', '/api/v1/nothing/..%2f..%2fetc', '/api/', '/api/v1/public/destination']) {
+      for (const method of ['GET', 'POST']) cases.push({ label: 'unknown path', method, url: p, headers: { 'Content-Type': 'application/json' }, body: method === 'POST' ? '{}' : undefined, mustRefuse: true, mustBe: 404 });
+    }
     expect(cases.length).toBeGreaterThanOrEqual(2000);
 
     const outcomes = await runAll(cases);

@@ -32,6 +32,16 @@ describe('methods', () => {
     expect(r.json.error).toEqual({ code: 'method_not_allowed', message: 'Method PUT is not allowed here. Use POST, OPTIONS.' });
   });
 
+  test('an unknown API path → JSON 404 in the error shape with the request id; a 405 carries one too', async () => {
+    const r = await call(w.api, 'GET', '/api/v1/org');
+    expect(r.status).toBe(404);
+    expect(r.json.error).toEqual({ code: 'not_found', message: 'There is no API endpoint at GET /api/v1/org. See /api/openapi.json for the endpoints.' });
+    expect(r.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+    const wrong = await call(w.api, 'DELETE', '/api/v1/public/contact');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+  });
+
   test('OPTIONS → 204 with Allow', async () => {
     const r = await call(w.api, 'OPTIONS', '/api/v1/auth/token/refresh');
     expect(r.status).toBe(204);
@@ -47,7 +57,7 @@ describe('bodies', () => {
   });
 
   test('a missing body → 400 saying so', async () => {
-    const r = await call(fixtures, 'POST', '/api/v1/echo');
+    const r = await call(fixtures, 'POST', '/api/v1/echo', undefined, { headers: { 'Content-Type': 'application/json' } });
     expect(r.status).toBe(400);
     expect(r.json.error.message).toBe('Request body is missing: send a JSON object.');
   });
@@ -83,6 +93,45 @@ describe('bodies', () => {
     }
     const vendor = await call(fixtures, 'POST', '/api/v1/echo', undefined, { rawBody: '{"text":"hi"}', headers: { 'Content-Type': 'application/vnd.api+json; charset=utf-8' } });
     expect(vendor.status).toBe(200);
+  });
+
+  // The requests a page on another site can make its visitors' browsers send without a CORS preflight.
+  test('a body without a JSON Content-Type → 415, also where the endpoint reads no body', async () => {
+    const raw = async (method: string, url: string, init: RequestInit) => {
+      const res = await fetch(`${fixtures.url}${url}`, { method, ...init });
+      return { status: res.status, body: (await res.json()) as { error: { code: string; message: string } }, requestId: res.headers.get('x-request-id') };
+    };
+    const cases: Array<[string, string, RequestInit]> = [
+      ['POST', '/api/v1/echo', {}], // no Content-Type, empty body
+      ['POST', '/api/v1/echo', { body: new Uint8Array([123, 125]) }], // bytes, no Content-Type
+      ['POST', '/api/v1/echo', { body: '{"text":"hi"}' }], // Node fetch's string body: text/plain;charset=UTF-8
+      ['PUT', '/api/v1/echo', {}],
+      ['PUT', '/api/v1/echo', { body: '{}' }],
+      ['PUT', '/api/v1/echo', { body: 'a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }],
+      ['POST', '/api/v1/echo', { body: '{"text":"hi"}', headers: { 'Content-Type': 'application/json; charset=iso-8859-1' } }],
+      ['PATCH', '/api/v1/echo', { body: 'x', headers: { 'Content-Type': 'text/plain' } }], // opted into forms, not text
+    ];
+    for (const [method, url, init] of cases) {
+      const r = await raw(method, url, init);
+      expect(r.status, `${method} ${JSON.stringify(init)}`).toBe(415);
+      expect(r.body.error.code).toBe('unsupported_media_type');
+      expect(r.body.error.message).toMatch(/application\/json/);
+      expect(r.requestId).toBeTruthy();
+    }
+    expect((await raw('POST', '/api/v1/echo', {})).body.error.message).toMatch(/^Content-Type is missing/);
+  });
+
+  test('JSON with charset parameters passes; an endpoint may opt into other types', async () => {
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/json;charset=utf8']) {
+      const r = await call(fixtures, 'POST', '/api/v1/echo', undefined, { rawBody: '{"text":"hi"}', headers: { 'Content-Type': type } });
+      expect(r.status, type).toBe(200);
+    }
+    expect((await call(fixtures, 'PUT', '/api/v1/echo', {})).status).toBe(200);
+    const form = await call(fixtures, 'PATCH', '/api/v1/echo', undefined, { rawBody: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(200);
+    expect((await call(fixtures, 'PATCH', '/api/v1/echo', {})).status).toBe(200);
+    // GET and a body-less DELETE carry nothing to type.
+    expect((await call(fixtures, 'GET', '/api/v1/echo?q=a')).status).toBe(200);
   });
 
   test('validation names the nested field', async () => {

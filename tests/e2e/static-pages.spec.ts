@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServer, type RunningServer } from '../../scripts/arb-server.cjs';
 
-// As globalSetup names it (relative: next.config.mjs takes it as is); read through `built`.
+// As globalSetup names it (relative: next.config.js takes it as is); read through `built`.
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 const built = (file: string) => path.resolve(distDir, file);
 /** Per-connection or per-moment headers, and Next's informational cache header. */

@@ -18,11 +18,11 @@ export async function startTestApi(root = path.resolve(__dirname, '../../pages/a
     apiRouteFiles(root).map(async ({ file, path: p }) => ({ path: p, route: ((await import(file)) as { default: RouteHandler }).default })),
   );
   const route = createApiRouter(withOpenApiDocument(entries));
+  // The router answers every /api/ path (a JSON 404 for unknown ones); anything else is not served here.
   const server = http.createServer((req, res) => {
     if (route(req, res)) return;
     res.statusCode = 404;
-    res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify({ error: { code: 'not_found', message: `No API route for ${(req.url ?? '/').split('?')[0]}` } }));
+    res.end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;

@@ -69,8 +69,20 @@ describe('the API router in front of Next', () => {
     const r = await fetch(`${base}/api/v1/things/%E0%A4%A`);
     expect(r.status).toBe(200); // the raw segment is a valid string id; the endpoint decides
   });
-  test('leaves unknown paths and pages to Next', async () => {
-    expect((await fetch(`${base}/api/v1/nothing`)).status).toBe(418);
+  test('answers an unknown API path itself: a JSON 404 in the error shape, with the request id', async () => {
+    for (const [method, path] of [['GET', '/api/v1/org'], ['POST', '/api/v1/nothing/at/all?x=1'], ['GET', '/api'], ['DELETE', '/api/']]) {
+      const r = await fetch(`${base}${path}`, { method, headers: { 'X-Request-Id': 'req-404-test' } });
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(r.headers.get('x-request-id')).toBe('req-404-test');
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      const body = (await r.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('not_found');
+      expect(body.error.message).toContain(path.split('?')[0]);
+    }
+  });
+  test('leaves pages to Next', async () => {
     expect((await fetch(`${base}/pricing`)).status).toBe(418);
+    expect((await fetch(`${base}/apiary`)).status).toBe(418);
   });
 });

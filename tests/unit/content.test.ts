@@ -73,8 +73,8 @@ function servedRoutes(): Set<string> {
 }
 
 const SERVED = servedRoutes();
-// next.config.mjs is plain JavaScript without types: load it by URL and type it as Next's config.
-const nextConfig = ((await import(pathToFileURL(path.join(ROOT, 'next.config.mjs')).href)) as { default: NextConfig }).default;
+// next.config.js is plain JavaScript (CommonJS) without types: load it by URL and type it as Next's config.
+const nextConfig = ((await import(pathToFileURL(path.join(ROOT, 'next.config.js')).href)) as { default: NextConfig }).default;
 const REDIRECTS = (await nextConfig.redirects!()) as { source: string; destination: string; permanent: boolean }[];
 const REACHABLE = new Set([...SERVED, ...REDIRECTS.map((r) => r.source)]);
 

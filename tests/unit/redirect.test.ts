@@ -9,6 +9,9 @@ describe('sanitizeRedirect', () => {
     ['/blog/how-to-track-app-uninstall-effectively#intro', '/blog/how-to-track-app-uninstall-effectively#intro'],
     ['/search?q=hello%20world', '/search?q=hello%20world'],
     ['/platform/slack?next=%2F%2Fnot-a-redirect', '/platform/slack?next=%2F%2Fnot-a-redirect'],
+    ['/a/./b/../c', '/a/c'],
+    ['/./dashboard', '/dashboard'],
+    ['/%2e/dashboard', '/dashboard'],
   ])('keeps the same-site path %s', (input, expected) => {
     expect(sanitizeRedirect(input)).toBe(expected);
   });
@@ -44,8 +47,45 @@ describe('sanitizeRedirect', () => {
     '/%E0%A4%A',
     'dashboard',
     '',
+    // Paths that only become `//host` once dot segments are resolved, as browsers do (WHATWG URL).
+    '/.//evil.example',
+    '/./\\evil.example',
+    '/.%2F/evil.example',
+    '/.%2f%2fevil.example',
+    '/%2e//evil.example',
+    '/%2E//evil.example',
+    '/%2e%2e//evil.example',
+    '/..//evil.example',
+    '/a/..//evil.example',
+    '/a/b/../..//evil.example',
+    '/././/evil.example/x?y=1#z',
+    '/%252e//evil.example',
+    '/%2e%2f%2fevil.example',
+    '/.%5C/evil.example',
   ])('drops %j', (attack) => {
     expect(sanitizeRedirect(attack)).toBe('/');
+  });
+
+  test('nothing it returns resolves to another origin, however the browser reads it', () => {
+    const parts = ['/', '.', '..', '%2e', '%2f', '%2F', '%5c', '\\', 'evil.example', 'a', '%252f', '?', '#'];
+    const seen = new Set<string>();
+    // Every path of up to four parts: the output must resolve (WHATWG URL) to this site, and never start with //.
+    const grow = (prefix: string, depth: number) => {
+      if (depth === 0) return;
+      for (const part of parts) {
+        const candidate = prefix + part;
+        if (seen.has(candidate)) continue;
+        seen.add(candidate);
+        const out = sanitizeRedirect(candidate, '/');
+        expect(out.startsWith('/') && !out.startsWith('//') && !out.startsWith('/\\'), `${candidate} → ${out}`).toBe(true);
+        expect(new URL(out, 'https://arb.example').origin, `${candidate} → ${out}`).toBe('https://arb.example');
+        let decoded = out.split(/[?#]/)[0];
+        for (let i = 0; i < 3; i += 1) decoded = decodeURIComponent(decoded);
+        expect(new URL(decoded, 'https://arb.example').origin, `${candidate} → decoded ${decoded}`).toBe('https://arb.example');
+        grow(candidate, depth - 1);
+      }
+    };
+    grow('/', 4);
   });
 
   test('non-strings and absurd lengths fall back', () => {

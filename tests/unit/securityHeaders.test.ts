@@ -1,15 +1,21 @@
-// Security headers for pages (next.config.mjs headers()) and the CSP they carry.
+// Security headers for pages (next.config.js headers()) and the CSP they carry.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy, securityHeaders } from '@/server/http/securityHeaders.mjs';
+import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy, securityHeaders, withScriptHashes } from '@/server/http/securityHeaders.cjs';
+import { buildScriptHashes, inlineScriptHashes } from '@/server/http/scriptHashes';
 
 const directives = (csp: string) => Object.fromEntries(csp.split('; ').map((d) => { const [name, ...values] = d.split(' '); return [name, values]; }));
 
 describe('contentSecurityPolicy', () => {
-  test('lets the site work: its own scripts (with Next inline bootstrap), hCaptcha, store icons', () => {
+  test('lets the site work: its own scripts, hCaptcha, store icons — and no inline scripts except by hash', () => {
     const d = directives(contentSecurityPolicy());
     expect(d['default-src']).toEqual(["'self'"]);
-    expect(d['script-src']).toEqual(expect.arrayContaining(["'self'", "'unsafe-inline'", 'https://hcaptcha.com', 'https://*.hcaptcha.com']));
+    expect(d['script-src']).toEqual(expect.arrayContaining(["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com']));
+    expect(d['script-src']).not.toContain("'unsafe-inline'");
+    expect(d['style-src']).toContain("'unsafe-inline'"); // styles only: React style attributes, the UI library
     expect(d['script-src']).not.toContain("'unsafe-eval'");
     expect(d['frame-src']).toEqual(['https://hcaptcha.com', 'https://*.hcaptcha.com']);
     expect(d['img-src']).toEqual(expect.arrayContaining(["'self'", 'data:', 'https://*.mzstatic.com', 'https://play-lh.googleusercontent.com']));
@@ -32,15 +38,41 @@ describe('contentSecurityPolicy', () => {
     expect(directives(contentSecurityPolicy({ apiBase: '/api/' }))['connect-src']).toEqual(["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com']);
   });
 
-  test("development allows eval and websockets for Fast Refresh", () => {
+  test("development allows eval, inline scripts and websockets for Fast Refresh", () => {
     const d = directives(contentSecurityPolicy({ dev: true }));
     expect(d['script-src']).toContain("'unsafe-eval'");
+    expect(d['script-src']).toContain("'unsafe-inline'");
     expect(d['connect-src']).toContain('ws:');
   });
 
   test('malformed hosts are ignored rather than breaking the header', () => {
     const csp = contentSecurityPolicy({ posthogHost: 'not a url', apiBase: 'javascript:alert(1)' });
     expect(csp).not.toMatch(/not a url|javascript/);
+  });
+});
+
+describe('inline scripts allowed by hash', () => {
+  const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  const boot = '(globalThis["TURBOPACK"] || (globalThis["TURBOPACK"] = [])).push({"otherChunks":["a.js"]})';
+
+  test('hashes the scripts a browser runs, not data blocks or external scripts', () => {
+    const html = `<head><script>${boot}</script><script src="/_next/a.js" defer=""></script></head><body><script id="__NEXT_DATA__" type="application/json">{"props":{}}</script><script type="module">run()</script></body>`;
+    expect(inlineScriptHashes(html)).toEqual([sha(boot), sha('run()')]);
+  });
+
+  test('a build\'s pages give one hash per distinct script; the policy carries them instead of unsafe-inline', () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-csp-'));
+    fs.mkdirSync(path.join(dist, 'server/pages/blog'), { recursive: true });
+    fs.writeFileSync(path.join(dist, 'server/pages/index.html'), `<script>${boot}</script>`);
+    fs.writeFileSync(path.join(dist, 'server/pages/pricing.html'), `<script>${boot}</script>`);
+    fs.writeFileSync(path.join(dist, 'server/pages/blog/post.html'), '<script>other()</script>');
+    const hashes = buildScriptHashes(dist);
+    expect(hashes).toEqual([sha(boot), sha('other()')].sort());
+    // A policy from an older build (with 'unsafe-inline') comes out without it.
+    const d = directives(withScriptHashes("default-src 'self'; script-src 'self' 'unsafe-inline' https://hcaptcha.com; style-src 'self' 'unsafe-inline'", hashes));
+    expect(d['script-src']).toEqual(["'self'", ...hashes, 'https://hcaptcha.com']);
+    expect(d['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
+    fs.rmSync(dist, { recursive: true, force: true });
   });
 });
 
@@ -59,7 +91,7 @@ describe('securityHeaders', () => {
   });
 });
 
-describe('next.config.mjs headers()', () => {
+describe('next.config.js headers()', () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
@@ -68,7 +100,7 @@ describe('next.config.mjs headers()', () => {
   test('applies the headers to every path, pages included', async () => {
     process.env.NEXT_PUBLIC_POSTHOG_HOST = 'https://us.i.posthog.com';
     type NextHeaders = Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
-    const file = path.resolve(__dirname, '../../next.config.mjs'); // a path, not a specifier: the .mjs has no types
+    const file = path.resolve(__dirname, '../../next.config.js'); // a path, not a specifier: the .js has no types
     const { default: config } = (await import(file)) as { default: { headers: () => Promise<NextHeaders> } };
     const rules = await config.headers();
     const all = rules.find((r) => r.source === '/:path*');

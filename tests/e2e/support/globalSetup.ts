@@ -26,6 +26,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       env: {
         ...world.serverEnv,
         ALLOW_PRIVATE_WEBHOOKS: '1',
+        ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION: '1', // the fakes are on loopback; the server runs as in production
         POLL_INTERVAL_SECONDS: '5',
         LOG_LEVEL: 'info',
       },

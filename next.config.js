@@ -1,4 +1,5 @@
-import { contentSecurityPolicy, securityHeaders } from './server/http/securityHeaders.mjs';
+// CommonJS (package.json has no "type": "module"), as Next's own templates write it.
+const { contentSecurityPolicy, securityHeaders } = require('./server/http/securityHeaders.cjs');
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -38,4 +39,4 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+module.exports = nextConfig;
