@@ -36,16 +36,19 @@ function SectionMenu({ section, open, onToggle, onClose }: { section: MenuSectio
         </span>
       </button>
       <div id={panelId} className={styles.panel} hidden={!open}>
-        <ul className={styles.panelLinks}>
-          {section.links.map((link) => (
-            <li key={link.href}>
-              <Link prefetch={false} href={link.href} className={styles.panelLink} onClick={onClose}>
-                <span className={styles.panelLabel}>{link.label}</span>
-                {link.description ? <span className={styles.panelDescription}>{link.description}</span> : null}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {/* Rendered when opened: closed panels would only lengthen every page's HTML ahead of its content. */}
+        {open ? (
+          <ul className={styles.panelLinks}>
+            {section.links.map((link) => (
+              <li key={link.href}>
+                <Link prefetch={false} href={link.href} className={styles.panelLink} onClick={onClose}>
+                  <span className={styles.panelLabel}>{link.label}</span>
+                  {link.description ? <span className={styles.panelDescription}>{link.description}</span> : null}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </div>
     </li>
   );
