@@ -75,8 +75,11 @@ export default function Header({ config = siteConfig }: { config?: SiteConfig })
       focusSearchBox();
       return;
     }
-    void router.push('/');
-    window.setTimeout(focusSearchBox, SEARCH_FOCUS_DELAY_MS);
+    const arrived = router.push('/');
+    // About 1 s after the click; if the home page is not there yet (a slow device or network), as soon as it is.
+    window.setTimeout(() => {
+      if (!focusSearchBox()) void arrived.then((ok) => ok && focusSearchBox());
+    }, SEARCH_FOCUS_DELAY_MS);
   };
 
   return (
