@@ -36,16 +36,19 @@ function SectionMenu({ section, open, onToggle, onClose }: { section: MenuSectio
         </span>
       </button>
       <div id={panelId} className={styles.panel} hidden={!open}>
-        <ul className={styles.panelLinks}>
-          {section.links.map((link) => (
-            <li key={link.href}>
-              <Link prefetch={false} href={link.href} className={styles.panelLink} onClick={onClose}>
-                <span className={styles.panelLabel}>{link.label}</span>
-                {link.description ? <span className={styles.panelDescription}>{link.description}</span> : null}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {/* Rendered when opened: closed panels would only lengthen every page's HTML ahead of its content. */}
+        {open ? (
+          <ul className={styles.panelLinks}>
+            {section.links.map((link) => (
+              <li key={link.href}>
+                <Link prefetch={false} href={link.href} className={styles.panelLink} onClick={onClose}>
+                  <span className={styles.panelLabel}>{link.label}</span>
+                  {link.description ? <span className={styles.panelDescription}>{link.description}</span> : null}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </div>
     </li>
   );
@@ -72,8 +75,11 @@ export default function Header({ config = siteConfig }: { config?: SiteConfig })
       focusSearchBox();
       return;
     }
-    void router.push('/');
-    window.setTimeout(focusSearchBox, SEARCH_FOCUS_DELAY_MS);
+    const arrived = router.push('/');
+    // About 1 s after the click; if the home page is not there yet (a slow device or network), as soon as it is.
+    window.setTimeout(() => {
+      if (!focusSearchBox()) void arrived.then((ok) => ok && focusSearchBox());
+    }, SEARCH_FOCUS_DELAY_MS);
   };
 
   return (

@@ -2,9 +2,13 @@
  * Every page's frame: a skip link, the header, the page in <main id="main">, and the footer. /ask-arb is the one dark
  * page: dark footer, and the body turns black (the server sets it in _document; this keeps it right across
  * client-side navigation).
+ *
+ * The page and the footer each sit in a Suspense boundary: React hydrates the header with the root, then the page and
+ * the footer in short slices it can interrupt (a click in a part not yet hydrated hydrates that part first), instead
+ * of one long task that holds the main thread while the visitor already sees the page.
  */
 import { useRouter } from 'next/router';
-import { useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import Footer from './Footer';
 import Header from './Header';
 
@@ -28,9 +32,11 @@ export default function Layout({ children }: { children: ReactNode }) {
       </a>
       <Header />
       <main id="main" tabIndex={-1}>
-        {children}
+        <Suspense>{children}</Suspense>
       </main>
-      <Footer dark={pathname === '/ask-arb'} />
+      <Suspense>
+        <Footer dark={pathname === '/ask-arb'} />
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The small-screen menu (spec section 2): a collapsible list of the enabled sections' links behind one toggle button.
- * It closes when a link is chosen, on a click or tap outside, and on Escape.
+ * It closes when a link is chosen, on a click or tap outside, and on Escape. The list exists only while open.
  */
 import Link from 'next/link';
 import { useCallback, useId, useRef, useState } from 'react';
@@ -37,29 +37,32 @@ export default function MobileMenu({ sections, links }: MobileMenuProps) {
         <span>Menu</span>
       </button>
       <nav id={listId} aria-label="Mobile" hidden={!open} className={styles.panel}>
-        <ul className={styles.sections}>
-          {sections.map((section) => (
-            <li key={section.id}>
-              <span className={styles.sectionTitle}>{section.label}</span>
-              <ul className={styles.links}>
-                {section.links.map((link) => (
-                  <li key={link.href}>
-                    <Link prefetch={false} href={link.href} onClick={() => close()}>
-                      {link.label}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-          {links.map((link) => (
-            <li key={link.href}>
-              <Link prefetch={false} href={link.href} className={styles.topLink} onClick={() => close()}>
-                {link.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {/* The links are rendered on first use: closed, they would only lengthen every page's HTML before its content. */}
+        {open ? (
+          <ul className={styles.sections}>
+            {sections.map((section) => (
+              <li key={section.id}>
+                <span className={styles.sectionTitle}>{section.label}</span>
+                <ul className={styles.links}>
+                  {section.links.map((link) => (
+                    <li key={link.href}>
+                      <Link prefetch={false} href={link.href} onClick={() => close()}>
+                        {link.label}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+            {links.map((link) => (
+              <li key={link.href}>
+                <Link prefetch={false} href={link.href} className={styles.topLink} onClick={() => close()}>
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </nav>
     </div>
   );
