@@ -10,9 +10,13 @@ import search from '@/pages/api/search';
 import appsEvent from '@/pages/api/v1/apps/event';
 import authEmail from '@/pages/api/v1/auth/email';
 import authEmailConfirm from '@/pages/api/v1/auth/email/confirm';
+import authLogout from '@/pages/api/v1/auth/logout';
+import authLogoutEverywhere from '@/pages/api/v1/auth/logout/everywhere';
 import tokenCrmExchange from '@/pages/api/v1/auth/token/crm-exchange';
 import tokenExchange from '@/pages/api/v1/auth/token/exchange';
+import tokenHandoff from '@/pages/api/v1/auth/token/handoff';
 import tokenRefresh from '@/pages/api/v1/auth/token/refresh';
+import tokenRenew from '@/pages/api/v1/auth/token/renew';
 import billingPurchase from '@/pages/api/v1/org/billing/purchase';
 import publicAppDetails from '@/pages/api/v1/public/app-details';
 import publicContact from '@/pages/api/v1/public/contact';
@@ -38,9 +42,13 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/apps/event', route: appsEvent },
   { path: '/api/v1/auth/email', route: authEmail },
   { path: '/api/v1/auth/email/confirm', route: authEmailConfirm },
+  { path: '/api/v1/auth/logout', route: authLogout },
+  { path: '/api/v1/auth/logout/everywhere', route: authLogoutEverywhere },
   { path: '/api/v1/auth/token/crm-exchange', route: tokenCrmExchange },
   { path: '/api/v1/auth/token/exchange', route: tokenExchange },
+  { path: '/api/v1/auth/token/handoff', route: tokenHandoff },
   { path: '/api/v1/auth/token/refresh', route: tokenRefresh },
+  { path: '/api/v1/auth/token/renew', route: tokenRenew },
   { path: '/api/v1/org/billing/purchase', route: billingPurchase },
   { path: '/api/v1/public/app-details', route: publicAppDetails },
   { path: '/api/v1/public/contact', route: publicContact },
