@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z, type ZodType } from 'zod';
 import { env, setEnvForTests } from '@/server/env';
-import { signAuthToken } from '@/server/auth/tokens';
+import { accessTokenFor } from '../helpers/session';
 import type { Endpoint, Method } from '@/server/http/api';
 import { apiRoutes } from '@/server/http/routes';
 import { createTestDb, type TestDb } from '../helpers/testDb';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   api = await startTestApi();
   await db.db.insertInto('orgs').values({ id: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', name: 'fuzz' }).execute();
   await db.db.insertInto('users').values({ id: 'usr_fuzz', email: 'fuzz@example.com', name: null, display_name: null, org_id: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', utm_source: null, utm_medium: null, utm_campaign: null, referral: null, last_sign_in_at: null }).execute();
-  userToken = await signAuthToken({ userId: 'usr_fuzz', orgId: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', email: 'fuzz@example.com', scope: 'full' });
+  userToken = await accessTokenFor({ userId: 'usr_fuzz', orgId: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', email: 'fuzz@example.com' });
 });
 
 afterAll(async () => {
