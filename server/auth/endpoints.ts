@@ -105,10 +105,15 @@ export const tokenRenew = endpoint({
 export const authLogout = endpoint({
   summary: 'End this sign-in: every token of its session stops working',
   tags: ['auth'],
-  auth: 'user',
+  // The bearer access token names the session; when it has run out (an idle tab), the refresh token in the body does.
+  auth: 'optional',
+  body: z
+    .object({ refresh_token: z.string('refresh_token must be a string.').max(4096).optional() })
+    .nullish()
+    .meta({ description: 'Optional: the refresh token, for when the access token has expired.' }),
   response: z.object({ ok: z.literal(true) }),
-  handler: async ({ auth }) => {
-    await logout(auth!);
+  handler: async ({ auth, body }) => {
+    await logout({ auth, refreshToken: body?.refresh_token });
     return { ok: true as const };
   },
 });

@@ -122,10 +122,14 @@ export async function renewAccessToken(input: { refreshToken: string; ip: string
   return { authToken: await signAccessToken({ userId: user.id, orgId: user.org_id, email: user.email, sessionId: claims.sessionId }) };
 }
 
-/** POST v1/auth/logout: every token of this sign-in stops working (in this process at once, elsewhere within seconds). */
-export async function logout(auth: AuthClaims, now = new Date()): Promise<void> {
-  if (!auth.sessionId) return;
-  forgetRevokedSessions(await revokeSessionRow(auth.sessionId, now));
+/**
+ * POST v1/auth/logout: every token of this sign-in stops working (in this process at once, elsewhere within seconds).
+ * The session is named by a valid access token, else by a refresh token (an access token may have run out).
+ */
+export async function logout(input: { auth: AuthClaims | null; refreshToken?: string }, now = new Date()): Promise<void> {
+  const sessionId = input.auth?.sessionId ?? (input.refreshToken ? (await verifyRefreshToken(input.refreshToken))?.sessionId : undefined);
+  if (!sessionId) throw unauthorized('Sign in to continue.');
+  forgetRevokedSessions(await revokeSessionRow(sessionId, now));
 }
 
 /** POST v1/auth/logout/everywhere: every session of the user ends, this one included. */

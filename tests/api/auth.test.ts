@@ -534,6 +534,19 @@ describe('sessions: short access tokens, refresh tokens, revocation', () => {
     expect((await refresh(other.authToken)).status).toBe(200);
   });
 
+  test('logout with an access token that ran out: the refresh token in the body names the session', async () => {
+    const session = await signIn(nextEmail('idle'));
+    const sessionId = (await verifyAuthToken(session.authToken))!.sessionId!;
+    const { userId, orgId, email } = (await verifyAuthToken(session.authToken))!;
+    const expired = await signAccessToken({ userId, orgId, email, sessionId }, -10);
+    const out = await call(w.api, 'POST', '/api/v1/auth/logout', { refresh_token: session.refreshToken }, { token: expired });
+    expect(out.status).toBe(200);
+    expect((await renew(session.refreshToken)).status).toBe(401);
+    // Nothing to name a session by → 401.
+    expect((await call(w.api, 'POST', '/api/v1/auth/logout', {}, { token: expired })).status).toBe(401);
+    expect((await call(w.api, 'POST', '/api/v1/auth/logout')).status).toBe(401);
+  });
+
   test('a revocation made by another process is seen within the cache period', async () => {
     const session = await signIn(nextEmail('elsewhere'));
     expect((await refresh(session.authToken)).status).toBe(200); // cached as live here
@@ -656,7 +669,7 @@ describe('POST v1/auth/token/crm-exchange (an org id is not a key)', () => {
     const session = await signIn(nextEmail('billing'));
     const { orgId } = (await verifyAuthToken(session.authToken))!;
     const { json } = await call<{ authToken: string }>(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
-    for (const [method, path] of [['GET', '/api/v1/auth/token/refresh'], ['POST', '/api/v1/auth/logout'], ['POST', '/api/v1/auth/logout/everywhere'], ['POST', '/api/v1/stripe/portal']] as const) {
+    for (const [method, path] of [['GET', '/api/v1/auth/token/refresh'], ['POST', '/api/v1/auth/logout/everywhere'], ['POST', '/api/v1/stripe/portal']] as const) {
       const r = await call(w.api, method, path, method === 'POST' ? {} : undefined, { token: json.data.authToken });
       expect(r.status, path).toBe(403);
       expect(r.json.error.message).toBe('This token is limited to billing and cannot be used here.');

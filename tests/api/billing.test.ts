@@ -38,11 +38,11 @@ afterAll(() => w.close());
 
 describe('without STRIPE_SECRET_KEY', () => {
   test.each([
-    ['/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }],
-    ['/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly' }],
-    ['/api/v1/stripe/portal', {}],
-  ])('%s → 503 "Billing is not configured on this server."', async (route, body) => {
-    const r = await call(w.api, 'POST', route, body, { token: billingToken });
+    ['/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, () => billingToken],
+    ['/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly' }, () => billingToken],
+    ['/api/v1/stripe/portal', {}, () => fullToken],
+  ])('%s → 503 "Billing is not configured on this server."', async (route, body, token) => {
+    const r = await call(w.api, 'POST', route, body, { token: token() });
     expect(r.status).toBe(503);
     expect(r.json.error).toEqual({ code: 'unavailable', message: 'Billing is not configured on this server.' });
     expect(stripe.requests).toHaveLength(0);
