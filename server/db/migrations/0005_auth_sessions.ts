@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Revocable sign-ins (server/auth/README.md "Sessions"): every token of a sign-in names its session, and a revoked
+// Revocable sign-ins (docs/SECURITY.md "Sessions and tokens"): every token of a sign-in names its session, and a revoked
 // session ends them all. Hand-off codes carry a session from the header's Dashboard link to /dashboard once.
 // Login codes remember which network asked for them, so a stranger's request cannot replace someone else's code.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
