@@ -17,8 +17,7 @@ import {
   insertHandoffCode,
   insertSession,
   markSessionRenewed,
-  revokeSessionRow,
-  revokeUserSessionRows,
+  revokeSessionRows,
 } from './sessionData';
 import { forgetRevokedSessions } from './sessionState';
 import { signAccessToken, signBillingToken, signRefreshToken, verifyRefreshToken, type AuthClaims } from './tokens';
@@ -129,12 +128,12 @@ export async function renewAccessToken(input: { refreshToken: string; ip: string
 export async function logout(input: { auth: AuthClaims | null; refreshToken?: string }, now = new Date()): Promise<void> {
   const sessionId = input.auth?.sessionId ?? (input.refreshToken ? (await verifyRefreshToken(input.refreshToken))?.sessionId : undefined);
   if (!sessionId) throw unauthorized('Sign in to continue.');
-  forgetRevokedSessions(await revokeSessionRow(sessionId, now));
+  forgetRevokedSessions(await revokeSessionRows({ sessionId }, now));
 }
 
 /** POST v1/auth/logout/everywhere: every session of the user ends, this one included. */
 export async function logoutEverywhere(auth: AuthClaims, now = new Date()): Promise<number> {
-  const revoked = await revokeUserSessionRows(auth.userId, now);
+  const revoked = await revokeSessionRows({ userId: auth.userId }, now);
   forgetRevokedSessions(revoked);
   log.info('signed out everywhere', { sessions: revoked.length });
   return revoked.length;

@@ -25,24 +25,13 @@ export async function markSessionRenewed(id: string, now: Date, db?: DB): Promis
   await (await dbOf(db)).updateTable('auth_sessions').set({ last_renewed_at: now }).where('id', '=', id).execute();
 }
 
-/** Revoke one session; the ids that were live until now (empty when it was already revoked). */
-export async function revokeSessionRow(id: string, now: Date, db?: DB): Promise<string[]> {
+/** Revoke one session, or every live one of a user; the ids revoked just now (already revoked ones are left out). */
+export async function revokeSessionRows(which: { sessionId: string } | { userId: string }, now: Date, db?: DB): Promise<string[]> {
   const rows = await (await dbOf(db))
     .updateTable('auth_sessions')
     .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .returning(['id'])
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/** Revoke every live session of a user; the ids revoked. */
-export async function revokeUserSessionRows(userId: string, now: Date, db?: DB): Promise<string[]> {
-  const rows = await (await dbOf(db))
-    .updateTable('auth_sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
+    .$if('sessionId' in which, (q) => q.where('id', '=', (which as { sessionId: string }).sessionId))
+    .$if('userId' in which, (q) => q.where('user_id', '=', (which as { userId: string }).userId))
     .where('revoked_at', 'is', null)
     .returning(['id'])
     .execute();
