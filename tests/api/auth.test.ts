@@ -544,7 +544,7 @@ describe('sessions: short access tokens, refresh tokens, revocation', () => {
     expect((await renew(session.refreshToken)).status).toBe(401);
     // Nothing to name a session by → 401.
     expect((await call(w.api, 'POST', '/api/v1/auth/logout', {}, { token: expired })).status).toBe(401);
-    expect((await call(w.api, 'POST', '/api/v1/auth/logout')).status).toBe(401);
+    expect((await call(w.api, 'POST', '/api/v1/auth/logout', {})).status).toBe(401);
   });
 
   test('a revocation made by another process is seen within the cache period', async () => {
