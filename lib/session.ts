@@ -52,7 +52,9 @@ export function keepSessionFresh(): () => void {
   const schedule = () => {
     if (stopped) return;
     const expiresAt = readTokenClaims(useAuthStore.getState().authData.authToken ?? '')?.expiresAt?.getTime();
-    const wait = expiresAt ? Math.max(1_000, expiresAt - Date.now() - RENEW_MARGIN_MS) : 60_000;
+    // Renewal failed and the token is past its margin: the session has ended; stop asking.
+    if (!expiresAt || expiresAt - Date.now() < RENEW_MARGIN_MS) return;
+    const wait = expiresAt - Date.now() - RENEW_MARGIN_MS;
     timer = setTimeout(() => {
       void freshAccessToken().finally(schedule);
     }, Math.min(wait, 2 ** 31 - 1));
