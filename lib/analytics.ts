@@ -1,5 +1,9 @@
 /**
- * Product analytics behind a small list of sinks. PostHog is the one vendor; its SDK is fetched with import() only when
+ * Product analytics behind a small list of sinks. Nothing that works as a key leaves through them: organisation ids
+ * (the /subscribe link's org_id), dashboard hand-off codes (`token=home__…`) and tokens are cut out of every URL and
+ * property (scrubUrl, scrubProperties) — here for our own calls, and in PostHog's before_send / get_current_url for
+ * what its SDK adds by itself (the current URL, autocaptured element texts).
+ * PostHog is the one vendor; its SDK is fetched with import() only when
  * NEXT_PUBLIC_POSTHOG_KEY is set, so it never weighs on the bundle otherwise, and without a key every call is a no-op.
  * The spec's "second analytics service" is served through window.dataLayer (a tag manager's hand-off) — no second SDK.
  */
@@ -22,11 +26,55 @@ export type AnalyticsConfig = {
 };
 
 const sinks: Array<Promise<AnalyticsSink | null>> = [];
+
+/** Query parameters that carry keys (hand-off code, org id on /subscribe) or tokens. */
+const SECRET_PARAMS = ['token', 'org_id', 'code', 'refresh_token', 'access_token'];
+/** Property names whose values are never sent, whatever they hold. */
+const SECRET_KEYS = /^(org_?id|token|auth_?token|refresh_?token|code|authorization)$/i;
+/** Org ids, hand-off codes and JWT-shaped strings inside any text. */
+const SECRET_TEXT = [/\borg_[0-9A-Za-z]{8,}/g, /home__[\w.%-]+/g, /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g];
+const REDACTED = '[redacted]';
+
+export function scrubText(text: string): string {
+  return SECRET_TEXT.reduce((t, re) => t.replace(re, REDACTED), text);
+}
+
+/** A URL (absolute or a path) without the parameters that carry keys, and with any key left in it redacted. */
+export function scrubUrl(url: string): string {
+  const absolute = /^[a-z][a-z\d+.-]*:/i.test(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url, 'http://relative.invalid');
+  } catch {
+    return scrubText(url);
+  }
+  for (const name of SECRET_PARAMS) parsed.searchParams.delete(name);
+  const out = absolute ? parsed.toString() : `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  return scrubText(out);
+}
+
+/** Properties with secret-named keys dropped and keys inside texts redacted, at any depth. */
+export function scrubProperties<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return (/^https?:\/\/|^\//.test(value) ? scrubUrl(value) : scrubText(value)) as T;
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => scrubProperties(v, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (!SECRET_KEYS.test(k)) out[k] = scrubProperties(v, depth + 1);
+  return out as T;
+}
 let initialized = false;
 
 function posthogSink(posthog: PosthogLike, key: string, host: string | undefined): AnalyticsSink {
   // Page views are sent by hand on route changes (the pages router does not reload), not by the SDK's own capture.
-  posthog.init(key, { api_host: host || 'https://us.i.posthog.com', capture_pageview: false, persistence: 'localStorage' });
+  posthog.init(key, {
+    api_host: host || 'https://us.i.posthog.com',
+    capture_pageview: false,
+    persistence: 'localStorage',
+    // What the SDK adds by itself ($current_url, element texts) passes through the same scrubbing as our own calls.
+    get_current_url: () => scrubUrl(window.location.href),
+    before_send: (event: { properties?: Record<string, unknown>; $set?: Record<string, unknown> } | null) =>
+      event && { ...event, properties: scrubProperties(event.properties ?? {}), ...(event.$set ? { $set: scrubProperties(event.$set) } : {}) },
+  });
   return {
     pageview: (url) => void posthog.capture('$pageview', { $current_url: url }),
     identify: (email, traits) => void posthog.identify(email, traits),
@@ -81,7 +129,8 @@ function each(fn: (sink: AnalyticsSink) => void): Promise<void> {
 }
 
 export function trackPageview(url: string): Promise<void> {
-  return each((s) => s.pageview(url));
+  const clean = scrubUrl(url);
+  return each((s) => s.pageview(clean));
 }
 
 /** Known e-mails are identified as unverified: the person typed it, nobody has proved they own it. */
@@ -90,7 +139,8 @@ export function identifyUser(email: string): Promise<void> {
 }
 
 export function trackEvent(event: string, properties?: Record<string, unknown>): Promise<void> {
-  return each((s) => s.capture(event, properties));
+  const clean = properties && scrubProperties(properties);
+  return each((s) => s.capture(event, clean));
 }
 
 /** Tests only: forget sinks and allow initAnalytics again. */

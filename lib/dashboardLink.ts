@@ -1,14 +1,16 @@
 /**
- * The dashboard hand-off (spec sections 6, 7): the header opens /dashboard?token=home__<token> with a freshly
- * refreshed token; the dashboard takes the token out of the URL and keeps it as the auth token.
+ * The dashboard hand-off (spec sections 6, 7): the header asks for a one-time code (GET v1/auth/token/refresh) and
+ * opens /dashboard?token=home__<code>; the dashboard removes the code from the address bar before anything else can
+ * read it (analytics included), then exchanges it once by POST for the session's tokens. The code is worthless after
+ * that, or after 60 seconds.
  */
 export const DASHBOARD_TOKEN_PREFIX = 'home__';
 
-export function dashboardUrl(token: string | null | undefined): string {
-  return token ? `/dashboard?token=${DASHBOARD_TOKEN_PREFIX}${encodeURIComponent(token)}` : '/dashboard';
+export function dashboardUrl(code: string | null | undefined): string {
+  return code ? `/dashboard?token=${DASHBOARD_TOKEN_PREFIX}${encodeURIComponent(code)}` : '/dashboard';
 }
 
-/** The token carried by `?token=home__<token>`, or null when there is none (or it is not ours). */
+/** The code carried by `?token=home__<code>`, or null when there is none (or it is not ours). */
 export function tokenFromDashboardParam(raw: unknown): string | null {
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (typeof value !== 'string' || !value.startsWith(DASHBOARD_TOKEN_PREFIX)) return null;
@@ -21,4 +23,17 @@ export function urlWithoutToken(href: string): string {
   const url = new URL(href);
   url.searchParams.delete('token');
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * Takes the hand-off code out of the current address (history.replaceState) and returns it. Run before any page view
+ * is recorded: a code in the URL would otherwise reach analytics with the first one.
+ */
+export function takeCodeFromAddressBar(): string | null {
+  if (typeof window === 'undefined') return null;
+  const code = tokenFromDashboardParam(new URL(window.location.href).searchParams.get('token'));
+  if (new URL(window.location.href).searchParams.has('token')) {
+    window.history.replaceState(window.history.state, '', urlWithoutToken(window.location.href));
+  }
+  return code;
 }

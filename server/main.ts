@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
 import { log } from './log';
+import { warnIfCaptchaOff } from './auth/captcha';
 import { closeDb } from './db/client';
 import { databaseOrExit, envOrExit, loadEnvFiles } from './startup';
 import { startWorkers } from './workers';
@@ -23,6 +24,7 @@ async function main() {
   const dev = process.argv.includes('--dev');
   loadEnvFiles();
   const e = envOrExit();
+  warnIfCaptchaOff();
   const h = await databaseOrExit();
   log.info('database ready', { kind: h.target.kind, ...(h.target.kind === 'pglite' ? { dataDir: h.target.dataDir } : {}) });
   const stopWorkers = e.WORKER === 'on' ? await startWorkers() : async () => {};

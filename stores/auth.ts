@@ -6,10 +6,14 @@
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { endSessionOnServer } from '@/lib/api/logoutBeacon';
 import { topWindow } from '@/lib/navigation';
 
 export type AuthData = {
+  /** Access token (15 minutes), or a billing-only token on /subscribe. */
   authToken?: string;
+  /** Renews authToken until the session ends (lib/session.ts); absent for billing-only visits. */
+  refreshToken?: string;
   email?: string;
   displayName?: string | null;
   name?: string | null;
@@ -19,7 +23,7 @@ export type AuthState = {
   authData: AuthData;
   /** Replaces the whole authData object (spec section 4), it does not merge. */
   setAuthData: (authData: AuthData) => void;
-  /** Clears ALL localStorage, empties authData and sends the top window to the site root. */
+  /** Ends the session on the server, clears ALL localStorage, empties authData and sends the top window to the site root. */
   logout: () => void;
 };
 
@@ -31,6 +35,7 @@ function onlyStrings(value: unknown): AuthData {
   const v = value as Record<string, unknown>;
   const out: AuthData = {};
   if (typeof v.authToken === 'string') out.authToken = v.authToken;
+  if (typeof v.refreshToken === 'string') out.refreshToken = v.refreshToken;
   if (typeof v.email === 'string') out.email = v.email;
   if (typeof v.displayName === 'string') out.displayName = v.displayName;
   if (typeof v.name === 'string') out.name = v.name;
@@ -52,10 +57,13 @@ export function migrateAuthState(persisted: unknown, version: number): Pick<Auth
 
 export const useAuthStore = create<AuthState>()(
   persist(
-    (set) => ({
+    (set, get) => ({
       authData: {},
       setAuthData: (authData) => set({ authData: { ...authData } }),
       logout: () => {
+        const { authToken, refreshToken } = get().authData;
+        // A billing-only token names no session: nothing to end.
+        if (refreshToken) endSessionOnServer({ authToken, refreshToken });
         set({ authData: {} });
         // After the set above, so the store's own write of the empty state is cleared too.
         try {

@@ -1,41 +1,98 @@
 /**
  * The signed-in user's home at /dashboard. Arriving from the header's Dashboard link, the URL carries
- * `token=home__<token>`: it becomes the stored auth token and is removed from the address bar at once (so it is not
- * left in history, bookmarks or screenshots). Waits for the persisted user to load first, so a stored session is
- * never mistaken for "signed out" and the fresh token is not overwritten by the stored one.
+ * `token=home__<code>`, a one-time hand-off code: it is removed from the address bar in a layout effect (before the
+ * app shell records the page view), then exchanged by POST v1/auth/token/handoff for the session's tokens, which
+ * replace the stored auth data. Waits for the persisted user to load first, so a stored session is never mistaken for
+ * "signed out". While open, the access token is renewed before it runs out. "Sign out everywhere" ends every session
+ * of the account (other browsers and devices too).
  */
 import Link from 'next/link';
-import { useRouter } from 'next/router';
-import { useEffect, useState, type ReactNode } from 'react';
-import { tokenFromDashboardParam, urlWithoutToken } from '@/lib/dashboardLink';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { exchangeHandoffCode, signOutEverywhere } from '@/lib/api/auth';
+import { takeCodeFromAddressBar } from '@/lib/dashboardLink';
+import { freshAccessToken, keepSessionFresh } from '@/lib/session';
 import { readTokenClaims } from '@/lib/tokenClaims';
 import { useAuthHydrated, useAuthStore } from '@/stores/auth';
 import styles from './AuthForms.module.css';
 
-/** Adopts the URL's token once the stored user is loaded; returns true when the page knows who is signed in. */
+// Layout effects run before every passive effect of the same commit, the app shell's page view included.
+const useEarlyEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
+
+/** Exchanges the URL's hand-off code once the stored user is loaded; returns true when the page knows who is signed in. */
 export function useDashboardSession(): boolean {
-  const router = useRouter();
   const hydrated = useAuthHydrated();
+  const code = useRef<string | null | undefined>(undefined);
+  const exchanging = useRef(false);
   const [ready, setReady] = useState(false);
+  useEarlyEffect(() => {
+    if (code.current === undefined) code.current = takeCodeFromAddressBar();
+  }, []);
   useEffect(() => {
-    if (!hydrated || !router.isReady) return;
-    const token = tokenFromDashboardParam(router.query.token);
-    if (token) {
-      const current = useAuthStore.getState().authData;
-      const claimedEmail = readTokenClaims(token)?.email ?? null;
-      // A token for someone else replaces the stored user instead of being mixed into their data.
-      const sameUser = !claimedEmail || !current.email || claimedEmail === current.email;
-      useAuthStore.getState().setAuthData(sameUser ? { ...current, authToken: token, email: current.email ?? claimedEmail ?? undefined } : { authToken: token, email: claimedEmail ?? undefined });
-      window.history.replaceState(window.history.state, '', urlWithoutToken(window.location.href));
+    if (!hydrated || ready || exchanging.current) return;
+    const handoff = code.current;
+    code.current = null;
+    if (!handoff) {
+      setReady(true);
+      return;
     }
-    setReady(true);
-  }, [hydrated, router.isReady, router.query.token]);
+    exchanging.current = true;
+    void exchangeHandoffCode(handoff).then((user) => {
+      // A used or expired code leaves the stored session (if any) as it was.
+      if (user) {
+        useAuthStore.getState().setAuthData({
+          authToken: user.authToken,
+          refreshToken: user.refreshToken,
+          email: user.email,
+          ...(user.name ? { name: user.name } : {}),
+          ...(user.displayName ? { displayName: user.displayName } : {}),
+        });
+      }
+      setReady(true);
+    });
+  }, [hydrated, ready]);
   return ready;
+}
+
+function SignOutEverywhere() {
+  const [state, setState] = useState<'idle' | 'busy'>('idle');
+  const [error, setError] = useState('');
+  const run = async () => {
+    setState('busy');
+    setError('');
+    try {
+      const token = await freshAccessToken();
+      if (!token) throw new Error('Your session has ended. Sign in again.');
+      await signOutEverywhere(token);
+      useAuthStore.getState().logout();
+    } catch (e) {
+      setError((e as Error).message || 'We could not sign you out everywhere. Try again.');
+      setState('idle');
+    }
+  };
+  return (
+    <div className={styles.lead}>
+      <button type="button" className={styles.primary} disabled={state === 'busy'} aria-busy={state === 'busy'} onClick={() => void run()}>
+        {state === 'busy' ? 'Signing out everywhere…' : 'Sign out everywhere'}
+      </button>
+      <p>Ends every session of your account: this browser and every other device.</p>
+      {error ? (
+        <p role="alert" className={styles.error}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 export default function DashboardHome({ children }: { children?: ReactNode }) {
   const ready = useDashboardSession();
   const authData = useAuthStore((s) => s.authData);
+  const claims = authData.authToken ? readTokenClaims(authData.authToken) : null;
+  // A billing-only token (from /subscribe) opens no dashboard.
+  const signedIn = !!authData.authToken && claims?.scope !== 'billing';
+  const renewable = signedIn && !!authData.refreshToken;
+  useEffect(() => (ready && renewable ? keepSessionFresh() : undefined), [ready, renewable]);
+
   if (!ready) {
     return (
       <div className={styles.page}>
@@ -45,7 +102,7 @@ export default function DashboardHome({ children }: { children?: ReactNode }) {
       </div>
     );
   }
-  if (!authData.authToken) {
+  if (!signedIn) {
     return (
       <div className={styles.page}>
         <div className={styles.card}>
@@ -58,7 +115,6 @@ export default function DashboardHome({ children }: { children?: ReactNode }) {
       </div>
     );
   }
-  const claims = readTokenClaims(authData.authToken);
   const email = authData.email ?? claims?.email ?? '';
   return (
     <div className={styles.page}>
@@ -80,6 +136,7 @@ export default function DashboardHome({ children }: { children?: ReactNode }) {
         <p className={styles.lead}>
           <Link href="/">Add another app</Link> · <Link href="/pricing">Plans and pricing</Link> · <Link href="/help">Help</Link>
         </p>
+        {renewable ? <SignOutEverywhere /> : null}
       </div>
     </div>
   );

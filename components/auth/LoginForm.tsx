@@ -65,7 +65,7 @@ export default function LoginForm() {
       setNotice('');
     },
     onSuccess: async (user) => {
-      setAuthData({ authToken: user.authToken, email: user.email, name: user.name ?? null, displayName: user.displayName ?? null });
+      setAuthData({ authToken: user.authToken, refreshToken: user.refreshToken, email: user.email, name: user.name ?? null, displayName: user.displayName ?? null });
       await router.replace(sanitizeRedirect(router.query.redirect_to));
     },
     onError: (e: Error) => {

@@ -1,9 +1,10 @@
 /**
  * /subscribe?org_id=… (spec sections 5, 7, 8): links from the CRM open billing for an organisation. Only an org_id
  * starting with 'org_' triggers the org authentication call (POST v1/auth/token/crm-exchange); anything else shows
- * nothing. On success the billing-only token is stored as the auth data and the plans are offered; choosing one asks
- * the billing API for a checkout page (POST v1/org/billing/purchase, bearer). A failed org call shows the spec's
- * toast, 'Some Error Occured'.
+ * nothing. On success the billing-only token and the owner's masked address (o***@example.com: the link may have
+ * been seen by anyone) are stored as the auth data and the plans are offered; choosing one asks the billing API for a
+ * checkout page (POST v1/org/billing/purchase, bearer) — the only thing that token can do. A failed org call shows
+ * the spec's toast, 'Some Error Occured'.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';

@@ -1,4 +1,7 @@
-/** Sign-in calls (spec section 7). The e-mail, exchange, refresh and crm-exchange calls resolve null on error. */
+/**
+ * Sign-in and session calls (spec section 7). The e-mail, exchange, refresh, hand-off, renew and crm-exchange calls
+ * resolve null on error.
+ */
 import { api, call, withBearer } from './client';
 import { orNull, type QuietOptions } from './quiet';
 import type { AttributionMetadata, SignedInUser } from './types';
@@ -18,13 +21,37 @@ export function exchangeToken(token: string, metadata: AttributionMetadata, opti
   return orNull(call(api.post('v1/auth/token/exchange', { token, metadata })), options);
 }
 
-/** GET v1/auth/token/refresh — a fresh token for opening the dashboard. Null on error. */
+/**
+ * GET v1/auth/token/refresh — a one-time hand-off code (60 s) for opening the dashboard (`?token=home__<code>`).
+ * The access token is renewed first when it has run out. Null on error.
+ */
 export async function refreshAuthToken(authToken: string, options?: QuietOptions): Promise<string | null> {
-  const data = await orNull(call<{ token: string }>(api.get('v1/auth/token/refresh', withBearer(authToken))), options);
+  const { freshAccessToken } = await import('@/lib/session');
+  const token = (await freshAccessToken(authToken)) ?? authToken;
+  const data = await orNull(call<{ token: string }>(api.get('v1/auth/token/refresh', withBearer(token))), options);
   return data?.token ?? null;
 }
 
-/** POST v1/auth/token/crm-exchange — the org authentication call of /subscribe (billing-only token). Null on error. */
+/** POST v1/auth/token/handoff — the dashboard's one-time code for the session's tokens. Null on error. */
+export function exchangeHandoffCode(code: string, options?: QuietOptions): Promise<SignedInUser | null> {
+  return orNull(call(api.post('v1/auth/token/handoff', { code })), options);
+}
+
+/** POST v1/auth/token/renew — a new access token for the session of `refreshToken`. Null on error (session ended). */
+export async function renewAccessToken(refreshToken: string, options?: QuietOptions): Promise<string | null> {
+  const data = await orNull(call<{ authToken: string }>(api.post('v1/auth/token/renew', { refresh_token: refreshToken })), options);
+  return data?.authToken ?? null;
+}
+
+/** POST v1/auth/logout/everywhere — ends every session of the user. Throws ApiError so the page can say why. */
+export async function signOutEverywhere(authToken: string): Promise<{ ok: true; sessions: number }> {
+  return call(api.post('v1/auth/logout/everywhere', {}, withBearer(authToken)));
+}
+
+/**
+ * POST v1/auth/token/crm-exchange — the org authentication call of /subscribe: a token that can only start a checkout,
+ * and the owner's masked address (o***@example.com). Null on error.
+ */
 export function crmExchange(orgId: string, options?: QuietOptions): Promise<{ authToken: string; email: string } | null> {
   return orNull(call(api.post('v1/auth/token/crm-exchange', { org_id: orgId })), options);
 }

@@ -4,13 +4,11 @@
  * Every failure becomes an ApiError carrying status, code and the server's message.
  */
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
+import { apiBase } from './base';
 
 export const HTTP_TIMEOUT_MS = 50_000;
 
-export function apiBase(): string {
-  const base = process.env.NEXT_PUBLIC_API_BASE || '/api/';
-  return base.endsWith('/') ? base : `${base}/`;
-}
+export { apiBase } from './base';
 
 export class ApiError extends Error {
   constructor(

@@ -1,7 +1,8 @@
 /** Shapes of the API's `data` answers the browser reads (shared/CONTRACT.md). */
 import type { AppStore, Platform } from '@/lib/appStores';
 
-export type SignedInUser = { authToken: string; email: string; name?: string | null; displayName?: string | null };
+/** authToken: short-lived access token; refreshToken: renews it until the session ends (logout, 30 days). */
+export type SignedInUser = { authToken: string; refreshToken?: string; email: string; name?: string | null; displayName?: string | null };
 
 export type AttributionMetadata = {
   utm_source: string | null;

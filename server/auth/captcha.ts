@@ -16,6 +16,22 @@ export type SiteverifyAnswer = { success: boolean; 'error-codes'?: string[] };
 export const captchaFailed = () =>
   new HttpError(400, 'captcha_failed', 'The captcha check did not pass. Solve it again and retry.');
 
+/**
+ * At start-up: without HCAPTCHA_SECRET in production, a banner in the log says that sign-in codes can be asked for
+ * by scripts (only the rate limits stand in the way). Returns whether it warned.
+ */
+export function warnIfCaptchaOff(): boolean {
+  const e = env();
+  if (e.HCAPTCHA_SECRET || e.NODE_ENV !== 'production') return false;
+  g.__arbCaptchaOffLogged = true;
+  // One JSON line like every log entry, loud enough to be seen among them.
+  log.warn('!!!!!!!! CAPTCHA IS OFF IN PRODUCTION !!!!!!!! HCAPTCHA_SECRET is not set', {
+    risk: 'anyone can script sign-in code requests and guesses; only the rate limits stand in the way',
+    fix: 'set HCAPTCHA_SECRET and NEXT_PUBLIC_HCAPTCHA_SITEKEY (docs/SECURITY.md, "Sign-in")',
+  });
+  return true;
+}
+
 export async function verifyCaptcha(token: string, remoteIp: string): Promise<void> {
   const e = env();
   if (!e.HCAPTCHA_SECRET) {

@@ -5,7 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import { getDb, type DB } from '../db/client';
-import type { UsersTable } from '../db/types';
+import type { LoginCodesTable, UsersTable } from '../db/types';
 import { newOrgId, newUserId } from './secrets';
 
 export type User = Selectable<UsersTable>;
@@ -17,24 +17,37 @@ const dbOf = async (db?: DB) => db ?? (await getDb());
 
 // --- login codes ------------------------------------------------------------------------------------------------
 
-export async function createLoginCode(input: { email: string; codeHash: string; expiresAt: Date }, db?: DB) {
+export async function createLoginCode(input: { email: string; codeHash: string; expiresAt: Date; requesterHash: string }, db?: DB) {
   return (await dbOf(db))
     .insertInto('login_codes')
-    .values({ email: input.email, code_hash: input.codeHash, expires_at: input.expiresAt })
+    .values({ email: input.email, code_hash: input.codeHash, expires_at: input.expiresAt, requester_hash: input.requesterHash })
     .returning(['id'])
     .executeTakeFirstOrThrow();
 }
 
-/** The newest code sent to `email`: only it counts, a new code replaces the ones before. */
-export async function getLatestLoginCode(email: string, db?: DB) {
-  return (await dbOf(db))
+export type LoginCode = Selectable<LoginCodesTable>;
+
+/**
+ * The newest code each network asked for `email` within the last day, newest first: a new request replaces only the
+ * earlier codes of the same network, so a stranger's request never replaces someone else's pending code.
+ */
+export async function getLatestLoginCodesPerNetwork(email: string, now: Date, db?: DB): Promise<LoginCode[]> {
+  const rows = await (await dbOf(db))
     .selectFrom('login_codes')
     .selectAll()
     .where('email', '=', email)
+    .where('created_at', '>', new Date(now.getTime() - 24 * 3600 * 1000))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(100)
+    .execute();
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const network = r.requester_hash ?? '';
+    if (seen.has(network)) return false;
+    seen.add(network);
+    return true;
+  });
 }
 
 /** Spend one try of a code; undefined when it has no tries left or is already used. Returns the tries used so far. */

@@ -4,7 +4,7 @@ import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
 import { confirmSignInCode, requestSignInCode } from './emailSignIn';
 import { ORG_ID_PATTERN } from './secrets';
-import { exchangeOrgIdForBillingToken, exchangeSignInToken, refreshAuthToken } from './session';
+import { createHandoffCode, exchangeHandoffCode, exchangeOrgIdForBillingToken, exchangeSignInToken, logout, logoutEverywhere, renewAccessToken } from './session';
 
 const captchaToken = z
   .string('captcha_token must be a string.')
@@ -18,7 +18,8 @@ const attributionValue = z
   .transform((v) => (v && v.trim() ? v.trim() : null));
 
 const sessionAnswer = z.object({
-  authToken: z.string(),
+  authToken: z.string().meta({ description: 'Access token (15 minutes) for Authorization: Bearer.' }),
+  refreshToken: z.string().meta({ description: 'For POST v1/auth/token/renew; ends with the session (logout, 30 days).' }),
   email: z.string(),
   name: z.string().optional(),
   displayName: z.string().optional(),
@@ -78,21 +79,61 @@ export const tokenExchange = endpoint({
 });
 
 export const tokenRefresh = endpoint({
-  summary: 'A fresh auth token for the signed-in user',
+  summary: 'A one-time dashboard hand-off code (60 seconds) for /dashboard?token=home__<code>',
   tags: ['auth'],
   auth: 'user',
   response: z.object({ token: z.string() }),
-  handler: async ({ auth }) => ({ token: await refreshAuthToken(auth!.userId) }),
+  handler: async ({ auth }) => ({ token: await createHandoffCode(auth!) }),
+});
+
+export const tokenHandoff = endpoint({
+  summary: "Exchange the dashboard's one-time hand-off code for the session's tokens",
+  tags: ['auth'],
+  body: z.object({ code: z.string('code must be a string.').min(1, 'code is missing.').max(200) }),
+  response: sessionAnswer,
+  handler: ({ body, ip }) => exchangeHandoffCode({ code: body.code, ip }),
+});
+
+export const tokenRenew = endpoint({
+  summary: 'A new access token for a live session',
+  tags: ['auth'],
+  body: z.object({ refresh_token: z.string('refresh_token must be a string.').min(1, 'refresh_token is missing.').max(4096) }),
+  response: z.object({ authToken: z.string() }),
+  handler: ({ body, ip }) => renewAccessToken({ refreshToken: body.refresh_token, ip }),
+});
+
+export const authLogout = endpoint({
+  summary: 'End this sign-in: every token of its session stops working',
+  tags: ['auth'],
+  // The bearer access token names the session; when it has run out (an idle tab), the refresh token in the body does.
+  auth: 'optional',
+  body: z
+    .object({ refresh_token: z.string('refresh_token must be a string.').max(4096).optional() })
+    .nullish()
+    .meta({ description: 'Optional: the refresh token, for when the access token has expired.' }),
+  response: z.object({ ok: z.literal(true) }),
+  handler: async ({ auth, body }) => {
+    await logout({ auth, refreshToken: body?.refresh_token });
+    return { ok: true as const };
+  },
+});
+
+export const authLogoutEverywhere = endpoint({
+  summary: 'Sign out everywhere: every session of the user ends, this one included',
+  tags: ['auth'],
+  auth: 'user',
+  response: z.object({ ok: z.literal(true), sessions: z.number().meta({ description: 'How many sessions were ended.' }) }),
+  handler: async ({ auth }) => ({ ok: true as const, sessions: await logoutEverywhere(auth!) }),
 });
 
 export const crmExchange = endpoint({
-  summary: "Exchange an org id (from a /subscribe link) for a token limited to billing, and the owner's e-mail",
+  summary: "Exchange an org id (from a /subscribe link) for a token that can only start a checkout, and the owner's masked e-mail",
   tags: ['auth', 'billing'],
   body: z.object({
     org_id: z
       .string('org_id must be a string.')
       .regex(ORG_ID_PATTERN, "org_id must be 'org_' followed by at least 20 letters and digits."),
   }),
-  response: z.object({ authToken: z.string(), email: z.string() }),
+  response: z.object({ authToken: z.string(), email: z.string().meta({ description: 'Masked: o***@example.com' }) }),
   handler: ({ body, ip }) => exchangeOrgIdForBillingToken({ orgId: body.org_id, ip }),
 });

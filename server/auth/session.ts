@@ -1,32 +1,72 @@
 /**
- * Sessions: the one-time sign-in token becomes a signed auth token (creating user + org on first sign-in), a signed
- * token is refreshed, and an org id from a /subscribe link becomes a token that only billing calls accept.
+ * Sessions. A sign-in (the one-time sign-in token from the e-mail code) starts a session of SESSION_DAYS: the browser
+ * gets a short access token and a refresh token, both naming the session. The header's Dashboard link asks for a
+ * one-time hand-off code (GET v1/auth/token/refresh), which /dashboard exchanges by POST for the session's tokens.
+ * Logging out revokes the session (every token of that sign-in); "sign out everywhere" revokes all of the user's.
+ * An org id from a /subscribe link gives only a billing token (tokens.ts) and a masked owner address.
  */
+import { randomBytes } from 'node:crypto';
 import { HttpError, notFound, unauthorized } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
-import { signAuthToken } from './tokens';
 import { consumeSignInToken, getOrCreateUser, getOrgOwner, getUserById, updateUserLastSignIn, type Attribution, type User } from './data';
-import { keyedHash } from './secrets';
+import { keyedHash, randomBase62 } from './secrets';
+import {
+  consumeHandoffCode,
+  getSession,
+  insertHandoffCode,
+  insertSession,
+  markSessionRenewed,
+  revokeSessionRows,
+} from './sessionData';
+import { forgetRevokedSessions } from './sessionState';
+import { signAccessToken, signBillingToken, signRefreshToken, verifyRefreshToken, type AuthClaims } from './tokens';
 import { claimAnonymousConnections } from '../monitor/service';
 
-/** A billing-only token is for one checkout visit. */
-export const BILLING_TOKEN_TTL_SECONDS = 2 * 3600;
+export { BILLING_TOKEN_TTL_SECONDS } from './tokens';
+
+export const SESSION_DAYS = 30;
+export const HANDOFF_CODE_VALID_SECONDS = 60;
 
 export const SESSION_LIMITS = {
   exchangesPerIp: { name: 'token-exchange:ip', limit: 30, windowSeconds: 600 },
   crmExchangesPerIp: { name: 'crm-exchange:ip', limit: 30, windowSeconds: 600 },
+  handoffsPerIp: { name: 'token-handoff:ip', limit: 60, windowSeconds: 600 },
+  renewalsPerIp: { name: 'token-renew:ip', limit: 120, windowSeconds: 600 },
 } satisfies Record<string, RateLimitRule>;
 
-export type SessionAnswer = { authToken: string; email: string; name?: string; displayName?: string };
+export type SessionAnswer = { authToken: string; refreshToken: string; email: string; name?: string; displayName?: string };
 
-function sessionAnswer(user: User, authToken: string): SessionAnswer {
+const sessionExpired = () => unauthorized('Your session has ended. Sign in again.');
+
+async function tokensFor(user: User, session: { id: string; expiresAt: Date }): Promise<SessionAnswer> {
+  const [authToken, refreshToken] = await Promise.all([
+    signAccessToken({ userId: user.id, orgId: user.org_id, email: user.email, sessionId: session.id }),
+    signRefreshToken({ userId: user.id, sessionId: session.id, expiresAt: session.expiresAt }),
+  ]);
   return {
     authToken,
+    refreshToken,
     email: user.email,
     ...(user.name ? { name: user.name } : {}),
     ...(user.display_name ? { displayName: user.display_name } : {}),
   };
+}
+
+/** A new session for `user` and its first tokens. */
+export async function startSession(user: User, now = new Date()): Promise<SessionAnswer> {
+  const session = { id: `ses_${randomBase62(24)}`, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000) };
+  await insertSession({ id: session.id, userId: user.id, expiresAt: session.expiresAt });
+  return tokensFor(user, session);
+}
+
+/** The live session `sessionId` and its user, or a 401 when it was revoked, has ended or its account is gone. */
+async function liveSession(sessionId: string, now: Date): Promise<{ user: User; expiresAt: Date }> {
+  const session = await getSession(sessionId);
+  if (!session || session.revoked_at || session.expires_at.getTime() <= now.getTime()) throw sessionExpired();
+  const user = await getUserById(session.user_id);
+  if (!user) throw unauthorized('Your account no longer exists. Sign in again.');
+  return { user, expiresAt: session.expires_at };
 }
 
 export async function exchangeSignInToken(input: { token: string; attribution: Attribution; ip: string; now?: Date }): Promise<SessionAnswer> {
@@ -37,27 +77,90 @@ export async function exchangeSignInToken(input: { token: string; attribution: A
     throw new HttpError(401, 'token_invalid', 'This sign-in token has expired or was already used. Sign in again.');
   }
   const { user, created } = await getOrCreateUser({ email, attribution: input.attribution, now });
-  if (created) log.info('account created', { userId: user.id, orgId: user.org_id });
+  // Ids only at debug level: an org id opens billing links, so it stays out of ordinary logs.
+  if (created) log.info('account created');
   else await updateUserLastSignIn(user.id, now);
+  // Connections this address made before signing in become the organisation's (no expiry, resumed if paused).
   await claimAnonymousConnections({ orgId: user.org_id, email: user.email });
-  const authToken = await signAuthToken({ userId: user.id, orgId: user.org_id, email: user.email, scope: 'full' });
-  return sessionAnswer(user, authToken);
-}
-
-export async function refreshAuthToken(userId: string): Promise<string> {
-  const user = await getUserById(userId);
-  if (!user) throw unauthorized('Your account no longer exists. Sign in again.');
-  return signAuthToken({ userId: user.id, orgId: user.org_id, email: user.email, scope: 'full' });
+  log.debug('signed in', { userId: user.id, orgId: user.org_id, created });
+  return startSession(user, now);
 }
 
 /**
- * /subscribe?org_id=… → a token scoped to billing for the org's owner. The answer is the same for an org that does
- * not exist and one without an owner, so it says nothing more than "no such org".
+ * GET v1/auth/token/refresh: a one-time code (valid HANDOFF_CODE_VALID_SECONDS) that /dashboard exchanges for the
+ * caller's session. Only its keyed hash is stored.
+ */
+export async function createHandoffCode(auth: AuthClaims, now = new Date()): Promise<string> {
+  if (!auth.sessionId) throw sessionExpired();
+  await liveSession(auth.sessionId, now);
+  const code = randomBytes(32).toString('base64url');
+  await insertHandoffCode({
+    codeHash: keyedHash('handoff-code', code),
+    sessionId: auth.sessionId,
+    expiresAt: new Date(now.getTime() + HANDOFF_CODE_VALID_SECONDS * 1000),
+  });
+  return code;
+}
+
+/** POST v1/auth/token/handoff: the code from the dashboard URL → fresh tokens of the same session. */
+export async function exchangeHandoffCode(input: { code: string; ip: string; now?: Date }): Promise<SessionAnswer> {
+  const now = input.now ?? new Date();
+  await enforceRateLimit(SESSION_LIMITS.handoffsPerIp, ipRateKey(input.ip), 'Too many requests from your network. Try again later.', { now });
+  const sessionId = await consumeHandoffCode(keyedHash('handoff-code', input.code), now);
+  if (!sessionId) throw new HttpError(401, 'code_invalid', 'This dashboard link has expired or was already used. Open the dashboard again.');
+  const { user, expiresAt } = await liveSession(sessionId, now);
+  return tokensFor(user, { id: sessionId, expiresAt });
+}
+
+/** POST v1/auth/token/renew: a new access token for a live session (the browser does this before tokens run out). */
+export async function renewAccessToken(input: { refreshToken: string; ip: string; now?: Date }): Promise<{ authToken: string }> {
+  const now = input.now ?? new Date();
+  await enforceRateLimit(SESSION_LIMITS.renewalsPerIp, ipRateKey(input.ip), 'Too many requests from your network. Try again later.', { now });
+  const claims = await verifyRefreshToken(input.refreshToken);
+  if (!claims) throw sessionExpired();
+  const { user } = await liveSession(claims.sessionId, now);
+  if (user.id !== claims.userId) throw sessionExpired();
+  await markSessionRenewed(claims.sessionId, now);
+  return { authToken: await signAccessToken({ userId: user.id, orgId: user.org_id, email: user.email, sessionId: claims.sessionId }) };
+}
+
+/**
+ * POST v1/auth/logout: every token of this sign-in stops working (in this process at once, elsewhere within seconds).
+ * The session is named by a valid access token, else by a refresh token (an access token may have run out).
+ */
+export async function logout(input: { auth: AuthClaims | null; refreshToken?: string }, now = new Date()): Promise<void> {
+  const sessionId = input.auth?.sessionId ?? (input.refreshToken ? (await verifyRefreshToken(input.refreshToken))?.sessionId : undefined);
+  if (!sessionId) throw unauthorized('Sign in to continue.');
+  forgetRevokedSessions(await revokeSessionRows({ sessionId }, now));
+}
+
+/** POST v1/auth/logout/everywhere: every session of the user ends, this one included. */
+export async function logoutEverywhere(auth: AuthClaims, now = new Date()): Promise<number> {
+  const revoked = await revokeSessionRows({ userId: auth.userId }, now);
+  forgetRevokedSessions(revoked);
+  log.info('signed out everywhere', { sessions: revoked.length });
+  return revoked.length;
+}
+
+/**
+ * `olivia@example.com` → `o***@example.com`: enough for the owner to recognise the account, not enough to learn it.
+ * The domain stays: it names the company, which the person holding the link knows anyway.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+/**
+ * /subscribe?org_id=… → a token that can only start a checkout for that org, and the owner's masked address. The
+ * answer is the same for an org that does not exist and one without an owner, so it says nothing more than "no such
+ * org".
  */
 export async function exchangeOrgIdForBillingToken(input: { orgId: string; ip: string; now?: Date }): Promise<{ authToken: string; email: string }> {
   await enforceRateLimit(SESSION_LIMITS.crmExchangesPerIp, ipRateKey(input.ip), 'Too many requests from your network. Try again later.', { now: input.now });
   const owner = await getOrgOwner(input.orgId);
   if (!owner) throw notFound('We could not find that organization. Check the link you followed.');
-  const authToken = await signAuthToken({ userId: owner.id, orgId: owner.org_id, email: owner.email, scope: 'billing' }, BILLING_TOKEN_TTL_SECONDS);
-  return { authToken, email: owner.email };
+  const authToken = await signBillingToken({ userId: owner.id, orgId: owner.org_id });
+  return { authToken, email: maskEmail(owner.email) };
 }

@@ -1,36 +1,82 @@
 /**
- * Signed auth tokens (jose, HS256, AUTH_SECRET). A token's scope says where it may be used:
- * 'full' — everything a signed-in user may do; 'billing' — only billing calls (issued by crm-exchange for /subscribe).
+ * Signed tokens (jose, HS256, AUTH_SECRET). Three kinds, told apart by `typ`:
+ *   access  — 15 minutes, scope 'full': everything a signed-in user may do. Names its session (`sid`); a token whose
+ *             session was revoked is refused even before it expires (sessionState.ts).
+ *   refresh — until the session's absolute end; only POST v1/auth/token/renew accepts it, for a new access token.
+ *   billing — 2 hours, scope 'billing', from crm-exchange: only starts a checkout for its organisation. It carries no
+ *             e-mail address (a JWT is readable by whoever holds it) and no session.
+ * Tokens signed before sessions existed (no `typ`) are refused: they could not be revoked.
  */
 import { SignJWT, jwtVerify } from 'jose';
 import { env } from '../env';
+import { isSessionActive } from './sessionState';
 
 export type TokenScope = 'full' | 'billing';
-export type AuthClaims = { userId: string; orgId: string; email: string; scope: TokenScope };
+/** `email` is empty for billing tokens; `sessionId` is set for full ones. */
+export type AuthClaims = { userId: string; orgId: string; email: string; scope: TokenScope; sessionId?: string };
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const BILLING_TOKEN_TTL_SECONDS = 2 * 3600;
 
 const ISSUER = 'arb';
 const key = () => new TextEncoder().encode(env().AUTH_SECRET);
 
-export async function signAuthToken(claims: AuthClaims, ttlSeconds = 60 * 60 * 24 * 30): Promise<string> {
-  return new SignJWT({ org: claims.orgId, email: claims.email, scope: claims.scope })
+type Payload = Record<string, string>;
+
+function sign(subject: string, payload: Payload, expiresAtSeconds: number): Promise<string> {
+  return new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(claims.userId)
+    .setSubject(subject)
     .setIssuer(ISSUER)
     .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .setExpirationTime(expiresAtSeconds)
     .sign(key());
 }
 
-/** The claims of a valid token, or null for anything else (expired, forged, malformed). */
-export async function verifyAuthToken(token: string): Promise<AuthClaims | null> {
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export function signAccessToken(claims: { userId: string; orgId: string; email: string; sessionId: string }, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
+  return sign(claims.userId, { typ: 'access', scope: 'full', org: claims.orgId, email: claims.email, sid: claims.sessionId }, nowSeconds() + ttlSeconds);
+}
+
+export function signRefreshToken(claims: { userId: string; sessionId: string; expiresAt: Date }): Promise<string> {
+  return sign(claims.userId, { typ: 'refresh', sid: claims.sessionId }, Math.floor(claims.expiresAt.getTime() / 1000));
+}
+
+export function signBillingToken(claims: { userId: string; orgId: string }, ttlSeconds = BILLING_TOKEN_TTL_SECONDS): Promise<string> {
+  return sign(claims.userId, { typ: 'billing', scope: 'billing', org: claims.orgId }, nowSeconds() + ttlSeconds);
+}
+
+async function payloadOf(token: string): Promise<Record<string, unknown> | null> {
   try {
-    const { payload } = await jwtVerify(token, key(), { issuer: ISSUER, algorithms: ['HS256'] });
-    const scope = payload.scope === 'billing' ? 'billing' : payload.scope === 'full' ? 'full' : null;
-    if (!scope || typeof payload.sub !== 'string' || typeof payload.org !== 'string' || typeof payload.email !== 'string') {
-      return null;
-    }
-    return { userId: payload.sub, orgId: payload.org, email: payload.email, scope };
+    return (await jwtVerify(token, key(), { issuer: ISSUER, algorithms: ['HS256'] })).payload;
   } catch {
     return null;
   }
+}
+
+const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/**
+ * The claims of a valid access or billing token, or null for anything else (expired, forged, malformed, a refresh
+ * token, or an access token whose session was revoked or has ended).
+ */
+export async function verifyAuthToken(token: string): Promise<AuthClaims | null> {
+  const p = await payloadOf(token);
+  if (!p || !str(p.sub) || !str(p.org)) return null;
+  if (p.typ === 'billing' && p.scope === 'billing') {
+    return { userId: p.sub, orgId: p.org, email: '', scope: 'billing' };
+  }
+  if (p.typ === 'access' && p.scope === 'full' && str(p.email) && str(p.sid)) {
+    if (!(await isSessionActive(p.sid))) return null;
+    return { userId: p.sub, orgId: p.org, email: p.email, scope: 'full', sessionId: p.sid };
+  }
+  return null;
+}
+
+/** The session of a valid refresh token (signature and expiry checked here, the session's state by the caller). */
+export async function verifyRefreshToken(token: string): Promise<{ userId: string; sessionId: string } | null> {
+  const p = await payloadOf(token);
+  if (!p || p.typ !== 'refresh' || !str(p.sub) || !str(p.sid)) return null;
+  return { userId: p.sub, sessionId: p.sid };
 }

@@ -2,8 +2,10 @@
  * Checkout and the customer portal, hosted by Stripe: ARB creates a session and the browser goes to its URL.
  * The org id travels as client_reference_id and metadata, so Stripe's webhooks can be matched to the org.
  */
+import type { AuthClaims } from '../auth/tokens';
+import { getUserById } from '../auth/data';
 import { env } from '../env';
-import { notFound } from '../http/errors';
+import { notFound, unauthorized } from '../http/errors';
 import { stripeRequest, toHttpError } from './stripe';
 
 type StripePrice = { id: string; active: boolean; type: 'one_time' | 'recurring' };
@@ -16,6 +18,17 @@ export type CheckoutInput = {
   orgId?: string;
   referralCode?: string | null;
 };
+
+/**
+ * The billing e-mail for a checkout. A billing-only token carries no address (its holder may be anyone with the org
+ * id): the owner's is read here, and only Stripe sees it.
+ */
+export async function checkoutEmail(auth: AuthClaims): Promise<string> {
+  if (auth.scope === 'full') return auth.email;
+  const owner = await getUserById(auth.userId);
+  if (!owner || owner.org_id !== auth.orgId) throw unauthorized('This billing link has expired. Ask for a new one.');
+  return owner.email;
+}
 
 async function getActivePrice(priceId: string): Promise<StripePrice> {
   const message = 'That plan does not exist. Pick a plan on the pricing page.';

@@ -1,11 +1,13 @@
 /**
  * Billing calls. Each first checks that billing is configured (503 "Billing is not configured on this server."
- * otherwise), then talks to Stripe. Tokens from /auth/token/crm-exchange (scope 'billing') are accepted here.
+ * otherwise), then talks to Stripe. A billing-only token (from /auth/token/crm-exchange, which anyone holding an org
+ * id can get) may only start a checkout for its organisation; the customer portal (cancel, card, invoices) needs a
+ * signed-in session.
  */
 import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
-import { createCheckoutSession, createPortalSession } from './checkout';
+import { checkoutEmail, createCheckoutSession, createPortalSession } from './checkout';
 import { stripeSecretKey } from './stripe';
 
 const priceId = z
@@ -24,9 +26,9 @@ export const billingPurchase = endpoint({
   // Extra fields the site passes through are accepted and ignored.
   body: z.looseObject({ price_id: priceId, referral_code: referralCode }),
   response: checkoutAnswer,
-  handler: ({ body, auth }) => {
+  handler: async ({ body, auth }) => {
     stripeSecretKey();
-    return createCheckoutSession({ priceId: body.price_id, email: auth!.email, orgId: auth!.orgId, referralCode: body.referral_code });
+    return createCheckoutSession({ priceId: body.price_id, email: await checkoutEmail(auth!), orgId: auth!.orgId, referralCode: body.referral_code });
   },
 });
 
@@ -48,9 +50,9 @@ export const stripeQuickPay = endpoint({
 });
 
 export const stripePortal = endpoint({
-  summary: 'Open the Stripe customer portal (manage plan, invoices, payment method)',
+  summary: 'Open the Stripe customer portal (manage plan, invoices, payment method); needs a signed-in session',
   tags: ['billing'],
-  auth: 'billing',
+  auth: 'user',
   // Whatever body the site sends is not needed: the portal is for the token's account.
   response: checkoutAnswer,
   handler: ({ auth }) => {

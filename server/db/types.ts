@@ -42,6 +42,24 @@ export interface LoginCodesTable {
   expires_at: Timestamp;
   consumed_at: NullableTimestamp;
   created_at: Generated<Timestamp>;
+  requester_hash: string | null;
+}
+
+export interface AuthSessionsTable {
+  id: string;
+  user_id: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  last_renewed_at: NullableTimestamp;
+}
+
+export interface HandoffCodesTable {
+  code_hash: string;
+  session_id: string;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+  created_at: Generated<Timestamp>;
 }
 
 export interface SignInTokensTable {
@@ -268,6 +286,8 @@ export interface Database {
   users: UsersTable;
   login_codes: LoginCodesTable;
   sign_in_tokens: SignInTokensTable;
+  auth_sessions: AuthSessionsTable;
+  handoff_codes: HandoffCodesTable;
   rate_limits: RateLimitsTable;
   app_events: AppEventsTable;
   contact_messages: ContactMessagesTable;

@@ -6,9 +6,13 @@ import search from '@/pages/api/search';
 import v1AppsEvent from '@/pages/api/v1/apps/event';
 import v1AuthEmail from '@/pages/api/v1/auth/email/index';
 import v1AuthEmailConfirm from '@/pages/api/v1/auth/email/confirm';
+import v1AuthLogout from '@/pages/api/v1/auth/logout/index';
+import v1AuthLogoutEverywhere from '@/pages/api/v1/auth/logout/everywhere';
 import v1AuthTokenCrmExchange from '@/pages/api/v1/auth/token/crm-exchange';
 import v1AuthTokenExchange from '@/pages/api/v1/auth/token/exchange';
+import v1AuthTokenHandoff from '@/pages/api/v1/auth/token/handoff';
 import v1AuthTokenRefresh from '@/pages/api/v1/auth/token/refresh';
+import v1AuthTokenRenew from '@/pages/api/v1/auth/token/renew';
 import v1OauthAuthorize from '@/pages/api/v1/oauth/authorize';
 import v1OauthBotConnect from '@/pages/api/v1/oauth/bot/connect';
 import v1OauthPlatformConnect from '@/pages/api/v1/oauth/platform/connect';
@@ -31,9 +35,13 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/apps/event', route: v1AppsEvent },
   { path: '/api/v1/auth/email', route: v1AuthEmail },
   { path: '/api/v1/auth/email/confirm', route: v1AuthEmailConfirm },
+  { path: '/api/v1/auth/logout', route: v1AuthLogout },
+  { path: '/api/v1/auth/logout/everywhere', route: v1AuthLogoutEverywhere },
   { path: '/api/v1/auth/token/crm-exchange', route: v1AuthTokenCrmExchange },
   { path: '/api/v1/auth/token/exchange', route: v1AuthTokenExchange },
+  { path: '/api/v1/auth/token/handoff', route: v1AuthTokenHandoff },
   { path: '/api/v1/auth/token/refresh', route: v1AuthTokenRefresh },
+  { path: '/api/v1/auth/token/renew', route: v1AuthTokenRenew },
   { path: '/api/v1/oauth/authorize', route: v1OauthAuthorize },
   { path: '/api/v1/oauth/bot/connect', route: v1OauthBotConnect },
   { path: '/api/v1/oauth/platform/connect', route: v1OauthPlatformConnect },

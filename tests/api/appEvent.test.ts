@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { signAuthToken } from '@/server/auth/tokens';
+import { accessTokenFor, billingTokenFor } from '../helpers/session';
 import { createTestDb, type TestDb } from '../helpers/testDb';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { DEMO_APPS } from '../fixtures/catalog';
@@ -40,7 +40,7 @@ describe('GET /api/v1/apps/event', () => {
   });
 
   test('stores the user when a valid token is sent', async () => {
-    const token = await signAuthToken({ ...user, scope: 'full' });
+    const token = await accessTokenFor(user);
     await sendEvent({ event: 'app_selected', app_id: DEMO_APPS.streakly.play, app_store: 'google_play_store' }, token);
     expect(await events()).toEqual([
       { event: 'app_selected', app_id: 'com.brightloop.streakly', app_store: 'google_play_store', user_id: 'usr_events1' },
@@ -48,7 +48,7 @@ describe('GET /api/v1/apps/event', () => {
   });
 
   test('an invalid or billing-only token still records the event, without a user', async () => {
-    const billing = await signAuthToken({ ...user, scope: 'billing' });
+    const billing = await billingTokenFor(user);
     expect((await sendEvent({ event: 'app_selected', app_id: '1488223190', app_store: 'apple_app_store' }, billing)).status).toBe(200);
     expect((await sendEvent({ event: 'app_selected', app_id: '1488223190', app_store: 'apple_app_store' }, 'not-a-token')).status).toBe(200);
     expect((await events()).map((e) => e.user_id)).toEqual([null, null]);

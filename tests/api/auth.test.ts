@@ -1,9 +1,13 @@
-// Sign-in by e-mail code, token exchange, refresh and the billing-only crm exchange, against the real route files,
+// Sign-in by e-mail code, token exchange, sessions (hand-off, renew, logout) and the billing-only crm exchange, against the real route files,
 // a real database (PGlite and PostgreSQL), a real SMTP server on loopback and a loopback hCaptcha siteverify.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { signAuthToken, verifyAuthToken } from '@/server/auth/tokens';
+import { SignJWT } from 'jose';
+import { env } from '@/server/env';
+import { signAccessToken, verifyAuthToken } from '@/server/auth/tokens';
+import { SESSION_CACHE_MS } from '@/server/auth/sessionState';
+import { accessTokenFor, sessionFor } from '../helpers/session';
 import { useMailApi } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { parseMessage, startFakeSmtp } from '../fakes/smtp';
@@ -40,7 +44,7 @@ async function confirm(email: string, code: string, ip = nextIp()) {
   return call<{ token: string }>(w.api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: '' }, { ip });
 }
 
-type Session = { authToken: string; email: string; name?: string; displayName?: string };
+type Session = { authToken: string; refreshToken: string; email: string; name?: string; displayName?: string };
 
 async function signIn(email: string, metadata: Record<string, string | null> = {}): Promise<Session> {
   const ip = nextIp();
@@ -189,10 +193,11 @@ describe('wrong, expired and used codes', () => {
 
   test('concurrent guesses cannot get more than 5 tries', async () => {
     const email = nextEmail('race');
-    await requestCode(email);
+    const ip = nextIp();
+    await requestCode(email, ip);
     const code = await codeSentTo(email);
     const wrong = code === '222222' ? '333333' : '222222';
-    const answers = await Promise.all(Array.from({ length: 12 }, () => confirm(email, wrong)));
+    const answers = await Promise.all(Array.from({ length: 12 }, () => confirm(email, wrong, ip)));
     expect(answers.filter((a) => a.json.error?.code === 'code_invalid')).toHaveLength(5);
     expect(answers.filter((a) => a.json.error?.code === 'code_attempts_exceeded')).toHaveLength(7);
     const row = await w.db.db.selectFrom('login_codes').select('attempts').where('email', '=', email).executeTakeFirstOrThrow();
@@ -279,16 +284,85 @@ describe('validation names the field', () => {
 });
 
 describe('rate limits', () => {
-  test('per e-mail: the 6th code within an hour is refused with 429 and Retry-After', async () => {
+  test('per (e-mail, network): a second code at once is fine, then the wait grows (30 s, 1 min, …)', async () => {
     const email = nextEmail('flood');
-    for (let i = 0; i < 5; i++) expect((await requestCode(email)).status).toBe(200);
-    const r = await requestCode(email);
+    const ip = nextIp();
+    expect((await requestCode(email, ip)).status).toBe(200);
+    expect((await requestCode(email, ip)).status).toBe(200);
+    const r = await requestCode(email, ip);
     expect(r.status).toBe(429);
     expect(r.json.error.code).toBe('rate_limited');
-    expect(r.json.error.message).toMatch(/Too many codes were sent to this address/);
+    expect(r.json.error.message).toMatch(/You asked for several codes in a row/);
     const retryAfter = Number(r.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(3500);
-    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(retryAfter).toBeGreaterThan(20);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+    // The same address from another network is not held back by this one.
+    expect((await requestCode(email, nextIp())).status).toBe(200);
+  });
+
+  test("per e-mail: the inbox gets at most 20 codes an hour, whatever the networks", async () => {
+    w.setEnv({ SMTP_URL: undefined });
+    const email = nextEmail('inbox');
+    for (let i = 0; i < 20; i++) expect((await requestCode(email)).status).toBe(200);
+    const r = await requestCode(email);
+    expect(r.status).toBe(429);
+    expect(r.json.error.message).toMatch(/Too many codes were sent to this address/);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(3500);
+  });
+
+  test("a stranger asking for codes from another network leaves the victim's pending code working", async () => {
+    const email = nextEmail('victim');
+    const victimIp = nextIp();
+    await requestCode(email, victimIp);
+    const victimCode = await codeSentTo(email, 1);
+    const strangerIp = nextIp();
+    for (let i = 0; i < 2; i++) expect((await requestCode(email, strangerIp)).status).toBe(200);
+    expect((await requestCode(email, strangerIp)).status).toBe(429); // and the stranger cannot keep going
+    await codeSentTo(email, 3);
+    expect((await confirm(email, victimCode, victimIp)).status).toBe(200);
+  });
+
+  test("a stranger's wrong guesses do not burn the victim's code", async () => {
+    const email = nextEmail('unburnt');
+    const victimIp = nextIp();
+    await requestCode(email, victimIp);
+    const code = await codeSentTo(email);
+    const wrong = code === '444444' ? '555555' : '444444';
+    const strangerIp = nextIp();
+    for (let i = 0; i < 8; i++) {
+      const r = await confirm(email, wrong, strangerIp);
+      expect(r.json.error.code).toBe('code_invalid');
+      expect(r.json.error.message).toBe('That code is wrong. Check the newest sign-in e-mail and try again.');
+    }
+    const row = await w.db.db.selectFrom('login_codes').select('attempts').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(0);
+    expect((await confirm(email, code, victimIp)).status).toBe(200);
+  });
+
+  test('per (e-mail, network): the 16th confirm within an hour is refused', async () => {
+    const email = nextEmail('guesser');
+    await requestCode(email);
+    const code = await codeSentTo(email);
+    const wrong = code === '666666' ? '777777' : '666666';
+    const ip = nextIp();
+    for (let i = 0; i < 15; i++) expect((await confirm(email, wrong, ip)).status).toBe(400);
+    const r = await confirm(email, wrong, ip);
+    expect(r.status).toBe(429);
+    expect(r.json.error.message).toMatch(/Too many tries for this address from your network/);
+  });
+
+  test('a daily cap of confirm attempts per e-mail stops guessing from many networks; the requester can still sign in', async () => {
+    const email = nextEmail('daily');
+    const ownIp = nextIp();
+    await requestCode(email, ownIp);
+    const code = await codeSentTo(email);
+    const wrong = code === '888888' ? '999999' : '888888';
+    for (let i = 0; i < 50; i++) expect((await confirm(email, wrong)).status).toBe(400);
+    const stopped = await confirm(email, code, nextIp()); // even the right code, from a stranger's network
+    expect(stopped.status).toBe(429);
+    expect(stopped.json.error.message).toMatch(/Too many sign-in attempts for this address today/);
+    expect(Number(stopped.headers.get('retry-after'))).toBeGreaterThan(86_000);
+    expect((await confirm(email, code, ownIp)).status).toBe(200);
   });
 
   test('per IP: the 21st code request from one address is refused', async () => {
@@ -402,15 +476,151 @@ describe('e-mail delivery', () => {
   });
 });
 
-describe('GET v1/auth/token/refresh', () => {
-  test('a signed-in user gets a fresh full token', async () => {
-    const email = nextEmail('refresh');
-    const session = await signIn(email);
-    const r = await call<{ token: string }>(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: session.authToken });
+/** The dashboard hand-off code for a session (what the header puts after home__). */
+async function handoffCode(authToken: string): Promise<string> {
+  const r = await call<{ token: string }>(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: authToken });
+  expect(r.status).toBe(200);
+  return r.json.data.token;
+}
+
+const handoff = (code: string, ip = nextIp()) => call<Session>(w.api, 'POST', '/api/v1/auth/token/handoff', { code }, { ip });
+const renew = (refreshToken: string, ip = nextIp()) => call<{ authToken: string }>(w.api, 'POST', '/api/v1/auth/token/renew', { refresh_token: refreshToken }, { ip });
+const refresh = (token: string) => call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
+
+describe('sessions: short access tokens, refresh tokens, revocation', () => {
+  test('a sign-in gives a 15-minute access token and a refresh token, both naming one session', async () => {
+    const session = await signIn(nextEmail('session'));
+    const claims = (await verifyAuthToken(session.authToken))!;
+    expect(claims.sessionId).toMatch(/^ses_[0-9A-Za-z]{24}$/);
+    const exp = JSON.parse(Buffer.from(session.authToken.split('.')[1], 'base64url').toString()).exp * 1000;
+    expect(exp - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(exp - Date.now()).toBeLessThanOrEqual(15 * 60_000 + 5_000);
+    const row = await w.db.db.selectFrom('auth_sessions').selectAll().where('id', '=', claims.sessionId!).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ user_id: claims.userId, revoked_at: null });
+    // The refresh token is no access token.
+    expect(await verifyAuthToken(session.refreshToken)).toBeNull();
+    expect((await refresh(session.refreshToken)).status).toBe(401);
+  });
+
+  test('renew gives a new access token for the same session', async () => {
+    const session = await signIn(nextEmail('renew'));
+    const r = await renew(session.refreshToken);
     expect(r.status).toBe(200);
-    const before = await verifyAuthToken(session.authToken);
-    const after = await verifyAuthToken(r.json.data.token);
-    expect(after).toEqual(before);
+    const before = (await verifyAuthToken(session.authToken))!;
+    expect(await verifyAuthToken(r.json.data.authToken)).toEqual(before);
+    expect((await renew(session.authToken)).status).toBe(401); // an access token is no refresh token
+  });
+
+  test('POST v1/auth/logout revokes every token of that sign-in at once: access, refresh, renew → 401; other sessions live on', async () => {
+    const email = nextEmail('logout');
+    const session = await signIn(email);
+    const other = await signIn(email);
+    const renewed = (await renew(session.refreshToken)).json.data.authToken;
+    const code = await handoffCode(session.authToken);
+
+    const out = await call(w.api, 'POST', '/api/v1/auth/logout', {}, { token: session.authToken });
+    expect(out.status).toBe(200);
+    expect(out.json).toEqual({ data: { ok: true } });
+
+    for (const token of [session.authToken, renewed]) {
+      const r = await refresh(token);
+      expect(r.status).toBe(401);
+      expect(r.json.error.message).toBe('Your session has expired. Sign in again.');
+    }
+    const r = await renew(session.refreshToken);
+    expect(r.status).toBe(401);
+    expect(r.json.error.message).toBe('Your session has ended. Sign in again.');
+    expect((await handoff(code)).status).toBe(401); // a hand-off code issued before the logout is dead too
+    expect((await refresh(other.authToken)).status).toBe(200);
+  });
+
+  test('logout with an access token that ran out: the refresh token in the body names the session', async () => {
+    const session = await signIn(nextEmail('idle'));
+    const sessionId = (await verifyAuthToken(session.authToken))!.sessionId!;
+    const { userId, orgId, email } = (await verifyAuthToken(session.authToken))!;
+    const expired = await signAccessToken({ userId, orgId, email, sessionId }, -10);
+    const out = await call(w.api, 'POST', '/api/v1/auth/logout', { refresh_token: session.refreshToken }, { token: expired });
+    expect(out.status).toBe(200);
+    expect((await renew(session.refreshToken)).status).toBe(401);
+    // Nothing to name a session by → 401.
+    expect((await call(w.api, 'POST', '/api/v1/auth/logout', {}, { token: expired })).status).toBe(401);
+    expect((await call(w.api, 'POST', '/api/v1/auth/logout', {})).status).toBe(401);
+  });
+
+  test('a revocation made by another process is seen within the cache period', async () => {
+    const session = await signIn(nextEmail('elsewhere'));
+    expect((await refresh(session.authToken)).status).toBe(200); // cached as live here
+    const sid = (await verifyAuthToken(session.authToken))!.sessionId!;
+    // Another process revokes it: only the database changes, not this process's cache.
+    await w.db.db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', sid).execute();
+    await new Promise((r) => setTimeout(r, SESSION_CACHE_MS + 200));
+    expect((await refresh(session.authToken)).status).toBe(401);
+  });
+
+  test('sign out everywhere ends every session of the user, and only theirs', async () => {
+    const email = nextEmail('everywhere');
+    const a = await signIn(email);
+    const b = await signIn(email);
+    const stranger = await signIn(nextEmail('bystander'));
+    const r = await call<{ ok: true; sessions: number }>(w.api, 'POST', '/api/v1/auth/logout/everywhere', {}, { token: a.authToken });
+    expect(r.status).toBe(200);
+    expect(r.json.data).toEqual({ ok: true, sessions: 2 });
+    for (const s of [a, b]) {
+      expect((await refresh(s.authToken)).status).toBe(401);
+      expect((await renew(s.refreshToken)).status).toBe(401);
+    }
+    expect((await refresh(stranger.authToken)).status).toBe(200);
+    expect((await call(w.api, 'POST', '/api/v1/auth/logout/everywhere', {})).status).toBe(401);
+  });
+
+  test('a token signed before sessions existed (no session id) is refused', async () => {
+    const legacy = await new SignJWT({ org: 'org_x', email: 'a@example.com', scope: 'full' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('usr_x')
+      .setIssuer('arb')
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 3600)
+      .sign(new TextEncoder().encode(env().AUTH_SECRET));
+    expect((await refresh(legacy)).status).toBe(401);
+  });
+});
+
+describe('GET v1/auth/token/refresh → dashboard hand-off code', () => {
+  test('gives a one-time code (not a token) that POST v1/auth/token/handoff exchanges once for the session', async () => {
+    const email = nextEmail('handoff');
+    const session = await signIn(email);
+    const code = await handoffCode(session.authToken);
+    expect(code.split('.')).toHaveLength(1); // not a JWT: nothing to read, nothing that works as a bearer
+    expect((await refresh(code)).status).toBe(401);
+
+    const rows = await w.db.db.selectFrom('handoff_codes').selectAll().execute();
+    expect(rows.some((r) => r.code_hash.includes(code))).toBe(false);
+
+    const first = await handoff(code);
+    expect(first.status).toBe(200);
+    expect(first.json.data.email).toBe(email);
+    expect((await verifyAuthToken(first.json.data.authToken))!.sessionId).toBe((await verifyAuthToken(session.authToken))!.sessionId);
+    expect((await renew(first.json.data.refreshToken)).status).toBe(200);
+
+    const again = await handoff(code);
+    expect(again.status).toBe(401);
+    expect(again.json.error).toEqual({ code: 'code_invalid', message: 'This dashboard link has expired or was already used. Open the dashboard again.' });
+  });
+
+  test('a code is valid at most 60 seconds', async () => {
+    const session = await signIn(nextEmail('handoff-late'));
+    const started = Date.now();
+    const code = await handoffCode(session.authToken);
+    const row = await w.db.db.selectFrom('handoff_codes').selectAll().orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(new Date(row.expires_at).getTime() - started).toBeLessThanOrEqual(61_000);
+    await w.db.db.updateTable('handoff_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('code_hash', '=', row.code_hash).execute();
+    expect((await handoff(code)).status).toBe(401);
+  });
+
+  test('two tabs racing for one code: exactly one wins', async () => {
+    const session = await signIn(nextEmail('handoff-race'));
+    const code = await handoffCode(session.authToken);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => handoff(code)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
   });
 
   test('without a token → 401 "Sign in to continue."', async () => {
@@ -423,47 +633,53 @@ describe('GET v1/auth/token/refresh', () => {
     ['garbage', 'not-a-jwt'],
     ['a forged signature', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfeCIsIm9yZyI6Im9yZ194IiwiZW1haWwiOiJhQGIuY28iLCJzY29wZSI6ImZ1bGwiLCJpc3MiOiJhcmIifQ.c2lnbmF0dXJl'],
   ])('with %s → 401', async (_label, token) => {
-    const r = await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
+    const r = await refresh(token);
     expect(r.status).toBe(401);
     expect(r.json.error.message).toBe('Your session has expired. Sign in again.');
   });
 
   test('an expired token → 401', async () => {
-    const token = await signAuthToken({ userId: 'usr_x', orgId: 'org_x', email: 'a@example.com', scope: 'full' }, -10);
-    expect((await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token })).status).toBe(401);
+    const live = await sessionFor({ userId: 'usr_expired', orgId: 'org_expired', email: 'expired@example.com' });
+    const sessionId = (await verifyAuthToken(live.authToken))!.sessionId!;
+    const token = await signAccessToken({ userId: 'usr_expired', orgId: 'org_expired', email: 'expired@example.com', sessionId }, -10);
+    expect((await refresh(token)).status).toBe(401);
   });
 
   test('a deleted account → 401', async () => {
-    const token = await signAuthToken({ userId: 'usr_gone', orgId: 'org_gone', email: 'gone@example.com', scope: 'full' });
-    const r = await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
-    expect(r.status).toBe(401);
-    expect(r.json.error.message).toBe('Your account no longer exists. Sign in again.');
+    const token = await accessTokenFor({ userId: 'usr_gone', orgId: 'org_gone', email: 'gone@example.com' });
+    await w.db.db.deleteFrom('users').where('id', '=', 'usr_gone').execute(); // its sessions go with it
+    expect((await refresh(token)).status).toBe(401);
   });
 });
 
-describe('POST v1/auth/token/crm-exchange', () => {
-  test("an org id gives a billing-only token and the owner's e-mail", async () => {
+describe('POST v1/auth/token/crm-exchange (an org id is not a key)', () => {
+  test("an org id gives a billing-only token and the owner's masked e-mail; the token holds no address", async () => {
     const email = nextEmail('owner');
     const session = await signIn(email);
     const { orgId, userId } = (await verifyAuthToken(session.authToken))!;
     const r = await call<{ authToken: string; email: string }>(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
     expect(r.status).toBe(200);
-    expect(r.json.data.email).toBe(email);
-    expect(await verifyAuthToken(r.json.data.authToken)).toEqual({ userId, orgId, email, scope: 'billing' });
+    expect(r.json.data.email).toBe('o***@example.com');
+    expect(r.text).not.toContain(email);
+    expect(Buffer.from(r.json.data.authToken.split('.')[1], 'base64url').toString()).not.toContain(email);
+    expect(await verifyAuthToken(r.json.data.authToken)).toEqual({ userId, orgId, email: '', scope: 'billing' });
   });
 
-  test('the billing token is refused (403) outside billing, accepted by billing calls', async () => {
+  test('the billing token is refused outside checkout: refresh, logout, portal (403); purchase accepts it', async () => {
     const session = await signIn(nextEmail('billing'));
     const { orgId } = (await verifyAuthToken(session.authToken))!;
     const { json } = await call<{ authToken: string }>(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: orgId }, { ip: nextIp() });
-    const refresh = await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: json.data.authToken });
-    expect(refresh.status).toBe(403);
-    expect(refresh.json.error.message).toBe('This token is limited to billing and cannot be used here.');
-    // Billing accepts it (and says billing is off on this server rather than refusing the token).
+    for (const [method, path] of [['GET', '/api/v1/auth/token/refresh'], ['POST', '/api/v1/auth/logout/everywhere'], ['POST', '/api/v1/stripe/portal']] as const) {
+      const r = await call(w.api, method, path, method === 'POST' ? {} : undefined, { token: json.data.authToken });
+      expect(r.status, path).toBe(403);
+      expect(r.json.error.message).toBe('This token is limited to billing and cannot be used here.');
+    }
+    // Purchase accepts it (and says billing is off on this server rather than refusing the token).
     const purchase = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro' }, { token: json.data.authToken });
     expect(purchase.status).toBe(503);
+    // It is no refresh token either.
+    expect((await renew(json.data.authToken)).status).toBe(401);
   });
-
   test('an unknown org id → 404 that says no more than that', async () => {
     const r = await call(w.api, 'POST', '/api/v1/auth/token/crm-exchange', { org_id: 'org_AAAAAAAAAAAAAAAAAAAAAAAA' }, { ip: nextIp() });
     expect(r.status).toBe(404);

@@ -1,7 +1,7 @@
 // Billing calls: 503 with a clear message when Stripe is not configured; with STRIPE_SECRET_KEY, Checkout and the
 // customer portal through a loopback Stripe that speaks Stripe's formats.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { signAuthToken } from '@/server/auth/tokens';
+import { accessTokenFor, billingTokenFor } from '../helpers/session';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe';
@@ -28,8 +28,8 @@ beforeAll(async () => {
   });
   configured = { STRIPE_SECRET_KEY: 'sk_test_arb', STRIPE_API_BASE_URL: stripe.url };
   w = await startApiWorld({ APP_URL, STRIPE_SECRET_KEY: undefined }, () => stripe.close());
-  fullToken = await signAuthToken({ ...owner, scope: 'full' });
-  billingToken = await signAuthToken({ ...owner, scope: 'billing' });
+  fullToken = await accessTokenFor(owner);
+  billingToken = await billingTokenFor(owner);
 });
 afterEach(() => {
   w.setEnv();
@@ -38,11 +38,11 @@ afterAll(() => w.close());
 
 describe('without STRIPE_SECRET_KEY', () => {
   test.each([
-    ['/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }],
-    ['/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly' }],
-    ['/api/v1/stripe/portal', {}],
-  ])('%s → 503 "Billing is not configured on this server."', async (route, body) => {
-    const r = await call(w.api, 'POST', route, body, { token: billingToken });
+    ['/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, () => billingToken],
+    ['/api/v1/stripe/quick-pay', { price_id: 'price_pro_monthly' }, () => billingToken],
+    ['/api/v1/stripe/portal', {}, () => fullToken],
+  ])('%s → 503 "Billing is not configured on this server."', async (route, body, token) => {
+    const r = await call(w.api, 'POST', route, body, { token: token() });
     expect(r.status).toBe(503);
     expect(r.json.error).toEqual({ code: 'unavailable', message: 'Billing is not configured on this server.' });
     expect(stripe.requests).toHaveLength(0);
@@ -121,7 +121,7 @@ describe('with Stripe configured', () => {
 
   test('portal → a Stripe portal session for the account’s customer', async () => {
     w.setEnv(configured);
-    const r = await call<{ url: string }>(w.api, 'POST', '/api/v1/stripe/portal', {}, { token: billingToken });
+    const r = await call<{ url: string }>(w.api, 'POST', '/api/v1/stripe/portal', {}, { token: fullToken });
     expect(r.status).toBe(200);
     expect(r.json.data.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     const portal = stripe.requests.filter((q) => q.path === '/v1/billing_portal/sessions').at(-1)!;
@@ -129,9 +129,26 @@ describe('with Stripe configured', () => {
     expect(new URLSearchParams(portal.body).get('return_url')).toBe(`${APP_URL}/dashboard`);
   });
 
+  test('a billing-only token (anyone with the org id can get one) cannot open the portal: 403, and Stripe is not asked', async () => {
+    w.setEnv(configured);
+    const before = stripe.requests.length;
+    const r = await call(w.api, 'POST', '/api/v1/stripe/portal', {}, { token: billingToken });
+    expect(r.status).toBe(403);
+    expect(r.json.error.message).toBe('This token is limited to billing and cannot be used here.');
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  test('the portal refuses a token whose session was logged out', async () => {
+    w.setEnv(configured);
+    const token = await accessTokenFor(owner);
+    expect((await call(w.api, 'POST', '/api/v1/auth/logout', {}, { token })).status).toBe(200);
+    const r = await call(w.api, 'POST', '/api/v1/stripe/portal', {}, { token });
+    expect(r.status).toBe(401);
+  });
+
   test('portal for an account that never paid → 404 with a message', async () => {
     w.setEnv(configured);
-    const token = await signAuthToken({ userId: 'usr_new', orgId: 'org_ZZZZZZZZZZZZZZZZZZZZZZZZ', email: 'new@example.com', scope: 'full' });
+    const token = await accessTokenFor({ userId: 'usr_new', orgId: 'org_ZZZZZZZZZZZZZZZZZZZZZZZZ', email: 'new@example.com' });
     const r = await call(w.api, 'POST', '/api/v1/stripe/portal', {}, { token });
     expect(r.status).toBe(404);
     expect(r.json.error.message).toBe('There is no subscription for this account yet. Choose a plan first.');

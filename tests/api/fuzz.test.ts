@@ -9,7 +9,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z, type ZodType } from 'zod';
 import { env, setEnvForTests } from '@/server/env';
-import { signAuthToken } from '@/server/auth/tokens';
+import { SignJWT } from 'jose';
+import { accessTokenFor, billingTokenFor, sessionFor } from '../helpers/session';
+import { signAccessToken } from '@/server/auth/tokens';
+import { call } from '../helpers/request';
 import type { Endpoint, Method } from '@/server/http/api';
 import { apiRoutes } from '@/server/http/routes';
 import { createTestDb, type TestDb } from '../helpers/testDb';
@@ -48,7 +51,7 @@ beforeAll(async () => {
   api = await startTestApi();
   await db.db.insertInto('orgs').values({ id: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', name: 'fuzz' }).execute();
   await db.db.insertInto('users').values({ id: 'usr_fuzz', email: 'fuzz@example.com', name: null, display_name: null, org_id: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', utm_source: null, utm_medium: null, utm_campaign: null, referral: null, last_sign_in_at: null }).execute();
-  userToken = await signAuthToken({ userId: 'usr_fuzz', orgId: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', email: 'fuzz@example.com', scope: 'full' });
+  userToken = await accessTokenFor({ userId: 'usr_fuzz', orgId: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', email: 'fuzz@example.com' });
 });
 
 afterAll(async () => {
@@ -381,5 +384,44 @@ describe('attacks on the links in e-mails', () => {
         expect(res.status, `${method} ${label}`).toBe(400);
       }
     }
+  });
+});
+
+describe('abuse: stolen, stale and misused tokens on every signed-in route', () => {
+  test('a billing-only token, a refresh token, a logged-out session, an expired or pre-session token never pass', { timeout: 120_000 }, async () => {
+    const fuzzUser = { userId: 'usr_fuzz', orgId: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', email: 'fuzz@example.com' };
+    const secret = new TextEncoder().encode(env().AUTH_SECRET);
+    const loggedOut = await sessionFor(fuzzUser);
+    expect((await call(api, 'POST', '/api/v1/auth/logout', {}, { token: loggedOut.authToken })).status).toBe(200);
+    const live = await sessionFor(fuzzUser);
+    const liveSid = JSON.parse(Buffer.from(live.authToken.split('.')[1], 'base64url').toString()).sid as string;
+    const attacks: Array<[string, string, number]> = [
+      ['billing-only token (anyone with the org id gets one)', await billingTokenFor(fuzzUser), 403],
+      ['refresh token used as a bearer', live.refreshToken, 401],
+      ['access token of a logged-out session', loggedOut.authToken, 401],
+      ['expired access token of a live session', await signAccessToken({ ...fuzzUser, sessionId: liveSid }, -5), 401],
+      ['access token naming a made-up session', await signAccessToken({ ...fuzzUser, sessionId: 'ses_madeupmadeupmadeupmade' }), 401],
+      [
+        '30-day token from before sessions',
+        await new SignJWT({ org: fuzzUser.orgId, email: fuzzUser.email, scope: 'full' }).setProtectedHeader({ alg: 'HS256' }).setSubject(fuzzUser.userId).setIssuer('arb').setExpirationTime('30d').sign(secret),
+        401,
+      ],
+    ];
+    const userRoutes = apiRoutes.flatMap((r) =>
+      Object.entries(r.route.endpoints)
+        .filter(([, ep]) => ep?.auth === 'user' && !/\[/.test(r.path))
+        .map(([method]) => ({ path: r.path, method: method as Method })),
+    );
+    expect(userRoutes.length).toBeGreaterThanOrEqual(3);
+    const problems: string[] = [];
+    for (const { path: p, method } of userRoutes) {
+      for (const [label, token, status] of attacks) {
+        const r = await call(api, method, p, method === 'GET' ? undefined : {}, { token });
+        if (r.status !== status) problems.push(`${method} ${p} with ${label} → ${r.status}, expected ${status}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // The live session itself still works (the refusals above were about the tokens, not the routes).
+    expect((await call(api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: live.authToken })).status).toBe(200);
   });
 });

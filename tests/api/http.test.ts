@@ -2,7 +2,7 @@
 // security headers, CORS, dynamic route params, and the OpenAPI document.
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { signAuthToken } from '@/server/auth/tokens';
+import { billingTokenFor } from '../helpers/session';
 import { apiRoutes } from '@/server/http/routes';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
@@ -252,7 +252,7 @@ describe('CORS: only the site itself', () => {
 
 describe('auth modes', () => {
   test("'user' refuses a billing token with 403, accepts a full one", async () => {
-    const billing = await signAuthToken({ userId: 'u', orgId: 'o', email: 'a@example.com', scope: 'billing' });
+    const billing = await billingTokenFor({ userId: 'usr_http', orgId: 'org_http', email: 'a@example.com' });
     expect((await call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: billing })).status).toBe(403);
   });
 

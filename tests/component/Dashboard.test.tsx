@@ -1,45 +1,66 @@
 import { screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import DashboardHome from '@/components/auth/DashboardHome';
 import { encodeBase64Url } from '@/lib/base64url';
+import { topWindow } from '@/lib/navigation';
 import { AUTH_STORAGE_NAME, rehydrateAuth, useAuthStore } from '@/stores/auth';
 
-const jwt = (claims: Record<string, unknown>) => ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify(claims)), 'signature'].join('.');
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+const jwt = (claims: Record<string, unknown>) => ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: inAnHour(), ...claims })), 'signature'].join('.');
 
+let fake: ApiFake | undefined;
 beforeEach(() => resetStores());
+afterEach(async () => {
+  fake?.restore();
+  await fake?.close();
+  fake = undefined;
+  vi.restoreAllMocks();
+});
+
+const handoffRequests = () => fake!.requests.filter(notPreflight).filter((r) => r.path === '/api/v1/auth/token/handoff');
 
 describe('/dashboard', () => {
   // First in the file on purpose: the persisted store is read once per page load (here: once per test file), and
-  // this test checks that the page waits for that read instead of taking the token before it.
-  test('waits for the stored user, and keeps their name when the token is theirs', async () => {
+  // this test checks that the page waits for that read instead of exchanging the code before it.
+  test('waits for the stored user, then exchanges the hand-off code for the session, which replaces the stored one', async () => {
     localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: 'old', email: 'ana@example.com', displayName: 'Ana' } }, version: 1 }));
-    const token = jwt({ email: 'ana@example.com', org: 'org_7' });
-    render(<DashboardHome />, { url: `/dashboard?token=home__${token}` });
+    const access = jwt({ email: 'ana@example.com', org: 'org_7', scope: 'full' });
+    fake = await startApiFake([route('POST', '/api/v1/auth/token/handoff', ok({ authToken: access, refreshToken: 'r1', email: 'ana@example.com', displayName: 'Ana' }))]);
+    window.history.replaceState(null, '', '/dashboard?token=home__code123');
+    render(<DashboardHome />, { url: '/dashboard?token=home__code123' });
     expect(screen.getByRole('status')).toHaveTextContent('Loading your dashboard…');
+    // The code left the address bar before anything else ran.
+    expect(window.location.search).toBe('');
     await rehydrateAuth();
-    await waitFor(() => expect(useAuthStore.getState().authData).toEqual({ authToken: token, email: 'ana@example.com', displayName: 'Ana' }));
+    await waitFor(() => expect(useAuthStore.getState().authData).toEqual({ authToken: access, refreshToken: 'r1', email: 'ana@example.com', displayName: 'Ana' }));
+    expect(handoffRequests().map((r) => JSON.parse(r.body))).toEqual([{ code: 'code123' }]);
   });
 
-  test('takes token=home__<token> from the URL, stores it, removes it from the address bar', async () => {
-    const token = jwt({ email: 'ana@example.com', org: 'org_7', scope: 'full' });
-    window.history.replaceState(null, '', `/dashboard?token=home__${token}&tab=apps`);
-    render(<DashboardHome />, { url: `/dashboard?token=home__${token}&tab=apps` });
+  test('removes token=home__… from the address bar, other parameters stay; the code is used once', async () => {
+    const access = jwt({ email: 'ana@example.com', org: 'org_7', scope: 'full' });
+    fake = await startApiFake([route('POST', '/api/v1/auth/token/handoff', ok({ authToken: access, refreshToken: 'r2', email: 'ana@example.com' }))]);
+    window.history.replaceState(null, '', '/dashboard?token=home__abc&tab=apps');
+    render(<DashboardHome />, { url: '/dashboard?token=home__abc&tab=apps' });
+    expect(window.location.pathname + window.location.search).toBe('/dashboard?tab=apps');
     await rehydrateAuth();
     expect(await screen.findByRole('heading', { name: 'Your dashboard' })).toBeInTheDocument();
-    expect(useAuthStore.getState().authData).toEqual({ authToken: token, email: 'ana@example.com' });
-    expect(window.location.pathname + window.location.search).toBe('/dashboard?tab=apps');
     expect(screen.getByText('ana@example.com')).toBeInTheDocument();
     expect(screen.getByText('org_7')).toBeInTheDocument();
+    expect(handoffRequests()).toHaveLength(1);
   });
 
-  test('a token for someone else replaces the stored user', async () => {
-    localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: 'old', email: 'ana@example.com', displayName: 'Ana' } }, version: 1 }));
-    const token = jwt({ email: 'bo@example.com', org: 'org_8' });
-    render(<DashboardHome />, { url: `/dashboard?token=home__${token}` });
+  test('a used or expired code leaves the stored session as it was', async () => {
+    const stored = jwt({ email: 'cy@example.com', org: 'org_9', scope: 'full' });
+    localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: stored, refreshToken: 'r', email: 'cy@example.com' } }, version: 1 }));
+    fake = await startApiFake([route('POST', '/api/v1/auth/token/handoff', fail(401, 'code_invalid', 'This dashboard link has expired or was already used. Open the dashboard again.'))]);
+    window.history.replaceState(null, '', '/dashboard?token=home__used');
+    render(<DashboardHome />, { url: '/dashboard?token=home__used' });
     await rehydrateAuth();
-    await waitFor(() => expect(useAuthStore.getState().authData).toEqual({ authToken: token, email: 'bo@example.com' }));
+    expect(await screen.findByText('cy@example.com')).toBeInTheDocument();
+    expect(useAuthStore.getState().authData.authToken).toBe(stored);
   });
 
   test('signed out: a link to sign in that comes back here', async () => {
@@ -48,11 +69,24 @@ describe('/dashboard', () => {
     expect(await screen.findByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login?redirect_to=/dashboard');
   });
 
-  test('a stored session opens the dashboard without a token in the URL', async () => {
-    localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: jwt({ org: 'org_9' }), email: 'cy@example.com' } }, version: 1 }));
+  test('a billing-only token (from /subscribe) opens no dashboard', async () => {
+    localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: jwt({ org: 'org_9', scope: 'billing' }), email: 'o***@example.com' } }, version: 1 }));
     render(<DashboardHome />, { url: '/dashboard' });
     await rehydrateAuth();
-    expect(await screen.findByText('cy@example.com')).toBeInTheDocument();
-    expect(screen.getByText('org_9')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  test('"Sign out everywhere" ends every session on the server, then signs this browser out', async () => {
+    const access = jwt({ email: 'cy@example.com', org: 'org_9', scope: 'full' });
+    localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: access, refreshToken: 'r', email: 'cy@example.com' } }, version: 1 }));
+    fake = await startApiFake([route('POST', '/api/v1/auth/logout/everywhere', ok({ ok: true, sessions: 3 })), route('POST', '/api/v1/auth/logout', ok({ ok: true }))]);
+    const navigate = vi.spyOn(topWindow, 'navigate').mockImplementation(() => undefined);
+    const { user } = render(<DashboardHome />, { url: '/dashboard' });
+    await rehydrateAuth();
+    await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/'));
+    const everywhere = fake.requests.filter(notPreflight).find((r) => r.path === '/api/v1/auth/logout/everywhere')!;
+    expect(everywhere.headers.authorization).toBe(`Bearer ${access}`);
+    expect(useAuthStore.getState().authData).toEqual({});
   });
 });

@@ -51,16 +51,16 @@ describe('/subscribe', () => {
     },
   );
 
-  test('org_… signs in with a billing token and offers the paid plans; a plan opens checkout', async () => {
+  test('org_… signs in with a billing token, shows the masked owner address and offers the paid plans; a plan opens checkout', async () => {
     fake = await startApiFake([
-      route('POST', '/api/v1/auth/token/crm-exchange', ok({ authToken: 'billing.jwt', email: 'owner@acme.example' })),
+      route('POST', '/api/v1/auth/token/crm-exchange', ok({ authToken: 'billing.jwt', email: 'o***@acme.example' })),
       route('POST', '/api/v1/org/billing/purchase', ok({ url: 'https://checkout.example/session/1' })),
     ]);
     const navigate = vi.spyOn(topWindow, 'navigate').mockImplementation(() => undefined);
     const { user } = render(ui, { url: '/subscribe?org_id=org_42' });
     expect(await screen.findByRole('heading', { name: 'Choose your plan' })).toBeInTheDocument();
-    expect(screen.getByText('owner@acme.example')).toBeInTheDocument();
-    expect(useAuthStore.getState().authData).toEqual({ authToken: 'billing.jwt', email: 'owner@acme.example' });
+    expect(screen.getByText('o***@acme.example')).toBeInTheDocument();
+    expect(useAuthStore.getState().authData).toEqual({ authToken: 'billing.jwt', email: 'o***@acme.example' });
     expect(JSON.parse(fake.requests.filter(notPreflight)[0].body)).toEqual({ org_id: 'org_42' });
     expect(screen.queryByRole('button', { name: 'Choose Free' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Talk to us' })).toHaveAttribute('href', '/contact');

@@ -1,16 +1,24 @@
 /**
- * Issue 2 point 9 against the real server: sign-in with the code e-mailed through SMTP, redirect_to that only ever
- * leads to a path on this site, /subscribe with an org id (and what it does with bad ones), and the dashboard redirect
- * with a fresh token (or without one when the refresh fails).
+ * Against the real server: sign-in with the code e-mailed through SMTP, redirect_to that only ever leads to a path on
+ * this site, /subscribe with an org id (checkout only, the owner's address masked, and what it does with bad ids), and
+ * the dashboard redirect with a one-time hand-off code (or without one when the refresh fails). No analytics event
+ * carries an org id, a hand-off code or a token: the e2e build has no PostHog key, so what analytics would send is what
+ * reaches the built-in sink, `window.dataLayer`, through the same scrubbing.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, userTest, waitForHydration } from './fixtures';
 import { seenTexts, watchForTexts } from './support/seenTexts';
-import { orgIdOfToken, requestCode } from './support/signIn';
+import { orgIdOfToken, readPersistedAuth, requestCode } from './support/signIn';
 
 const REDIRECTING = 'Redirecting to dashboard...';
 
 const banner = (page: Page) => page.getByRole('banner');
+
+const masked = (email: string) => `${email[0]}***${email.slice(email.indexOf('@'))}`;
+
+/** Everything the page handed to analytics so far, as one string. */
+const analyticsSent = (page: Page) =>
+  page.evaluate(() => JSON.stringify((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []));
 
 /** Clicks Dashboard in the user menu: the token refresh it sends, and every page the tab shows from then on. */
 async function openDashboardFromMenu(page: Page, email: string) {
@@ -74,7 +82,7 @@ test.describe('redirect_to never leaves the site', () => {
 });
 
 test.describe('/subscribe', () => {
-  userTest('with the org id of a real account: signed in for billing, plans offered', async ({ page, sharedUser: user, browser, baseURL }) => {
+  userTest('with the org id of a real account: billing-only, the owner masked, plans offered, no org id in analytics', async ({ page, sharedUser: user, browser, baseURL }) => {
     await page.goto('/dashboard');
     // The dashboard shows the organisation the server created at first sign-in: the id the CRM link would carry.
     await expect(page.getByText(user.orgId)).toBeVisible();
@@ -85,8 +93,16 @@ test.describe('/subscribe', () => {
     await waitForHydration(visitor);
     expect((await exchange).status()).toBe(200);
     await expect(visitor.getByRole('heading', { level: 1, name: 'Choose your plan' })).toBeVisible();
-    await expect(visitor.getByRole('main').getByText(user.email)).toBeVisible();
-    await expect(banner(visitor).getByRole('button', { name: user.email })).toBeVisible();
+    await expect(visitor.getByRole('main').getByText(masked(user.email), { exact: true })).toBeVisible();
+    await expect(banner(visitor).getByRole('button', { name: masked(user.email) })).toBeVisible();
+    expect(await visitor.content()).not.toContain(user.email);
+    const sent = await analyticsSent(visitor);
+    expect(sent).toContain('page_view');
+    expect(sent).not.toContain(user.orgId);
+    // The billing-only token opens no portal.
+    const { authToken } = (await readPersistedAuth(visitor))!.state!.authData!;
+    const portal = await visitor.request.post('/api/v1/stripe/portal', { data: {}, headers: { Authorization: `Bearer ${authToken}` } });
+    expect(portal.status()).toBe(403);
     await visitor.close();
   });
 
@@ -114,22 +130,60 @@ test.describe('/subscribe', () => {
 });
 
 userTest.describe('Dashboard', () => {
-  userTest('refreshes the token and opens /dashboard?token=home__… with "Redirecting to dashboard..."', async ({ page, sharedUser: user }) => {
+  userTest('asks for a hand-off code and opens /dashboard?token=home__<code> with "Redirecting to dashboard..."; the code is exchanged once and leaves no trace', async ({ page, sharedUser: user }) => {
     await watchForTexts(page, [REDIRECTING]);
     await page.goto('/features');
+    const handoff = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/handoff');
     const { navigations, refresh: res } = await openDashboardFromMenu(page, user.email);
-    expect(res.request().headers().authorization).toBe(`Bearer ${user.authToken}`);
+    expect(res.request().headers().authorization).toMatch(/^Bearer eyJ/);
     expect(res.status()).toBe(200);
 
     await page.waitForURL((u) => u.pathname === '/dashboard');
-    // (The refresh answer's body is gone with the page that asked for it; the token it carried is in the URL.)
+    // (The refresh answer's body is gone with the page that asked for it; the code it carried is in the URL.)
     const landed = navigations.find((u) => new URL(u).pathname === '/dashboard');
-    const token = new URL(landed!).searchParams.get('token') ?? '';
-    expect(token).toMatch(/^home__[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(orgIdOfToken(token.slice('home__'.length))).toBe(user.orgId);
+    const param = new URL(landed!).searchParams.get('token') ?? '';
+    expect(param).toMatch(/^home__[\w-]{20,}$/); // a code, not a token: no JWT dots
+    const code = param.slice('home__'.length);
+    const exchanged = await handoff;
+    expect(exchanged.request().method()).toBe('POST');
+    expect(exchanged.status()).toBe(200);
+    expect(JSON.parse(exchanged.request().postData() ?? '{}')).toEqual({ code });
+
     await expect(page.getByRole('heading', { level: 1, name: 'Your dashboard' })).toBeVisible();
     await expect(page.getByRole('main').getByText(user.email)).toBeVisible();
+    expect(page.url()).not.toContain('home__');
     expect(await seenTexts(page)).toEqual([REDIRECTING]);
+    // Analytics saw the dashboard, but neither the code nor the org id nor a token.
+    const sent = await analyticsSent(page);
+    expect(sent).toContain('/dashboard');
+    for (const secret of ['home__', code, user.orgId, 'eyJ']) expect(sent).not.toContain(secret);
+    // The code worked once.
+    const again = await page.request.post('/api/v1/auth/token/handoff', { data: { code } });
+    expect(again.status()).toBe(401);
+    // The stored session is the exchanged one: its refresh token renews.
+    const stored = (await readPersistedAuth(page))!.state!.authData!;
+    expect(orgIdOfToken(stored.authToken!)).toBe(user.orgId);
+    expect((await page.request.post('/api/v1/auth/token/renew', { data: { refresh_token: stored.refreshToken } })).status()).toBe(200);
+  });
+
+  test('"Sign out everywhere" on the dashboard ends the sessions of every browser', async ({ page, signIn, browser, baseURL }) => {
+    const user = await signIn(page);
+    const here = (await readPersistedAuth(page))!.state!.authData!;
+    // A second browser signed in as the same person.
+    const other = await browser.newContext({ baseURL });
+    const otherPage = await other.newPage();
+    await signIn(otherPage, { email: user.email });
+    const there = (await readPersistedAuth(otherPage))!.state!.authData!;
+    await other.close();
+
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await expect(banner(page).getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+    for (const tokens of [here, there]) {
+      expect((await page.request.post('/api/v1/auth/token/renew', { data: { refresh_token: tokens.refreshToken } })).status()).toBe(401);
+      expect((await page.request.get('/api/v1/auth/token/refresh', { headers: { Authorization: `Bearer ${tokens.authToken}` } })).status()).toBe(401);
+    }
   });
 
   userTest('still opens /dashboard, without a token, when the refresh fails', async ({ page, sharedUser: user }) => {

@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { enabledSections, siteConfig } from '@/lib/siteConfig';
 import { expect, test, userTest } from './fixtures';
 import { backgroundOf, classify } from './support/colors';
-import { AUTH_STORAGE_KEY } from './support/signIn';
+import { AUTH_STORAGE_KEY, readPersistedAuth } from './support/signIn';
 
 const TRY_FREE_TOAST = 'Start by typing name of your app';
 
@@ -170,7 +170,10 @@ userTest.describe('signed in', () => {
     await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
   });
 
-  userTest('Logout clears all localStorage, signs out and lands on /', async ({ page, sharedUser: user }) => {
+  // Its own user: Logout ends the session on the server, which the worker's shared user must survive.
+  test('Logout clears all localStorage, signs out, lands on / and ends the session on the server', async ({ page, signIn }) => {
+    const user = await signIn(page);
+    const { refreshToken } = (await readPersistedAuth(page))!.state!.authData!;
     await page.goto('/pricing');
     await page.evaluate(() => window.localStorage.setItem('utm_source', 'newsletter'));
     await banner(page).getByRole('button', { name: user.email }).click();
@@ -181,6 +184,9 @@ userTest.describe('signed in', () => {
     const left = await page.evaluate(() => ({ ...window.localStorage }));
     expect(left[AUTH_STORAGE_KEY] ? JSON.parse(left[AUTH_STORAGE_KEY]).state.authData : {}).toEqual({});
     expect(left.utm_source).toBeUndefined();
+    // Every token of that sign-in is dead: the refresh token no longer renews.
+    const renew = await page.request.post('/api/v1/auth/token/renew', { data: { refresh_token: refreshToken } });
+    expect(renew.status()).toBe(401);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { identifyUser, initAnalytics, registerAnalyticsSink, resetAnalyticsForTests, trackEvent, trackPageview, type AnalyticsSink } from '@/lib/analytics';
+import { identifyUser, initAnalytics, registerAnalyticsSink, resetAnalyticsForTests, scrubUrl, trackEvent, trackPageview, type AnalyticsSink } from '@/lib/analytics';
 
 type Call = [string, ...unknown[]];
 
@@ -56,5 +56,48 @@ describe('analytics', () => {
     await expect(trackPageview('/')).resolves.toBeUndefined();
     expect(warn).toHaveBeenCalledWith('Analytics could not load', expect.any(Error));
     warn.mockRestore();
+  });
+
+  describe('no org id, hand-off code or token reaches analytics', () => {
+    const ORG = 'org_AbCdEfGhIjKlMnOpQrStUvWx';
+    const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfMSJ9.c2ln';
+
+    test('page views: the subscribe link and the dashboard hand-off lose their keys, other parameters stay', async () => {
+      const ph = fakePosthog();
+      initAnalytics({ posthogKey: 'phc_test', loadPosthog: async () => ph.client });
+      await trackPageview(`/subscribe?org_id=${ORG}&utm_source=crm`);
+      await trackPageview('/dashboard?token=home__Zx9_code-value&tab=apps');
+      const sent = JSON.stringify(ph.calls.filter((c) => c[0] === 'capture'));
+      expect(sent).not.toContain(ORG);
+      expect(sent).not.toContain('home__');
+      expect(ph.calls).toContainEqual(['capture', '$pageview', { $current_url: '/subscribe?utm_source=crm' }]);
+      expect(ph.calls).toContainEqual(['capture', '$pageview', { $current_url: '/dashboard?tab=apps' }]);
+    });
+
+    test('event properties: secret-named keys dropped, keys inside texts redacted, at any depth', async () => {
+      const seen: unknown[] = [];
+      registerAnalyticsSink({ pageview: () => undefined, identify: () => undefined, capture: (e, p) => seen.push([e, p]) });
+      await trackEvent('checkout', { org_id: ORG, orgId: ORG, plan: 'pro', note: `for ${ORG}`, nested: [{ authToken: JWT, url: `https://arb.example/subscribe?org_id=${ORG}` }] });
+      expect(seen).toEqual([['checkout', { plan: 'pro', note: 'for [redacted]', nested: [{ url: 'https://arb.example/subscribe' }] }]]);
+    });
+
+    test("PostHog's own additions ($current_url, autocaptured texts) pass through before_send and get_current_url", async () => {
+      const ph = fakePosthog();
+      initAnalytics({ posthogKey: 'phc_test', loadPosthog: async () => ph.client });
+      await trackPageview('/');
+      const options = ph.calls[0][2] as { before_send: (e: unknown) => unknown; get_current_url: () => string };
+      const event = { event: '$autocapture', properties: { $current_url: `https://arb.example/dashboard?token=home__abc`, $elements: [{ $el_text: ORG }], token: 'phc_x' } };
+      const out = JSON.stringify(options.before_send(event));
+      expect(out).not.toContain(ORG);
+      expect(out).not.toContain('home__');
+      vi.stubGlobal('window', { location: { href: `https://arb.example/subscribe?org_id=${ORG}&plan=pro` } });
+      expect(options.get_current_url()).toBe('https://arb.example/subscribe?plan=pro');
+      vi.unstubAllGlobals();
+    });
+
+    test('scrubUrl keeps ordinary URLs as they are', () => {
+      expect(scrubUrl('/features?x=1#faq')).toBe('/features?x=1#faq');
+      expect(scrubUrl('https://arb.example/pricing')).toBe('https://arb.example/pricing');
+    });
   });
 });

@@ -3,6 +3,7 @@ import * as m0001 from './0001_core';
 import * as m0002 from './0002_monitoring';
 import * as m0003 from './0003_connect';
 import * as m0004 from './0004_email_consent';
+import * as m0005 from './0005_auth_sessions';
 import * as m0006 from './0006_engine_hardening';
 import * as m0007 from './0007_secrets_fingerprint';
 import * as m0008 from './0008_source_format_errors';
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0002_monitoring': m0002,
   '0003_connect': m0003,
   '0004_email_consent': m0004,
+  '0005_auth_sessions': m0005,
   '0006_engine_hardening': m0006,
   '0007_secrets_fingerprint': m0007,
   '0008_source_format_errors': m0008,

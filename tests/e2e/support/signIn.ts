@@ -10,7 +10,7 @@ export type SignedInUser = { email: string; authToken: string; orgId: string };
 
 export const AUTH_STORAGE_KEY = 'arb-storage';
 
-type PersistedAuth = { state?: { authData?: { authToken?: string; email?: string; name?: string | null; displayName?: string | null } } };
+type PersistedAuth = { state?: { authData?: { authToken?: string; refreshToken?: string; email?: string; name?: string | null; displayName?: string | null } } };
 
 export async function readPersistedAuth(page: Page): Promise<PersistedAuth | null> {
   const raw = await page.evaluate((key) => window.localStorage.getItem(key), AUTH_STORAGE_KEY);
