@@ -16,6 +16,10 @@ export default defineConfig({
     globals: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // vitest's default on a 2-core machine is ONE test file at a time (cores − 1). Most API and worker files spend their
+    // time waiting (PostgreSQL in its own process, loopback fakes, timers), so two files at a time keep both cores
+    // busy. Every file has its own database (createTestDb) and ports, so they don't share state.
+    maxWorkers: 2,
     projects: [
       { resolve: { alias }, test: { ...timeouts, name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], env: quiet } },
       {

@@ -1,11 +1,13 @@
 /**
- * Benchmark (issue 3 point 10): requests per second and p99 latency of the app's API on its hottest paths — app
- * details and app search answered from the cache — compared with a minimal Node `http` server that answers the
- * same bytes (the ceiling this machine allows). Goal: ratio_of_ceiling ≥ 0.5.
+ * Benchmark: requests per second and p99 latency of the app's API on its hottest paths — app details and app search
+ * answered from the cache by our own router (server/http/router.ts; Next is not involved) — compared with a minimal
+ * Node `http` server that answers the same bytes (the ceiling this machine allows). Goal: ratio_of_ceiling ≥ 0.5.
  *
- *   npx tsx bench/api-http.ts                      # the pages/api route files on a plain Node server (default)
- *   npx tsx bench/api-http.ts --next               # the real server (server/main.ts + the Next build in NEXT_DIST_DIR,
- *                                                  # built first when stale), as a separate process
+ *   npx tsx bench/api-http.ts --server             # the real server (server/main.ts, as `npm start` runs it, with the
+ *                                                  # Next build in NEXT_DIST_DIR, built first when stale), as a
+ *                                                  # separate process: figures `arb_router.*`
+ *   npx tsx bench/api-http.ts                      # the same router on a plain Node server in this process
+ *                                                  # (tests/helpers/api.ts): figures `arb_router_inprocess.*`
  *   npx tsx bench/api-http.ts --duration 5 --connections 20   # seconds measured per server
  *
  * The stores are the loopback fakes (tests/fakes) serving the demo catalog; the caches are warmed first, so the figures
@@ -13,10 +15,10 @@
  * share the event loop of the server under test. The ceiling's answer is checked against ours (status, headers, body;
  * it sends Content-Length as we do, not chunked encoding). The two are measured in alternating one-second runs (mean
  * req/s, worst p99), so that other work on the machine weighs on both alike. Prints one `name: value unit` line per
- * figure.
+ * figure: ours, the ceiling's, and the ratio, all from the same run.
  *
- * Figures (2 shared cores, load ~1.5): --next app-details 37.9k vs ceiling 54.3k req/s (0.70), search 37.0k vs 53.9k
- * (0.69); default mode 0.65 and 0.69. Server CPU per cached request ~25-35 µs against ~13-16 µs for the ceiling (it
+ * Figures (2 shared cores, load ~1.5): --server app-details 37.9k vs ceiling 54.3k req/s (0.70), search 37.0k vs 53.9k
+ * (0.69); in-process mode 0.65 and 0.69. Server CPU per cached request ~25-35 µs against ~13-16 µs for the ceiling (it
  * was 70-90 µs: a URL object, setHeader per header, a child logger and randomUUID per request, JSON.stringify of the
  * cached answer and `for await` over the body — server/http/api.ts now avoids them). On a busy machine the req/s of
  * both sides swing widely; compare CPU per request (`node --cpu-prof`, `perf record`) rather than single runs.
@@ -137,7 +139,8 @@ function combine(runs: LoadResult[]): LoadResult {
 async function main() {
   const { values } = parseArgs({
     options: {
-      next: { type: 'boolean', default: false },
+      server: { type: 'boolean', default: false },
+      next: { type: 'boolean', default: false }, // the former name of --server
       duration: { type: 'string', default: process.env.BENCH_DURATION ?? '5' },
       connections: { type: 'string', default: '20' },
     },
@@ -150,7 +153,8 @@ async function main() {
   // The stores are the fakes, logs stay quiet, no worker competes for the CPU, Play is not throttled.
   const serverEnv = { ...fakes.env, LOG_LEVEL: 'warn', WORKER: 'off', GOOGLE_PLAY_MIN_INTERVAL_MS: '0' };
   let server: Served;
-  if (values.next) {
+  const realServer = values.server || values.next;
+  if (realServer) {
     server = await startRealServer(dataDir, serverEnv);
   } else {
     // In this process: set before anything reads env(); secrets given so none is written to a lasting place.
@@ -163,7 +167,7 @@ async function main() {
     });
     server = await startRouteFileServer();
   }
-  const prefix = values.next ? 'next_api' : 'api';
+  const prefix = realServer ? 'arb_router' : 'arb_router_inprocess';
   const cases: Array<{ name: string; call: Call }> = [
     {
       name: 'app_details',

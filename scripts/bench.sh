@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # `npm run bench`: every benchmark in bench/ (*.mjs with node, *.ts with tsx), one after the other, printing only their
 # `name: value unit` lines. A failing bench prints one FAILED line pointing at its log, and the others still run.
-# first-load runs first: it builds the app when the build is stale, and the later benches reuse that build.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=tmp/bench-logs
@@ -9,6 +8,11 @@ mkdir -p "$logs"
 # A figure line: `name: value unit`; names may hold route paths (`firstload.js./blog/[slug]`). (In a bracket
 # expression `]` must come first to be literal.)
 figure='^[][A-Za-z0-9_./-]+: [^ ]+ [^ ]+$'
+
+# One build for every bench that serves the app (first-load, static-page, api-http, lighthouse…): made here when stale
+# (or reused from `npm test`), then taken as it is.
+node scripts/ensure-build.cjs >"$logs/build.log" 2>&1 || { echo "FAILED build: see $logs/build.log"; exit 1; }
+export ARB_REUSE_BUILD=1
 
 benches=(bench/first-load.mjs)
 for f in bench/*.mjs bench/*.ts; do
@@ -21,7 +25,7 @@ for f in "${benches[@]}"; do
   log="$logs/${name%.*}.log"
   case "$f" in
     # The API through the real one-process server (the build first-load made), as `npm start` serves it.
-    bench/api-http.ts) cmd=(npx --no-install tsx "$f" --next) ;;
+    bench/api-http.ts) cmd=(npx --no-install tsx "$f" --server) ;;
     *.ts) cmd=(npx --no-install tsx "$f") ;;
     *) cmd=(node "$f") ;;
   esac

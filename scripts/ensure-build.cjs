@@ -1,6 +1,7 @@
 // Builds the Next.js app only when needed: no build yet, a source newer than the build, or different NEXT_PUBLIC_*
 // values than the build was made with (Next inlines them into the bundles). CI=true always builds; ARB_REUSE_BUILD=1
-// takes any existing build as it is (for iterating on tests while sources change).
+// takes any existing build as it is (for iterating on tests while sources change, and for the later stages of
+// `npm test` and `npm run bench`, which build once up front: even under CI=true one run makes one build).
 // Used by the end-to-end global setup and the benchmarks, so a run builds once and later runs reuse `.next`.
 //
 //   node scripts/ensure-build.cjs            # distDir from NEXT_DIST_DIR, default .next
@@ -41,10 +42,10 @@ function publicEnv(env) {
 
 /** Why the build in `distDir` can't be reused, or null when it can. */
 function staleReason(distDir, env = process.env) {
-  if (env.CI === 'true') return 'CI=true builds every time';
   const buildId = path.join(root, distDir, 'BUILD_ID');
   if (!fs.existsSync(buildId)) return `no build in ${distDir}`;
   if (env.ARB_REUSE_BUILD === '1') return null;
+  if (env.CI === 'true') return 'CI=true builds every time';
   const builtAt = fs.statSync(buildId).mtimeMs;
   const newer = SOURCES.find((s) => newestMtime(path.join(root, s)) > builtAt);
   if (newer) return `${newer} changed since the last build`;

@@ -5,7 +5,7 @@
  * source exactly as it was: the next poll sees the same reviews and produces the same rows, and the unique
  * constraints turn any repeat into a no-op.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
 import type { Database } from '../db/types';
 import type { NormalizedReview, PollResult } from '../sources/types';
@@ -87,18 +87,30 @@ function isEdit(incoming: NormalizedReview, existing: ExistingReview): boolean {
   return clampRating(incoming.rating) !== existing.rating || (incoming.title ?? null) !== existing.title || incoming.body !== existing.body;
 }
 
+/**
+ * The poll path's statements are written as SQL templates rather than with Kysely's query builder: they run for every
+ * poll of every source, and building and compiling a builder query costs this process more CPU than the database
+ * spends answering it (bench/poll-cpu.ts).
+ */
 async function loadExisting(trx: Transaction<Database> | DB, store: string, ids: string[]): Promise<Map<string, ExistingReview>> {
   const map = new Map<string, ExistingReview>();
   for (const part of chunks(ids)) {
-    const rows = await trx
-      .selectFrom('reviews')
-      .select(['id', 'store_review_id', 'rating', 'title', 'body', 'updated_at', 'version', 'reply_text'])
-      .where('store', '=', store)
-      .where('store_review_id', '=', sql<string>`any(${part}::text[])`)
-      .execute();
-    for (const r of rows) map.set(r.store_review_id, r);
+    const r = await sql<ExistingReview>`
+      select id, store_review_id, rating, title, body, updated_at, version, reply_text
+        from reviews where store = ${store} and store_review_id = any(${part}::text[])`.execute(trx);
+    for (const row of r.rows) map.set(row.store_review_id, row);
   }
   return map;
+}
+
+/** Reschedules the source after a successful poll and gives its lease back; only while the lease is `workerId`'s. */
+async function finishPoll(trx: Transaction<Database> | DB, sourceId: number, workerId: string, watermark: Date | null, intervalSeconds: number): Promise<boolean> {
+  const r = await sql`
+    update monitored_sources
+       set watermark = ${watermark}, last_success_at = now(), failure_count = 0, last_error = null,
+           next_poll_at = ${nextPollSql(intervalSeconds)}, lease_owner = null, lease_until = null
+     where id = ${sourceId} and lease_owner = ${workerId}`.execute(trx);
+  return Number(r.numAffectedRows ?? 0) > 0;
 }
 
 function reviewValues(appKey: string, r: NormalizedReview) {
@@ -191,13 +203,7 @@ async function recordQuietPoll(
   });
   if (changed) return 'changes';
   const watermark = newWatermark(source.watermark, source.created_at, result, incoming);
-  const r = await db
-    .updateTable('monitored_sources')
-    .set({ watermark, last_success_at: sql`now()`, failure_count: 0, last_error: null, next_poll_at: nextPollSql(opts.intervalSeconds), lease_owner: null, lease_until: null })
-    .where('id', '=', source.id)
-    .where('lease_owner', '=', opts.workerId)
-    .executeTakeFirst();
-  if (!r.numUpdatedRows) return null;
+  if (!(await finishPoll(db, source.id, opts.workerId, watermark, opts.intervalSeconds))) return null;
   return { fetched: incoming.length, inserted: 0, edited: 0, deliveries: 0, welcomed: 0, watermark };
 }
 
@@ -218,13 +224,10 @@ export async function ingestPollResult(
   if (quiet !== 'changes') return quiet;
   return db.transaction().execute(async (trx) => {
     await lockApp(trx, source.app_key);
-    const owned = await trx
-      .selectFrom('monitored_sources')
-      .select(['id', 'watermark', 'created_at'])
-      .where('id', '=', source.id)
-      .where('lease_owner', '=', opts.workerId)
-      .forUpdate()
-      .executeTakeFirst();
+    const [owned] = (
+      await sql<{ id: number; watermark: Date | null; created_at: Date }>`
+        select id, watermark, created_at from monitored_sources where id = ${source.id} and lease_owner = ${opts.workerId} for update`.execute(trx)
+    ).rows;
     if (!owned) return null;
 
     const incoming = uniqueForStore(result, app.store);
@@ -271,13 +274,12 @@ export async function ingestPollResult(
       }
     }
 
-    const destinations = await trx
-      .selectFrom('destination_apps as da')
-      .innerJoin('destinations as d', 'd.id', 'da.destination_id')
-      .select(['d.id', 'd.filters', 'd.welcome_count', 'd.backfill', 'da.welcomed_at', 'da.created_at as subscribed_at'])
-      .where('da.app_key', '=', source.app_key)
-      .where('d.status', '=', 'active')
-      .execute();
+    const { rows: destinations } = await sql<
+      Pick<Selectable<Database['destinations']>, 'id' | 'filters' | 'welcome_count' | 'backfill'> & { welcomed_at: Date | null; subscribed_at: Date }
+    >`
+      select d.id, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at as subscribed_at
+        from destination_apps da join destinations d on d.id = da.destination_id
+       where da.app_key = ${source.app_key} and d.status = 'active'`.execute(trx);
 
     let welcomed = 0;
     const rows: DeliveryInsert[] = [];
@@ -301,19 +303,7 @@ export async function ingestPollResult(
     for (const part of chunks(rows, 5000)) deliveries += await insertDeliveries(trx, part);
 
     const watermark = newWatermark(owned.watermark, owned.created_at, result, incoming);
-    await trx
-      .updateTable('monitored_sources')
-      .set({
-        watermark,
-        last_success_at: sql`now()`,
-        failure_count: 0,
-        last_error: null,
-        next_poll_at: nextPollSql(opts.intervalSeconds),
-        lease_owner: null,
-        lease_until: null,
-      })
-      .where('id', '=', source.id)
-      .execute();
+    await finishPoll(trx, source.id, opts.workerId, watermark, opts.intervalSeconds); // the lease is ours: row locked above
 
     return { fetched: incoming.length, inserted, edited: edits.length, deliveries, welcomed, watermark };
   });

@@ -1,32 +1,45 @@
 /**
- * Issue 2 point 1: every route of spec section 2 answers 200 with its own h1 and title in the server's HTML (static
- * generation), the alternative paths lead to their pages, and 404, sitemap.xml and robots.txt are useful.
+ * Every public route answers 200 with its own h1 and title in the server's HTML (static generation), and once hydrated
+ * shows axe-core no serious or critical accessibility violation (one visit per route serves both checks); the
+ * alternative paths lead to their pages, and 404, sitemap.xml and robots.txt are useful.
  */
+import type { Page, Response } from '@playwright/test';
 import { MARKETING_ROUTES, PUBLIC_ROUTES, ROUTE_ALIASES } from '@/lib/publicRoutes';
 import { expect, test } from './fixtures';
+import { seriousViolations } from './support/a11y';
 import { APP_ROUTES, headingsAndTitle, metaContent } from './support/html';
 
-test.describe('every route of spec section 2', () => {
+/** Visits `route` in the browser (returns once hydrated) and gives the server's HTML, which must not be a redirect. */
+async function visit(page: Page, route: string): Promise<{ res: Response; html: string }> {
+  const res = await page.goto(route);
+  expect(res, route).not.toBeNull();
+  expect(res!.request().redirectedFrom(), `${route} answers itself, without a redirect`).toBeNull();
+  return { res: res!, html: await res!.text() };
+}
+
+test.describe('every public route', () => {
   for (const route of [...PUBLIC_ROUTES, '/login']) {
-    test(`${route} answers 200 with one h1 and a title`, async ({ request }) => {
-      const res = await request.get(route, { maxRedirects: 0 });
+    test(`${route} answers 200 with one h1 and a title, without serious accessibility violations`, async ({ page }) => {
+      const { res, html } = await visit(page, route);
       expect(res.status()).toBe(200);
       expect(res.headers()['content-type']).toContain('text/html');
-      const { h1s, title } = headingsAndTitle(await res.text());
+      const { h1s, title } = headingsAndTitle(html);
       expect(h1s, 'exactly one h1, rendered on the server').toHaveLength(1);
       expect(h1s[0].length).toBeGreaterThan(2);
       expect(title.length).toBeGreaterThan(2);
+      // The hydrated page: axe sees what a visitor sees, not the first server paint.
+      expect(await seriousViolations(page)).toEqual([]);
     });
   }
 
   // /subscribe shows nothing without an org id, /dashboard waits for the stored session: their h1 comes in the browser.
   for (const route of APP_ROUTES.filter((r) => r !== '/login')) {
-    test(`${route} answers 200 with its title and is kept out of search engines`, async ({ request }) => {
-      const res = await request.get(route, { maxRedirects: 0 });
+    test(`${route} answers 200 with its title, is kept out of search engines, without serious accessibility violations`, async ({ page }) => {
+      const { res, html } = await visit(page, route);
       expect(res.status()).toBe(200);
-      const html = await res.text();
       expect(headingsAndTitle(html).title.length).toBeGreaterThan(2);
       expect(metaContent(html, 'robots')).toBe('noindex');
+      expect(await seriousViolations(page)).toEqual([]);
     });
   }
 
@@ -88,6 +101,7 @@ test.describe('404, sitemap and robots', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     // A way back to the search on the home page, inside the page itself (not only the header's logo).
     await expect(page.getByRole('main').locator('a[href="/"]').first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   test('sitemap.xml lists every public route and nothing from the signed-in app', async ({ request }) => {

@@ -1,6 +1,7 @@
 /**
  * A fresh, migrated database for one test file, made the process's database (so handlers use it).
- * ARB_TEST_DB=postgres (the *-postgres vitest projects) → a new database on the harness's PostgreSQL server;
+ * ARB_TEST_DB=postgres (the *-postgres vitest projects) → a new database on the harness's PostgreSQL server, copied
+ * from its migrated template;
  * otherwise → an in-memory PGlite (started from the run's migrated template when there is one).
  */
 import { inject } from 'vitest';
@@ -18,20 +19,22 @@ export async function createTestDb(): Promise<TestDb> {
     const { default: pg } = await import('pg');
     const c = new pg.Client({ connectionString: admin });
     await c.connect();
-    await c.query(`create database ${name}`);
+    // A copy of the run's migrated template (tests/helpers/pgGlobalSetup.ts): this run's migrations, already applied.
+    const template = inject('pgTemplateDb');
+    await c.query(`create database ${name}${template ? ` template ${template}` : ''}`);
     await c.end();
     const url = admin.replace(/\/postgres$/, `/${name}`);
     const handle = await openDatabase({ kind: 'postgres', url });
-    await migrateToLatest(handle.db);
+    if (!template) await migrateToLatest(handle.db);
     useDbForTests(handle);
     return { db: handle.db, kind: 'postgres', url, close: async () => { useDbForTests(null); await handle.close(); } };
   }
-  // Start from the run's migrated template when the project provides one (tests/helpers/pgliteGlobalSetup.ts);
-  // migrateToLatest then only confirms there is nothing left to apply.
+  // Start from the run's migrated template when the project provides one (tests/helpers/pgliteGlobalSetup.ts): made
+  // by this run's migrations, so there is nothing left to apply.
   const template = inject('pgliteTemplate');
   const loadDataDir = template ? new Blob([fs.readFileSync(template)]) : undefined;
   const handle = await openDatabase({ kind: 'pglite', loadDataDir });
-  await migrateToLatest(handle.db);
+  if (!template) await migrateToLatest(handle.db);
   useDbForTests(handle);
   return { db: handle.db, kind: 'pglite', close: async () => { useDbForTests(null); await handle.close(); } };
 }
