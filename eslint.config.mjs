@@ -21,8 +21,8 @@ export default defineConfig([
     },
   },
   {
-    // CommonJS scripts (loaded by Playwright and Node as is) can only use require().
-    files: ['**/*.cjs'],
+    // CommonJS files (scripts Playwright and Node load as they are, and next.config.js) can only use require().
+    files: ['**/*.cjs', 'next.config.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 ]);

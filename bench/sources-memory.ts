@@ -13,7 +13,7 @@ const SOURCES = 10_000;
 const FIRST_APP = 7_200_000;
 const RUN_MS = 15_000;
 
-async function run(kind: 'pglite' | 'postgres', feedUrl: string) {
+async function run(kind: 'pglite' | 'postgres') {
   // PGlite in a data directory, as `npm start` runs it (an in-memory PGlite also keeps its files in this process).
   const dir = kind === 'pglite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-mem-')) : undefined;
   const bench = await openBenchDb(kind, dir && path.join(dir, 'pglite'));
@@ -59,7 +59,7 @@ async function main() {
   const feed = await startFeedProcess({ APPS: String(SOURCES), FIRST_APP: String(FIRST_APP), REVIEWS: '3' });
   benchEnv({ ITUNES_BASE_URL: feed.url, WORKER_CONCURRENCY: '16' });
   try {
-    await run(only, feed.url);
+    await run(only);
   } finally {
     feed.stop();
   }

@@ -2,7 +2,7 @@
  * What the app shell does once the page is in the browser: read the persisted user (after the first render, so the
  * server HTML and the first client render agree), capture attribution from the landing URL, and — once the browser is
  * idle, since nothing on screen waits for it — start analytics, record the landing page view and identify a known
- * e-mail as unverified (spec section 4).
+ * e-mail as unverified (docs/PRODUCT.md, Browser state).
  */
 import { useEffect, useRef } from 'react';
 import { identifyUser, initAnalytics, trackPageview } from '@/lib/analytics';
@@ -19,7 +19,9 @@ export function useAppShellEffects(): void {
   const flowEmail = useConnectionStore((s) => s.userEmail);
   const knownEmail = authEmail || flowEmail;
   const knownEmailRef = useRef(knownEmail);
-  knownEmailRef.current = knownEmail;
+  useEffect(() => {
+    knownEmailRef.current = knownEmail;
+  }, [knownEmail]);
 
   useEffect(() => {
     void rehydrateAuth();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: the whole suite — type-check, unit, component, API and worker (on PGlite and on a PostgreSQL it starts
+# `npm test`: the whole suite — type-check, lint, unit, component, API and worker (on PGlite and on a PostgreSQL it starts
 # itself), the production build, then end-to-end in Debian Chromium against that build. Installs what npm does not
 # (chromium, postgresql) when root.
 # Every stage runs even when an earlier one failed, so one run shows every failure; the exit status says whether all
@@ -20,8 +20,10 @@ stage() {
   times+=("$(printf '%-10s %4d s' "$name" $((SECONDS - t0)))")
 }
 
-# The build skips type-checking (next.config.js); the whole tree, tests included, is checked here once.
+# The build skips type-checking (next.config.js); the whole tree, tests included, is checked here once, then linted
+# (eslint.config.mjs: Next's rules, hooks, typescript-eslint with type information; no warning allowed).
 stage typecheck npx tsc --noEmit
+stage lint npx eslint . --max-warnings 0
 stage vitest npx vitest run
 # Builds when the build is missing or older than the sources (scripts/ensure-build.cjs), once: the e2e stage (and its
 # second server for static-pages.spec.ts) takes this build as it is.

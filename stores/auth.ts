@@ -3,7 +3,7 @@
  * `skipHydration` keeps the server render and the first client render signed-out (no hydration mismatch); the app
  * shell calls rehydrateAuth() after mount, and pages that need the stored user wait for useAuthHydrated().
  */
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { endSessionOnServer } from '@/lib/api/logoutBeacon';
@@ -92,13 +92,12 @@ export function rehydrateAuth(): Promise<void> {
 
 /** True once the persisted user has been read, so a page can tell "signed out" from "not loaded yet". */
 export function useAuthHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => {
-    const unsubscribe = useAuthStore.persist.onFinishHydration(() => setHydrated(true));
-    setHydrated(useAuthStore.persist.hasHydrated());
-    return unsubscribe;
-  }, []);
-  return hydrated;
+  // The server (and the first client render, which must match it) has not read the browser's storage yet.
+  return useSyncExternalStore(subscribeToHydration, () => useAuthStore.persist.hasHydrated(), () => false);
+}
+
+function subscribeToHydration(onChange: () => void): () => void {
+  return useAuthStore.persist.onFinishHydration(onChange);
 }
 
 export const selectIsSignedIn = (s: AuthState): boolean => Boolean(s.authData.email);

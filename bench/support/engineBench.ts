@@ -12,7 +12,7 @@ export function benchEnv(extra: Record<string, string> = {}): void {
 }
 
 export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: string): Promise<BenchDb> {
-  const { openDatabase, useDbForTests } = await import('../../server/db/client');
+  const { openDatabase, setDbForTests } = await import('../../server/db/client');
   const { migrateToLatest } = await import('../../server/db/migrate');
   let stopServer = async () => {};
   let handle: Awaited<ReturnType<typeof openDatabase>>;
@@ -25,12 +25,12 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
     handle = await openDatabase({ kind: 'pglite', dataDir: pgliteDir });
   }
   await migrateToLatest(handle.db);
-  useDbForTests(handle);
+  setDbForTests(handle);
   return {
     kind,
     db: handle.db,
     close: async () => {
-      useDbForTests(null);
+      setDbForTests(null);
       await handle.close();
       await stopServer();
     },

@@ -124,9 +124,9 @@ export default function Header({ config = siteConfig }: { config?: SiteConfig })
                 </Link>
               ) : null}
               {pathname !== '/try-free' ? (
-                <a href="/" className={styles.tryFree} onClick={onTryFree}>
+                <Link prefetch={false} href="/" className={styles.tryFree} onClick={onTryFree}>
                   Try it Free
-                </a>
+                </Link>
               ) : null}
             </>
           )}

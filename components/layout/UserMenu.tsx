@@ -7,6 +7,7 @@
  * window; if the refresh fails it still goes, without the token (spec section 8). The API module is imported on
  * click, so the header never carries the HTTP client.
  */
+import Link from 'next/link';
 import { useCallback, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useDismiss } from '@/components/common/useDismiss';
@@ -116,9 +117,9 @@ export default function UserMenu() {
           </p>
           <ul ref={menuRef} id={menuId} role="menu" aria-label={label} className={styles.userItems} onKeyDown={onMenuKeyDown}>
             <li role="none">
-              <a role="menuitem" href="/dashboard" tabIndex={-1} className={styles.userItem} onClick={onDashboard}>
+              <Link prefetch={false} role="menuitem" href="/dashboard" tabIndex={-1} className={styles.userItem} onClick={onDashboard}>
                 Dashboard
-              </a>
+              </Link>
             </li>
             <li role="none">
               <button

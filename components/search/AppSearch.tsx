@@ -4,6 +4,7 @@
  * aria-activedescendant), Enter picks, Escape closes the list (a second Escape clears the text).
  * Picking an app fills the app selection store, which records the app_selected event.
  */
+import Image from 'next/image';
 import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useDismiss } from '@/components/common/useDismiss';
 import type { AppSearchResult } from '@/lib/api/types';
@@ -130,8 +131,8 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
                   onClick={() => choose(app)}
                 >
                   {app.icon ? (
-                    // Store icons come from the stores' CDNs in any size; a plain img avoids an image proxy.
-                    <img src={app.icon} alt="" width={40} height={40} className={styles.icon} loading="lazy" />
+                    // Store icons come from the stores' CDNs at the size asked for: no image proxy in between.
+                    <Image unoptimized src={app.icon} alt="" width={40} height={40} className={styles.icon} loading="lazy" />
                   ) : (
                     <span aria-hidden="true" className={styles.iconFallback}>
                       {app.title.slice(0, 1).toUpperCase()}

@@ -1,4 +1,5 @@
 /** The app the visitor picked, shown plainly so the next step is clearly about this app. */
+import Image from 'next/image';
 import { APP_STORE_NAMES } from '@/lib/appStores';
 import { useAppSelectionStore } from '@/stores/appSelection';
 import styles from './SearchHero.module.css';
@@ -12,7 +13,7 @@ export default function SelectedAppCard() {
   return (
     <section className={styles.selected} aria-label="Selected app">
       {app.icon ? (
-        <img src={app.icon} alt="" width={56} height={56} className={styles.selectedIcon} />
+        <Image unoptimized src={app.icon} alt="" width={56} height={56} className={styles.selectedIcon} />
       ) : (
         <span aria-hidden="true" className={styles.selectedIconFallback}>
           {app.title.slice(0, 1).toUpperCase()}

@@ -38,17 +38,26 @@ export async function searchBothStores(query: string, country: string, signal: A
   return interleave(answers.map((a) => a ?? []));
 }
 
+const IDLE: AppSearchState = { status: 'idle', results: [], query: '' };
+
 /** `enabled` is false while the results list is closed (e.g. right after an app was picked). */
 export function useAppSearch(query: string, country: string, enabled: boolean): AppSearchState {
-  const [state, setState] = useState<AppSearchState>({ status: 'idle', results: [], query: '' });
+  const [state, setState] = useState<AppSearchState>(IDLE);
   const controllerRef = useRef<AbortController | null>(null);
+  // An emptied box forgets the last results at once (adjusting state while rendering, as React recommends, rather
+  // than in an effect after a render that showed them).
+  const empty = !query.trim();
+  const [wasEmpty, setWasEmpty] = useState(empty);
+  if (empty !== wasEmpty) {
+    setWasEmpty(empty);
+    if (empty) setState(IDLE);
+  }
 
   useEffect(() => {
     const term = query.trim();
     if (!enabled || !term) {
       controllerRef.current?.abort();
       controllerRef.current = null;
-      if (!term) setState({ status: 'idle', results: [], query: '' });
       return undefined;
     }
     const timer = setTimeout(() => {
@@ -56,7 +65,7 @@ export function useAppSearch(query: string, country: string, enabled: boolean): 
       const controller = new AbortController();
       controllerRef.current = controller;
       setState((s) => ({ ...s, status: 'loading' }));
-      searchBothStores(term, country, controller.signal)
+      void searchBothStores(term, country, controller.signal)
         // The search module itself failed to load (offline after the page was opened): same as a failed search.
         .catch(() => null)
         .then((results) => {

@@ -192,7 +192,7 @@ export async function closeDb(): Promise<void> {
 }
 
 /** Tests: make an already-open database the process's database. */
-export function useDbForTests(handle: Handle | null): void {
+export function setDbForTests(handle: Handle | null): void {
   g.__arbDb = handle ? Promise.resolve(handle) : undefined;
 }
 

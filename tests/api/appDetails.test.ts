@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { useStoreApi } from '../helpers/apiWorld';
+import { setUpStoreApi } from '../helpers/apiWorld';
 import { DEMO_APPS, playApp } from '../fixtures/catalog';
 
-const w = useStoreApi();
+const w = setUpStoreApi();
 
 async function details(query: Record<string, string>) {
   const res = await fetch(`${w.api.url}/api/v1/public/app-details?${new URLSearchParams(query)}`);

@@ -8,12 +8,12 @@ import { env } from '@/server/env';
 import { signAccessToken, verifyAuthToken } from '@/server/auth/tokens';
 import { SESSION_CACHE_MS } from '@/server/auth/sessionState';
 import { accessTokenFor, sessionFor } from '../helpers/session';
-import { useMailApi } from '../helpers/apiWorld';
+import { setUpMailApi } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { parseMessage, startFakeSmtp } from '../fakes/smtp';
 import { startFakeHcaptcha, type FakeHcaptcha } from '../fakes/hcaptcha';
 
-const w = useMailApi('auth', { HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined });
+const w = setUpMailApi('auth', { HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined });
 
 // Each test is its own client (TRUST_PROXY + X-Forwarded-For), so per-IP limits of one test do not leak into another.
 let ipCounter = 0;

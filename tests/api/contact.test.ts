@@ -1,11 +1,11 @@
 // POST v1/public/contact: validated, stored, e-mailed to TEAM_EMAIL through a real SMTP server, rate limited per IP.
 import { describe, expect, test } from 'vitest';
 import { resendUnsentContactMessages } from '@/server/contact/contact';
-import { useMailApi } from '../helpers/apiWorld';
+import { setUpMailApi } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { startFakeSmtp } from '../fakes/smtp';
 
-const w = useMailApi('contact', { TEAM_EMAIL: 'team@arb.test' });
+const w = setUpMailApi('contact', { TEAM_EMAIL: 'team@arb.test' });
 let ipCounter = 0;
 const nextIp = () => `192.0.2.${++ipCounter}`;
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { getDbHandle, openDatabase, useDbForTests } from '@/server/db/client';
+import { getDbHandle, openDatabase, setDbForTests } from '@/server/db/client';
 import { setEnvForTests } from '@/server/env';
 import { MailDeliveryError, sendMail } from '@/server/mail/send';
 import { startTestApi } from '../helpers/api';
@@ -125,14 +125,14 @@ describe('errors from the database and the mail server are logged, not shown', (
     const broken = await openDatabase({ kind: 'postgres', url: `postgres://arb:hunter2@127.0.0.1:${port}/arb`, timeouts: { connectMs: 1000 } });
     const api = await startTestApi();
     const previous = await getDbHandle();
-    useDbForTests(broken);
+    setDbForTests(broken);
     try {
       const r = await call(api, 'GET', '/api/health');
       expect(r.status).toBe(503);
       expect(r.json.error).toEqual({ code: 'unavailable', message: 'The database is not answering.' });
       expect(r.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|hunter2|\d{4,5}/);
     } finally {
-      useDbForTests(previous);
+      setDbForTests(previous);
       await api.close();
       await broken.close().catch(() => undefined);
     }

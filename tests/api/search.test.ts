@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { useStoreApi } from '../helpers/apiWorld';
+import { setUpStoreApi } from '../helpers/apiWorld';
 import { renderCaptchaPage } from '../fakes/googlePlayPages';
 import { DEMO_APPS, itunesApp, playApp } from '../fixtures/catalog';
 
-const w = useStoreApi();
+const w = setUpStoreApi();
 
 async function search(body: unknown) {
   const res = await fetch(`${w.api.url}/api/search`, {

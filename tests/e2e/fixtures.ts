@@ -35,20 +35,20 @@ function required(name: string): string {
 let counter = 0;
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  baseURL: async ({}, use) => use(required('E2E_BASE_URL')),
-  page: async ({ page }, use) => {
+  baseURL: async ({}, provide) => provide(required('E2E_BASE_URL')),
+  page: async ({ page }, provide) => {
     hydratingNavigation(page);
-    await use(page);
+    await provide(page);
   },
-  control: async ({}, use) => use(new ControlClient(required('E2E_CONTROL_URL'))),
-  newEmail: async ({}, use, testInfo) => {
-    await use((label = 'user') => `${label}-${testInfo.workerIndex}-${process.pid}-${Date.now().toString(36)}-${counter++}@example.com`);
+  control: async ({}, provide) => provide(new ControlClient(required('E2E_CONTROL_URL'))),
+  newEmail: async ({}, provide, testInfo) => {
+    await provide((label = 'user') => `${label}-${testInfo.workerIndex}-${process.pid}-${Date.now().toString(36)}-${counter++}@example.com`);
   },
-  signIn: async ({ control, newEmail }, use) => {
-    await use((page, options = {}) => signInThroughUi(page, control, { email: options.email ?? newEmail(), redirectTo: options.redirectTo }));
+  signIn: async ({ control, newEmail }, provide) => {
+    await provide((page, options = {}) => signInThroughUi(page, control, { email: options.email ?? newEmail(), redirectTo: options.redirectTo }));
   },
   sharedUser: [
-    async ({ browser }, use, workerInfo) => {
+    async ({ browser }, provide, workerInfo) => {
       const context = await browser.newContext({ baseURL: required('E2E_BASE_URL') });
       const page = await context.newPage();
       hydratingNavigation(page);
@@ -56,7 +56,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const user = await signInThroughUi(page, new ControlClient(required('E2E_CONTROL_URL')), { email });
       const storageState = await context.storageState();
       await context.close();
-      await use({ ...user, storageState });
+      await provide({ ...user, storageState });
     },
     { scope: 'worker' },
   ],
@@ -67,7 +67,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
  * Each test still gets its own context: logging out or editing the stored user stays inside the test.
  */
 export const userTest = test.extend({
-  storageState: async ({ sharedUser }, use) => use(sharedUser.storageState),
+  storageState: async ({ sharedUser }, provide) => provide(sharedUser.storageState),
 });
 
 export { expect };

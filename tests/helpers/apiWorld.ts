@@ -2,7 +2,7 @@
  * The set-up API test files share: the outside fakes a file needs, the env pointing at them, a fresh database
  * (testDb.ts) and the real API routes on loopback (api.ts), and one close() for all of it.
  *
- *   const w = useStoreApi();   // at the top of a test file: started before its tests, closed after them
+ *   const w = setUpStoreApi();   // at the top of a test file: started before its tests, closed after them
  *
  * Files with other outside services start their own fakes and pass them to startApiWorld (billing.test.ts), or build
  * a world of their own (tests/api/support/connectWorld.ts).
@@ -71,7 +71,7 @@ export async function startStoreApi(env: Env = {}): Promise<StoreApi> {
  * recorded requests, nothing in the search and details caches (a cached answer would hide the store's).
  * The returned object is filled in by the time the tests run.
  */
-export function useStoreApi(): StoreApi {
+export function setUpStoreApi(): StoreApi {
   const world = {} as StoreApi;
   beforeAll(async () => {
     Object.assign(world, await startStoreApi());
@@ -102,7 +102,7 @@ export async function startMailApi(name: string, env: Env = {}): Promise<MailApi
 }
 
 /** startMailApi for the whole test file; a test that changes the settings (w.setEnv) has the file's own back after it. */
-export function useMailApi(name: string, env: Env = {}): MailApi {
+export function setUpMailApi(name: string, env: Env = {}): MailApi {
   const world = {} as MailApi;
   beforeAll(async () => {
     Object.assign(world, await startMailApi(name, env));

@@ -7,7 +7,7 @@
 import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { openDatabase, useDbForTests, type DB } from '@/server/db/client';
+import { openDatabase, setDbForTests, type DB } from '@/server/db/client';
 import { migrateToLatest } from '@/server/db/migrate';
 
 export type TestDb = { db: DB; kind: 'pglite' | 'postgres'; url?: string; close: () => Promise<void> };
@@ -26,8 +26,8 @@ export async function createTestDb(): Promise<TestDb> {
     const url = admin.replace(/\/postgres$/, `/${name}`);
     const handle = await openDatabase({ kind: 'postgres', url });
     if (!template) await migrateToLatest(handle.db);
-    useDbForTests(handle);
-    return { db: handle.db, kind: 'postgres', url, close: async () => { useDbForTests(null); await handle.close(); } };
+    setDbForTests(handle);
+    return { db: handle.db, kind: 'postgres', url, close: async () => { setDbForTests(null); await handle.close(); } };
   }
   // Start from the run's migrated template when the project provides one (tests/helpers/pgliteGlobalSetup.ts): made
   // by this run's migrations, so there is nothing left to apply.
@@ -35,6 +35,6 @@ export async function createTestDb(): Promise<TestDb> {
   const loadDataDir = template ? new Blob([fs.readFileSync(template)]) : undefined;
   const handle = await openDatabase({ kind: 'pglite', loadDataDir });
   if (!template) await migrateToLatest(handle.db);
-  useDbForTests(handle);
-  return { db: handle.db, kind: 'pglite', close: async () => { useDbForTests(null); await handle.close(); } };
+  setDbForTests(handle);
+  return { db: handle.db, kind: 'pglite', close: async () => { setDbForTests(null); await handle.close(); } };
 }

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { env, setEnvForTests } from '@/server/env';
-import { openDatabase, useDbForTests } from '@/server/db/client';
+import { openDatabase, setDbForTests } from '@/server/db/client';
 import { migrateToLatest } from '@/server/db/migrate';
 import { createDestination, drainDeliveries, ensureApp, pollAppNow } from '@/server/monitor/service';
 import { createTestDb, type TestDb } from '../helpers/testDb';
@@ -41,7 +41,7 @@ const children: WorkerChild[] = [];
 async function openPglite() {
   const handle = await openDatabase({ kind: 'pglite', dataDir: path.join(pgliteDir!, 'pglite') });
   await migrateToLatest(handle.db);
-  useDbForTests(handle);
+  setDbForTests(handle);
   return handle;
 }
 
@@ -89,7 +89,7 @@ test('kill -9 during delivery, restart: every review arrives once per destinatio
   for (let i = 1; i <= REVIEWS; i++) feed.publish(APP.appId, 'us', { content: `review ${marker(i)}`, updated: new Date(Date.now() + 1000 + i) });
   await pollAppNow(APP); // 3 × 40 deliveries queued, nothing sent yet
   if (handle) {
-    useDbForTests(null);
+    setDbForTests(null);
     await handle.close(); // PGlite is single-process: the worker opens the directory now
   }
 
@@ -131,7 +131,7 @@ test('kill -9 during delivery, restart: every review arrives once per destinatio
   expect(rows.every((r) => r.status === 'delivered')).toBe(true);
   expect(rows.filter((r) => r.attempts === 2)).toHaveLength(inFlight.reduce((n, a) => n + a.length, 0));
   if (check) {
-    useDbForTests(null);
+    setDbForTests(null);
     await check.close();
   }
 }, 120_000);

@@ -7,10 +7,10 @@ import { test as base, expect } from '../fixtures';
 import { ConnectControl } from './connectWorld';
 
 export const test = base.extend<{ connect: ConnectControl }>({
-  connect: async ({}, use) => {
+  connect: async ({}, provide) => {
     const url = process.env.E2E_CONTROL_URL;
     if (!url) throw new Error('E2E_CONTROL_URL is not set: run the suite with `npx playwright test`.');
-    await use(new ConnectControl(url));
+    await provide(new ConnectControl(url));
   },
 });
 export { expect };
