@@ -1,5 +1,5 @@
 // First Load JS and CSS per route, gzipped, read from the build manifest, next to the same figure for a bare Next.js
-// page built in the same run (the framework's floor). Budget (issue 2 point 11): every marketing route's JS
+// page built in the same run (the framework's floor). Budget: every marketing route's JS
 // ≤ 1.35 × floor, CSS ≤ 25 kB gz.
 //
 // A route's first load = the unique files of build-manifest `pages[route]` ∪ `pages['/_app']` ∪ rootMainFiles ∪

@@ -5,7 +5,7 @@
  * what its SDK adds by itself (the current URL, autocaptured element texts).
  * PostHog is the one vendor; its SDK is fetched with import() only when
  * NEXT_PUBLIC_POSTHOG_KEY is set, so it never weighs on the bundle otherwise, and without a key every call is a no-op.
- * The spec's "second analytics service" is served through window.dataLayer (a tag manager's hand-off) — no second SDK.
+ * The second analytics service is served through window.dataLayer (a tag manager's hand-off) — no second SDK.
  */
 export type AnalyticsSink = {
   pageview(url: string): void;
@@ -87,7 +87,7 @@ const defaultLoader = async (): Promise<PosthogLike> => (await import('posthog-j
 type DataLayerWindow = { dataLayer?: Array<Record<string, unknown>> };
 
 /**
- * The page's `window.dataLayer`: the standard hand-off to a tag manager, and so to the spec's second analytics
+ * The page's `window.dataLayer`: the standard hand-off to a tag manager, and so to the second analytics
  * service, whichever the site owner wires there. Costs nothing and loads nothing.
  */
 function dataLayerSink(win: DataLayerWindow): AnalyticsSink {

@@ -11,7 +11,7 @@ export function isAppStore(value: unknown): value is AppStore {
   return typeof value === 'string' && (APP_STORES as readonly string[]).includes(value);
 }
 
-/** The chat platforms (and e-mail) a connection can deliver to; Slack is the spec's default. */
+/** The chat platforms (and e-mail) a connection can deliver to; Slack is the default. */
 export const PLATFORMS = ['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 export const DEFAULT_PLATFORM: Platform = 'slack';

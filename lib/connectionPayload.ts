@@ -1,5 +1,5 @@
 /**
- * The v2 connection payload (spec section 3): what the browser hands to `POST v1/oauth/platform/connect` (and through
+ * The v2 connection payload (docs/PRODUCT.md, Connection payload): what the browser hands to `POST v1/oauth/platform/connect` (and through
  * OAuth `state`) to say which app's reviews go to which webhook. URL-safe base64 JSON, so it survives query strings.
  * Pure module — the API server imports the decoder, so no browser-only APIs here.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard hand-off (spec sections 6, 7): the header asks for a one-time code (GET v1/auth/token/refresh) and
+ * The dashboard hand-off (docs/PRODUCT.md, Sign-in and the dashboard): the header asks for a one-time code (GET v1/auth/token/refresh) and
  * opens /dashboard?token=home__<code>; the dashboard removes the code from the address bar before anything else can
  * read it (analytics included), then exchanges it once by POST for the session's tokens. The code is worthless after
  * that, or after 60 seconds.

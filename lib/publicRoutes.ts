@@ -1,5 +1,5 @@
 /**
- * Every public route of the site (spec section 2), as plain data so the sitemap, the unit tests and the end-to-end
+ * Every public route of the site (docs/PRODUCT.md, Routes), as plain data so the sitemap, the unit tests and the end-to-end
  * accessibility checks share one list. Pure module: no fs, no React — safe in the browser, in Node and in Playwright.
  *
  * The content-driven routes (features, platforms, use cases, sources, resources, blog posts) are listed here too;
@@ -34,7 +34,7 @@ export const BLOG_SLUGS = [
 
 export type PlatformSlug = (typeof PLATFORM_SLUGS)[number];
 
-/** Display names of the chat platforms, in the order the spec lists them. */
+/** Display names of the chat platforms, in the order the product lists them. */
 export const PLATFORM_NAMES: Record<PlatformSlug, string> = {
   slack: 'Slack',
   'microsoft-teams': 'Microsoft Teams',
@@ -70,7 +70,7 @@ export const MARKETING_ROUTES: readonly string[] = [
 export const PUBLIC_ROUTES: readonly string[] = ['/', '/try-free', ...MARKETING_ROUTES];
 
 /**
- * Alternative paths the spec's menus and footer use, and where they lead. next.config.js redirects these (it cannot
+ * Older paths menus and links used, and where they lead. next.config.js redirects these (it cannot
  * import TypeScript, so the unit test checks that both lists say the same thing).
  */
 export const ROUTE_ALIASES: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 /**
- * React Query defaults of the spec (section 9): unused data kept 5 minutes; queries retried 3 times, mutations never;
+ * React Query defaults (docs/PRODUCT.md, Constants): unused data kept 5 minutes; queries retried 3 times, mutations never;
  * the wait between tries doubles from 1 s up to 30 s. Only pages that fetch create a client (see QueryProvider), so
  * marketing pages never download React Query.
  */

@@ -1,5 +1,5 @@
 /**
- * Attribution capture (spec section 4): utm_source, utm_medium and utm_campaign are saved whenever a page is loaded
+ * Attribution capture (docs/PRODUCT.md, Browser state): utm_source, utm_medium and utm_campaign are saved whenever a page is loaded
  * with them; `referral` is written once (first touch wins) from `ref`, overridden by `utm_source` when both are there.
  * The values travel with the sign-in token exchange as metadata.
  */

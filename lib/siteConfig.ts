@@ -1,8 +1,8 @@
 /**
- * Site configuration: the header menu. Each of the four primary sections (spec section 2) is shown only when
- * `enabled`. Links use the canonical routes; the older spellings the spec's menu used (/books/,
+ * Site configuration: the header menu. Each of the four primary sections (docs/PRODUCT.md, Header) is shown only when
+ * `enabled`. Links use the canonical routes; the older spellings menus used (/books/,
  * /features/review-monitoring/, /sources/app-reviews/ios) still work through redirects, but a menu should not send
- * people through a redirect — and the spec's menu quirk of pointing Google Play at the Apple page is not copied.
+ * people through a redirect — and Google Play points at its own page, not the Apple one.
  */
 export type MenuLink = { label: string; href: string; description?: string };
 export type MenuSectionId = 'features' | 'sources' | 'useCases' | 'resources';

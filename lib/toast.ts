@@ -1,5 +1,5 @@
 /**
- * Toast defaults of the spec (section 9): 4000 ms for blank, error and custom toasts, 2000 ms for success, loading
+ * Toast defaults (docs/PRODUCT.md, Page shell): 4000 ms for blank, error and custom toasts, 2000 ms for success, loading
  * toasts stay until replaced. At most 20 are kept: that is react-hot-toast's own limit (TOAST_LIMIT), which the
  * component test checks rather than assumes.
  */

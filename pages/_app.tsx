@@ -1,5 +1,5 @@
 /**
- * The page shell (spec section 2): default SEO tags, the frame (header, main, footer), the route progress bar with
+ * The page shell (docs/PRODUCT.md, Page shell): default SEO tags, the frame (header, main, footer), the route progress bar with
  * page views, toasts, the generic modals, and the browser-side start-up work (persisted user, attribution,
  * analytics). Only small modules here — every page downloads this file; the HTTP client, React Query and analytics
  * SDKs are loaded by the pages that need them. Toasts and modals show nothing until raised, so they mount when the

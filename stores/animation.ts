@@ -1,4 +1,4 @@
-/** Whether a page transition animation is running (spec section 3). Deliberately not persisted. */
+/** Whether a page transition animation is running (docs/PRODUCT.md, Browser state). Deliberately not persisted. */
 import { create } from 'zustand';
 
 export type AnimationState = { isAnimating: boolean; setIsAnimating: (isAnimating: boolean) => void };

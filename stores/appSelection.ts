@@ -1,5 +1,5 @@
 /**
- * The app the visitor picked and the choices around it (spec section 3). Selecting an app records an app_selected
+ * The app the visitor picked and the choices around it (docs/PRODUCT.md, Browser state). Selecting an app records an app_selected
  * event (GET v1/apps/event); the API module is imported on demand so pages without a selection never load axios.
  */
 import { create } from 'zustand';

@@ -1,5 +1,5 @@
 /**
- * Signed-in state (spec section 3): persisted in localStorage under the fixed name 'arb-storage'.
+ * Signed-in state (docs/PRODUCT.md, Browser state): persisted in localStorage under the fixed name 'arb-storage'.
  * `skipHydration` keeps the server render and the first client render signed-out (no hydration mismatch); the app
  * shell calls rehydrateAuth() after mount, and pages that need the stored user wait for useAuthHydrated().
  */
@@ -21,7 +21,7 @@ export type AuthData = {
 
 export type AuthState = {
   authData: AuthData;
-  /** Replaces the whole authData object (spec section 4), it does not merge. */
+  /** Replaces the whole authData object , it does not merge (docs/PRODUCT.md, Browser state). */
   setAuthData: (authData: AuthData) => void;
   /** Ends the session on the server, clears ALL localStorage, empties authData and sends the top window to the site root. */
   logout: () => void;

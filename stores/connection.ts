@@ -1,4 +1,4 @@
-/** The "send reviews to chat" flow's state (spec section 3). */
+/** The "send reviews to chat" flow's state (docs/PRODUCT.md, Browser state). */
 import { create } from 'zustand';
 import { DEFAULT_PLATFORM, type Platform } from '@/lib/appStores';
 

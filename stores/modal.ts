@@ -1,5 +1,5 @@
 /**
- * Modal state (spec section 3). The modal store drives the generic modal (components/common/Modal): title, body,
+ * Modal state (docs/PRODUCT.md, Header: the generic modal). The modal store drives the generic modal (components/common/Modal): title, body,
  * size (xs), backdrop ('static': a click outside does not close it), role (alertdialog), open, and the callbacks run
  * when it is confirmed or cancelled. The simpler shared modal state holds just open, title and body.
  */

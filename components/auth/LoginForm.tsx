@@ -1,5 +1,5 @@
 /**
- * Sign-in by e-mail code (spec sections 4, 7): e-mail → POST v1/auth/email → the 6-digit code → POST
+ * Sign-in by e-mail code (docs/PRODUCT.md, Sign-in and the dashboard): e-mail → POST v1/auth/email → the 6-digit code → POST
  * v1/auth/email/confirm → a one-time token → POST v1/auth/token/exchange with the stored attribution → signed in →
  * on to the sanitized redirect_to (default '/').
  */

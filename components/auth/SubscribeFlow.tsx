@@ -1,10 +1,10 @@
 /**
- * /subscribe?org_id=… (spec sections 5, 7, 8): links from the CRM open billing for an organisation. Only an org_id
+ * /subscribe?org_id=… (docs/PRODUCT.md, Subscribe links): links from the CRM open billing for an organisation. Only an org_id
  * starting with 'org_' triggers the org authentication call (POST v1/auth/token/crm-exchange); anything else shows
  * nothing. On success the billing-only token and the owner's masked address (o***@example.com: the link may have
  * been seen by anyone) are stored as the auth data and the plans are offered; choosing one asks the billing API for a
  * checkout page (POST v1/org/billing/purchase, bearer) — the only thing that token can do. A failed org call shows
- * the spec's toast, 'Some Error Occured'.
+ * the product's toast, 'Some Error Occured'.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -92,7 +92,7 @@ export default function SubscribeFlow({ plans }: { plans: Plan[] }) {
     else toast.error(MESSAGES.orgAuthFailed, { id: 'org-auth-failed' });
   }, [exchange.isSuccess, account, setAuthData]);
 
-  // Spec section 5: without an org_id starting with 'org_', nothing is shown at all.
+  // Without an org_id starting with 'org_', nothing is shown at all.
   if (!valid) return null;
   if (exchange.isPending) {
     return (

@@ -1,5 +1,5 @@
 /**
- * The generic modal (spec section 2): a title, a body and a Close button, driven by the modal store (defaults: size
+ * The generic modal (docs/PRODUCT.md, Header): a title, a body and a Close button, driven by the modal store (defaults: size
  * xs, backdrop static, role alertdialog). Written by hand instead of pulling a UI kit into every page: it moves focus
  * into the dialog, keeps Tab inside it, closes on Escape, and gives focus back to where it was.
  * With backdrop 'static' a click outside does nothing (the user must answer); with `true` it cancels.

@@ -1,5 +1,5 @@
 /**
- * The connect flow under the selected app on / and /try-free (issue 5), driven by the spec's stores:
+ * The connect flow under the selected app on / and /try-free driven by the flow's stores (docs/PRODUCT.md, Browser state):
  *   connectionState  idle → choosing_platform → entering_webhook → connecting → connected | error
  * Step 1 picks the platform (Slack by default), step 2 takes the webhook (or address) and, for App Store apps, the
  * storefront; the browser then builds the v2 connection payload (lib/connectionPayload) and calls
@@ -72,7 +72,7 @@ function Flow() {
     }
   }, [appKey]);
 
-  // The spec's continueButtonEnabled: the current step is complete.
+  // The app selection store's continueButtonEnabled: the current step is complete.
   const stepComplete =
     state === 'choosing_platform' ? true : state === 'entering_webhook' || state === 'error' ? checkStep(platform, values, config.data?.allow_private_webhooks ?? false).complete : false;
   useEffect(() => {

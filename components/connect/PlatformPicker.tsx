@@ -1,6 +1,6 @@
 /**
  * Step 1: where the reviews go. Six native radio buttons in a fieldset — arrow keys move between them, the legend names
- * the group — drawn as cards. Slack is chosen by default (spec section 9).
+ * the group — drawn as cards. Slack is chosen by default (docs/PRODUCT.md, Constants).
  */
 import { PLATFORMS, type Platform } from '@/lib/appStores';
 import styles from './Connect.module.css';

@@ -1,6 +1,6 @@
 /**
  * What each destination is called and how to get its webhook: the short how-to the webhook step shows. The steps
- * follow each platform's own documentation (shared/reference/chat-platforms.md); Teams uses Workflows, since Office 365
+ * follow each platform's own documentation; Teams uses Workflows, since Office 365
  * connectors are being retired.
  */
 import type { Platform } from '@/lib/appStores';

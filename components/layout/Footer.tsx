@@ -1,5 +1,5 @@
 /**
- * The site footer, exactly the groups and links of spec section 2 ("Footer"). The paths keep the spec's spelling
+ * The site footer, exactly the groups and links of docs/PRODUCT.md, Footer. The paths keep that page's spelling
  * (some with a trailing slash); next/link renders them without the slash (trailingSlash is off), so a click lands on
  * the page directly, and the slashed form still works by Next's redirect. `dark` is the taller black footer of /ask-arb.
  */

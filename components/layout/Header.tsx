@@ -1,5 +1,5 @@
 /**
- * The site header (spec section 2). Signed out: Login (not on /login; it carries the current path and query as
+ * The site header (docs/PRODUCT.md, Header). Signed out: Login (not on /login; it carries the current path and query as
  * redirect_to, or passes on an existing redirect_to) and "Try it Free" (not on /try-free; it goes to / and focuses
  * the search box). Signed in: the user dropdown. The four primary sections appear only when enabled in site
  * configuration. Background: light blue on / and /try-free, black on /ask-arb, white elsewhere.

@@ -1,5 +1,5 @@
 /**
- * The small-screen menu (spec section 2): a collapsible list of the enabled sections' links behind one toggle button.
+ * The small-screen menu (docs/PRODUCT.md, Header): a collapsible list of the enabled sections' links behind one toggle button.
  * It closes when a link is chosen, on a click or tap outside, and on Escape. The list exists only while open.
  */
 import Link from 'next/link';

@@ -1,5 +1,5 @@
 /**
- * The top progress bar (spec sections 2, 4, 9): shown on every non-shallow route change, hidden when the change
+ * The top progress bar (docs/PRODUCT.md, Page shell): shown on every non-shallow route change, hidden when the change
  * completes or fails; shallow changes (query-only updates) show nothing. Starts at 8 %, trickles every 800 ms,
  * animates in 200 ms; nprogress itself never trickles past 99.4 % before done(). Each completed route change is also
  * recorded as a page view.

@@ -1,5 +1,5 @@
 /**
- * Title, description and share tags of a page (spec section 2, "Page shell"). _app renders <Seo /> with the defaults;
+ * Title, description and share tags of a page (docs/PRODUCT.md, Page shell). _app renders <Seo /> with the defaults;
  * a page renders its own <Seo title=… /> and, because every tag carries a `key`, next/head keeps only the page's
  * version of each tag.
  *

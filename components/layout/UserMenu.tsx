@@ -1,10 +1,10 @@
 /**
- * The signed-in user's dropdown (spec section 2): labelled with the display name, else the name, else the e-mail; it
+ * The signed-in user's dropdown (docs/PRODUCT.md, Header): labelled with the display name, else the name, else the e-mail; it
  * shows the e-mail, a Dashboard link and Logout. Menu-button pattern: arrow keys move between items, Escape and a
  * click outside close it and Escape returns focus to the button.
  *
  * Dashboard asks for a fresh token (GET v1/auth/token/refresh) and opens /dashboard?token=home__<token> in the top
- * window; if the refresh fails it still goes, without the token (spec section 8). The API module is imported on
+ * window; if the refresh fails it still goes, without the token (docs/PRODUCT.md, Sign-in and the dashboard). The API module is imported on
  * click, so the header never carries the HTTP client.
  */
 import Link from 'next/link';

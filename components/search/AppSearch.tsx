@@ -1,5 +1,5 @@
 /**
- * The home search box (spec section 2): a searchbox named "Search your app" that searches the App Store and Google
+ * The home search box (docs/PRODUCT.md, Routes): a searchbox named "Search your app" that searches the App Store and Google
  * Play as the visitor types and lists the apps found. Keyboard: ↓/↑ move through the results (announced through
  * aria-activedescendant), Enter picks, Escape closes the list (a second Escape clears the text).
  * Picking an app fills the app selection store, which records the app_selected event.

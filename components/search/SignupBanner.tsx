@@ -1,5 +1,5 @@
 /**
- * Shown when a visitor arrives with an app in the link (spec section 4): an invitation to sign up, which they can
+ * Shown when a visitor arrives with an app in the link (docs/PRODUCT.md, Links into the flow): an invitation to sign up, which they can
  * dismiss (the banner is a toggleable flag). Signed-in users are past this point and never see it.
  */
 import Link from 'next/link';

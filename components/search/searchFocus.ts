@@ -6,7 +6,7 @@ import toast from 'react-hot-toast';
 import { MESSAGES } from '@/lib/messages';
 
 export const SEARCH_INPUT_ID = 'app-search';
-/** Spec section 9: from another page, navigate first and focus about 1 s later. */
+/** docs/PRODUCT.md, Header: from another page, navigate first and focus about 1 s later. */
 export const SEARCH_FOCUS_DELAY_MS = 1000;
 
 export function focusSearchBox(): boolean {

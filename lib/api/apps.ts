@@ -13,7 +13,7 @@ export function searchBase(): string {
 export type SearchRequest = { query: string; country?: string; appStore: AppStore };
 
 /**
- * POST search — one store at a time, abortable. Per the spec, errors are logged and the call returns nothing (null);
+ * POST search — one store at a time, abortable. Errors are logged and the call returns nothing (null);
  * an aborted request (a newer query replaced it) returns null silently.
  */
 export async function searchApps(request: SearchRequest, signal?: AbortSignal): Promise<AppSearchResult[] | null> {

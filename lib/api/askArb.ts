@@ -1,6 +1,6 @@
 /**
  * Ask ARB chat. The plain call goes through the shared client; streaming uses a raw fetch (axios cannot hand the
- * browser a response body as it arrives), as the spec describes. A bearer token is sent when the visitor is signed in.
+ * browser a response body as it arrives). A bearer token is sent when the visitor is signed in.
  */
 import { ApiError, api, apiBase, call, HTTP_TIMEOUT_MS, withBearer } from './client';
 import type { ChatReply, ChatRequest, ChatTranscript } from './types';

@@ -1,5 +1,5 @@
 /**
- * Sign-in and session calls (spec section 7). The e-mail, exchange, refresh, hand-off, renew and crm-exchange calls
+ * Sign-in and session calls (docs/PRODUCT.md, Sign-in and the dashboard). The e-mail, exchange, refresh, hand-off, renew and crm-exchange calls
  * resolve null on error.
  */
 import { api, call, withBearer } from './client';

@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the browser (STYLE.md #1): API base from NEXT_PUBLIC_API_BASE, the spec's 50 s timeout,
+ * The one HTTP client of the browser: API base from NEXT_PUBLIC_API_BASE, the 50 s timeout (docs/PRODUCT.md, Constants),
  * credentials (cookies) on every request, and a bearer header only where a call passes a token.
  * Every failure becomes an ApiError carrying status, code and the server's message.
  */
@@ -50,7 +50,7 @@ api.interceptors.response.use(
   },
 );
 
-/** Request options with a bearer token, for the calls the spec sends one with. */
+/** Request options with a bearer token, for the calls that send one. */
 export function withBearer(token: string | undefined | null, config: AxiosRequestConfig = {}): AxiosRequestConfig {
   if (!token) return config;
   return { ...config, headers: { ...(config.headers ?? {}), Authorization: `Bearer ${token}` } };

@@ -18,7 +18,7 @@ export function finishSlackOAuth(request: { code: string; state: string }): Prom
   return call(api.post('v1/oauth/slack/callback', request));
 }
 
-/** GET v1/public/destination/{id} — the spec reads `data.data`, which is what `call` unwraps. */
+/** GET v1/public/destination/{id} — the answer's `data`, which is what `call` unwraps. */
 export function getDestination(id: string): Promise<Destination> {
   return call(api.get(`v1/public/destination/${encodeURIComponent(id)}`));
 }

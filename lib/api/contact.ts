@@ -1,4 +1,4 @@
-/** The contact form's call (spec section 7: POST e-mail and message as JSON). */
+/** The contact form's call (POST e-mail and message as JSON). */
 import { api, call } from './client';
 
 export type ContactMessage = { email: string; message: string };

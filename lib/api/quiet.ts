@@ -1,5 +1,5 @@
 /**
- * The spec's error behaviour for auth and billing calls (section 8): log 'Serious Error AuthExchange' to the console
+ * The error behaviour of auth and billing calls (docs/PRODUCT.md, Sign-in and the dashboard): log 'Serious Error AuthExchange' to the console
  * and resolve with null instead of throwing. `onError` lets a page still show the server's message (e.g. billing's
  * 503 "billing is not set up") without changing what the call resolves to.
  */

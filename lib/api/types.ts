@@ -1,4 +1,4 @@
-/** Shapes of the API's `data` answers the browser reads (shared/CONTRACT.md). */
+/** Shapes of the API's `data` answers the browser reads (described by GET /api/openapi.json). */
 import type { AppStore, Platform } from '@/lib/appStores';
 
 /** authToken: short-lived access token; refreshToken: renews it until the session ends (logout, 30 days). */

@@ -1,5 +1,5 @@
 /**
- * Product events about apps (spec: "Setting a selected app sends an app_selected event with app_id and app_store").
+ * Product events about apps (docs/PRODUCT.md, Browser state: choosing an app records an app_selected event).
  * Only events listed here are stored, so the table holds what we can interpret later.
  */
 import { getDb } from '../db/client';

@@ -1,4 +1,4 @@
-/** The footer of spec section 2: four groups, their links in order, the AskARB label, and the dark variant. */
+/** The footer of docs/PRODUCT.md: four groups, their links in order, the AskARB label, and the dark variant. */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import { render } from '@/tests/helpers/render';
@@ -9,8 +9,8 @@ function group(title: string): HTMLElement {
   return heading.parentElement!;
 }
 
-// The spec writes some footer paths with a trailing slash (/pricing/); next/link renders them without it, the form
-// Next serves directly, so a click costs no redirect. FOOTER_GROUPS keeps the spec's spelling.
+// docs/PRODUCT.md writes some footer paths with a trailing slash (/pricing/); next/link renders them without it, the form
+// Next serves directly, so a click costs no redirect. FOOTER_GROUPS keeps that spelling.
 function links(title: string): [string, string | null][] {
   return within(group(title))
     .getAllByRole('link')
@@ -18,7 +18,7 @@ function links(title: string): [string, string | null][] {
 }
 
 describe('Footer', () => {
-  test('keeps the paths exactly as the spec writes them', () => {
+  test('keeps the paths exactly as docs/PRODUCT.md writes them', () => {
     expect(FOOTER_GROUPS.map((g) => [g.title, g.links.map((l) => l.href)])).toEqual([
       ['Product', ['/platform/slack', '/platform/microsoft-teams', '/platform/mattermost', '/platform/discord', '/platform/webex', '/pricing/', '/faq']],
       ['Company', ['/privacy/', '/terms/']],

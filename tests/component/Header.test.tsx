@@ -53,7 +53,7 @@ describe('Try it Free', () => {
     return <input id={SEARCH_INPUT_ID} type="search" aria-label="Search your app" />;
   }
 
-  test('on / it focuses the search box at once with the spec’s toast', async () => {
+  test('on / it focuses the search box at once with its toast', async () => {
     const { user } = render(
       <>
         <Header />

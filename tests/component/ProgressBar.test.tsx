@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe('route progress bar', () => {
-  test('uses the spec’s constants: minimum 8 %, trickle every 800 ms, 200 ms animation, capped at 99.4 %', () => {
+  test('uses its constants: minimum 8 %, trickle every 800 ms, 200 ms animation, capped at 99.4 %', () => {
     expect(NProgress.settings).toMatchObject({ minimum: 0.08, trickleSpeed: 800, speed: 200 });
     NProgress.set(0.99);
     NProgress.inc(0.5);

@@ -1,5 +1,5 @@
 /**
- * The browser's API functions against a real loopback HTTP server (no axios mocks): what they send, and the spec's
+ * The browser's API functions against a real loopback HTTP server (no axios mocks): what they send, and the product's
  * error behaviour — auth and billing calls log 'Serious Error AuthExchange' and resolve null, the e-mail call returns
  * null, search logs and returns nothing, the others throw an ApiError carrying the server's message.
  */

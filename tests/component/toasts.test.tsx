@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 describe('toasts', () => {
-  test('the spec’s texts, word for word', () => {
+  test('the product’s texts, word for word', () => {
     expect(MESSAGES.tryFreeToast).toBe('Start by typing name of your app');
     expect(MESSAGES.orgAuthFailed).toBe('Some Error Occured');
     expect(MESSAGES.redirectingToDashboard).toBe('Redirecting to dashboard...');

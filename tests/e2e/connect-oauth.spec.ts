@@ -1,5 +1,5 @@
 /**
- * Issue 5: "Add to Slack" and "Add to Discord" on the built app, against loopback Slack and Discord OAuth endpoints
+ * "Add to Slack" and "Add to Discord" on the built app, against loopback Slack and Discord OAuth endpoints
  * (tests/fakes/slackOAuth.ts, discordOAuth.ts). The button leads to the platform's approval page, which sends the
  * browser back to /connect/<platform>; that page finishes the install and shows the channel, and the welcome arrives
  * at the webhook the install created.

@@ -1,5 +1,5 @@
 /**
- * Issue 5: from the search box to reviews in the team's chat, once per platform, on the built app with loopback
+ * From the search box to reviews in the team's chat, once per platform, on the built app with loopback
  * receivers. Type the app's name → pick it → choose the platform → paste the receiver's webhook → the welcome naming
  * the app and the last 5 reviews arrive in that platform's format; then a review published in the App Store feed
  * arrives exactly once (a second one is published as a barrier: when it is there, the first had every chance to

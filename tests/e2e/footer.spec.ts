@@ -1,4 +1,4 @@
-/** Issue 2 point 3: the footer's four groups and their links; /ask-arb's dark, taller footer. */
+/** The footer's four groups and their links; /ask-arb's dark, taller footer. */
 import { expect, test } from './fixtures';
 import { backgroundOf, classify } from './support/colors';
 
@@ -10,7 +10,7 @@ const GROUPS: Record<string, string[]> = {
   Explore: ['/ask-arb', '/get-reviews', '/blog'],
 };
 
-test('the footer has the four groups of the spec with their links', async ({ page }) => {
+test('the footer has the four groups of docs/PRODUCT.md with their links', async ({ page }) => {
   await page.goto('/pricing');
   const footer = page.getByRole('contentinfo');
   const nav = footer.getByRole('navigation', { name: 'Footer' });

@@ -1,5 +1,5 @@
 /**
- * Issue 2 point 2: the header of spec section 2 — Login / Try it Free states, redirect_to on the Login link, Try it
+ * The header of docs/PRODUCT.md — Login / Try it Free states, redirect_to on the Login link, Try it
  * Free's focus and toast, the signed-in dropdown, the sections of the site configuration, the background per route,
  * the mobile menu and the generic modal.
  */

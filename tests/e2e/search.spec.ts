@@ -1,5 +1,5 @@
 /**
- * Issue 2 point 8: the home search against the real server and the fake stores — debounced search of both stores,
+ * The home search against the real server and the fake stores — debounced search of both stores,
  * results with icon, title, developer and store, the previous request aborted by a newer query, choosing an app (the
  * app_selected event is stored), and preselection from ?app_id&app_store.
  */

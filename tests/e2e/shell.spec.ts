@@ -1,6 +1,6 @@
 /**
- * Issue 2 point 4: the page shell — default title, description and share image with per-page overrides; the top
- * progress bar on non-shallow route changes only (with the spec's start value and animation); analytics: no outside
+ * The page shell — default title, description and share image with per-page overrides; the top
+ * progress bar on non-shallow route changes only (with its start value and animation); analytics: no outside
  * host without a key, a page-view event for each completed route change.
  */
 import type { Page } from '@playwright/test';
@@ -135,7 +135,7 @@ test.describe('analytics', () => {
 
   /**
    * Page views go to the analytics sinks. Without a PostHog key (the e2e build has none) the built-in sink is the
-   * page's `window.dataLayer`, the standard hand-off to a second analytics service (spec section 7).
+   * page's `window.dataLayer`, the standard hand-off to a second analytics service (docs/PRODUCT.md, Page shell).
    */
   const pageViews = (page: Page) =>
     page.evaluate(() =>

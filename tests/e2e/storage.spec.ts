@@ -1,6 +1,6 @@
 /**
- * Issue 2 points 5 and 7: the signed-in user persists in localStorage 'arb-storage' across reloads without a
- * hydration mismatch; attribution (utm_*, referral) is captured by spec section 4's rules and travels with the token
+ * The signed-in user persists in localStorage 'arb-storage' across reloads without a
+ * hydration mismatch; attribution (utm_*, referral) is captured by the rules of docs/PRODUCT.md, Browser state, and travels with the token
  * exchange.
  */
 import type { Page } from '@playwright/test';

@@ -33,7 +33,7 @@ describe('base64url', () => {
 });
 
 describe('connection payload v2', () => {
-  test('has the spec’s fields: version v2, source_type webhook, country us by default', () => {
+  test('has the payload’s fields: version v2, source_type webhook, country us by default', () => {
     expect(buildConnectionPayload(input)).toEqual({
       version: 'v2',
       user_email: 'ana@example.com',

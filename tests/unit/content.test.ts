@@ -154,7 +154,7 @@ describe('collections match the routes', () => {
   };
 
   for (const [name, slugs] of Object.entries(expected)) {
-    test(`${name}: every slug of the spec has a content file and a page, and nothing else does`, () => {
+    test(`${name}: every slug of docs/PRODUCT.md has a content file and a page, and nothing else does`, () => {
       expect(collectionSlugs(name as CollectionName)).toEqual([...slugs].sort());
       const { route } = COLLECTIONS[name as CollectionName];
       expect(fs.existsSync(path.join(PAGES, `${route}/[slug].tsx`)), `${route}/[slug].tsx`).toBe(true);

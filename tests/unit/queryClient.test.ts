@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { createQueryClient, retryDelay } from '@/lib/queryClient';
 
-test('React Query defaults follow the spec: 5 min gc, 3 query retries, no mutation retries', () => {
+test('React Query defaults follow docs/PRODUCT.md: 5 min gc, 3 query retries, no mutation retries', () => {
   const defaults = createQueryClient().getDefaultOptions();
   expect(defaults.queries?.gcTime).toBe(5 * 60 * 1000);
   expect(defaults.queries?.retry).toBe(3);

@@ -3,7 +3,7 @@ import { normalizeRoute, PUBLIC_ROUTES } from '@/lib/publicRoutes';
 import { enabledSections, siteConfig, type SiteConfig } from '@/lib/siteConfig';
 
 describe('site configuration menu', () => {
-  test('has the four primary sections of the spec', () => {
+  test('has the four primary sections', () => {
     expect(siteConfig.menu.sections.map((s) => s.label)).toEqual(['Features', 'Sources', 'Use Cases', 'Resources']);
   });
 
@@ -14,7 +14,7 @@ describe('site configuration menu', () => {
     expect(missing).toEqual([]);
   });
 
-  test('Google Play points at the Google Play page (the spec’s menu quirk is not copied)', () => {
+  test('Google Play points at the Google Play page (not the Apple page)', () => {
     const sources = siteConfig.menu.sections.find((s) => s.id === 'sources');
     expect(sources?.links.find((l) => l.label === 'Google Play')?.href).toBe('/sources/app-reviews/google-play');
   });

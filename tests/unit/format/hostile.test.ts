@@ -1,5 +1,5 @@
 /**
- * Issue 4, 8e: a hostile review renders harmlessly on every platform. The review's title, body, author (and the
+ * A hostile review renders harmlessly on every platform. The review's title, body, author (and the
  * translation, and even the app's store title) carry mention syntax of every platform, disguised links, Markdown,
  * HTML, an RTL override, ZWJ emoji and 20,000 characters. Each payload must: fire no mention, carry no link but our
  * own, respect every length limit, be valid JSON (no split characters), and keep the e-mail HTML free of user markup.
