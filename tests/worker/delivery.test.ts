@@ -2,44 +2,25 @@
 // (Retry-After / Discord's retry_after honoured to the millisecond), 5xx and Webex 423 are retried, a message the
 // platform rejects is dropped without blocking the queue, a "gone" webhook disables its destination with a reason in
 // plain words, and each platform is paced.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createDestination, drainDeliveries, ensureApp, getDestinationStatus, pollAppNow } from '@/server/monitor/service';
+import { describe, expect, test } from 'vitest';
+import { createDestination, drainDeliveries, getDestinationStatus, pollAppNow } from '@/server/monitor/service';
 import { counters } from '@/server/monitor/counters';
 import { CHAT_PLATFORMS, type ChatHook, type ChatPlatform } from '../fakes/chatWebhooks';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { marker, startWorld, tally, type World } from './helpers/world';
+import { marker, tally, worldPerFile } from './helpers/world';
 
-let w: World;
-let api: TestApi;
-let APP: { store: 'apple_app_store'; appId: string };
-let nextAppId = 2000001;
-
-beforeAll(async () => {
-  w = await startWorld();
-  api = await startTestApi();
-}, 60_000);
-
-afterAll(async () => {
-  await api.close();
-  await w.close();
-});
-
-beforeEach(async () => {
-  APP = { store: 'apple_app_store', appId: String(nextAppId++) };
-  await ensureApp({ ...APP, title: 'Pebble Weather' });
-});
+const t = worldPerFile({ title: 'Pebble Weather', firstAppId: 2000001, api: true });
 
 /** Connects `hook` with no welcome reviews, runs the first poll and sends the intro, then forgets it. */
 async function connect(hook: ChatHook) {
-  const d = await createDestination({ platform: hook.platform, url: hook.url, apps: [APP], welcomeCount: 0 });
-  await pollAppNow(APP);
+  const d = await createDestination({ platform: hook.platform, url: hook.url, apps: [t.app], welcomeCount: 0 });
+  await pollAppNow(t.app);
   await drainDeliveries({ waitForRetries: true });
   hook.requests.length = 0;
   return d;
 }
 
 function publish(from: number, to: number) {
-  for (let i = from; i <= to; i++) w.feed.publish(APP.appId, 'us', { content: `review ${marker(i)}`, rating: 3, updated: new Date(Date.now() + i) });
+  for (let i = from; i <= to; i++) t.w.feed.publish(t.app.appId, 'us', { content: `review ${marker(i)}`, rating: 3, updated: new Date(Date.now() + i) });
 }
 
 /** Time from each refused request to the next request to the same hook. */
@@ -56,7 +37,7 @@ describe('rate limits', () => {
   test('a 429 storm on every platform is waited out: Retry-After honoured, nothing lost, nothing doubled', async () => {
     const hooks = new Map<ChatPlatform, ChatHook>();
     for (const p of CHAT_PLATFORMS) {
-      const hook = w.chat.hook(p);
+      const hook = t.w.chat.hook(p);
       hooks.set(p, hook);
       await connect(hook);
       // Discord says how long in its JSON body (fractions of a second); the others in Retry-After (seconds).
@@ -64,7 +45,7 @@ describe('rate limits', () => {
     }
     hooks.get('webex')!.script({ kind: 'locked', retryAfter: 1 }, 1); // Webex's own "slow down"
     publish(1, 6);
-    await pollAppNow(APP);
+    await pollAppNow(t.app);
     await drainDeliveries({ waitForRetries: true, timeoutMs: 30_000 });
 
     for (const [p, hook] of hooks) {
@@ -80,10 +61,10 @@ describe('rate limits', () => {
   });
 
   test('each platform is paced: Teams at most 4 at once, then one every 250 ms', async () => {
-    const hook = w.chat.hook('msteams');
+    const hook = t.w.chat.hook('msteams');
     await connect(hook);
     publish(1, 8);
-    await pollAppNow(APP);
+    await pollAppNow(t.app);
     await drainDeliveries({ waitForRetries: true, pacing: 'platform', timeoutMs: 20_000 });
     expect(hook.delivered()).toHaveLength(8);
     const times = hook.requests.map((r) => r.receivedAt);
@@ -95,11 +76,11 @@ describe('rate limits', () => {
 
 describe('failures', () => {
   test('a 5xx is retried with backoff and the review still arrives exactly once', async () => {
-    const hook = w.chat.hook('mattermost');
+    const hook = t.w.chat.hook('mattermost');
     await connect(hook);
     hook.script({ kind: 'server_error', status: 503 }, 2);
     publish(1, 3);
-    await pollAppNow(APP);
+    await pollAppNow(t.app);
     await drainDeliveries({ waitForRetries: true, retryBaseMs: 200, timeoutMs: 20_000 });
     const counts = tally(hook.delivered());
     expect([...counts.entries()].sort()).toEqual([1, 2, 3].map((i) => [marker(i), 1]).sort());
@@ -109,11 +90,11 @@ describe('failures', () => {
   });
 
   test('a message the platform rejects is dropped (not retried) and the next one still goes', async () => {
-    const hook = w.chat.hook('slack');
+    const hook = t.w.chat.hook('slack');
     const { id } = await connect(hook);
     hook.script({ kind: 'invalid_payload' }, 1);
     publish(1, 2);
-    await pollAppNow(APP);
+    await pollAppNow(t.app);
     await drainDeliveries({ waitForRetries: true });
     expect(hook.requests.map((r) => r.status)).toEqual([400, 200]);
     const status = await getDestinationStatus(id);
@@ -122,11 +103,11 @@ describe('failures', () => {
   });
 
   test.each(CHAT_PLATFORMS)('%s: a webhook that is gone disables its destination and says why, in plain words', async (platform) => {
-    const hook = w.chat.hook(platform);
+    const hook = t.w.chat.hook(platform);
     const { id } = await connect(hook);
     hook.setDefault({ kind: 'gone' });
     publish(1, 3);
-    await pollAppNow(APP);
+    await pollAppNow(t.app);
     await drainDeliveries({ waitForRetries: true });
     expect(hook.requests).toHaveLength(1); // the first refusal stops it: no hammering a dead webhook
 
@@ -137,7 +118,7 @@ describe('failures', () => {
     expect(status!.queued).toBe(0);
 
     publish(4, 4);
-    await pollAppNow(APP);
+    await pollAppNow(t.app);
     await drainDeliveries({ waitForRetries: true });
     expect(hook.requests).toHaveLength(1);
   });
@@ -145,7 +126,7 @@ describe('failures', () => {
 
 describe('/api/health', () => {
   test('reports the database, the queue and this process\'s counters', async () => {
-    const res = await fetch(`${api.url}/api/health`);
+    const res = await fetch(`${t.api.url}/api/health`);
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: Record<string, unknown> };
     expect(data).toMatchObject({ status: 'ok', database: 'ok', queue: { depth: 0, due: 0, oldest_pending_age_seconds: null } });
@@ -155,13 +136,13 @@ describe('/api/health', () => {
   });
 
   test('shows a queue that is falling behind', async () => {
-    const hook = w.chat.hook('webex');
+    const hook = t.w.chat.hook('webex');
     await connect(hook);
     hook.setDefault({ kind: 'server_error' });
     publish(1, 2);
-    await pollAppNow(APP);
+    await pollAppNow(t.app);
     await drainDeliveries(); // one failed attempt; the rest waits for its backoff
-    const { data } = (await (await fetch(`${api.url}/api/health`)).json()) as { data: { queue: { depth: number; oldest_pending_age_seconds: number } } };
+    const { data } = (await (await fetch(`${t.api.url}/api/health`)).json()) as { data: { queue: { depth: number; oldest_pending_age_seconds: number } } };
     expect(data.queue.depth).toBe(2);
     expect(data.queue.oldest_pending_age_seconds).toBeGreaterThanOrEqual(0);
   });

@@ -3,61 +3,48 @@
 // counts the source, and the destination's public status tells the owner in plain words; once the feed is readable
 // again the reviews written meanwhile arrive, exactly once. Entries that only lack their own date (Apple's feed in
 // 2018–2020) are read with the page's date: history on a first poll, new reviews afterwards.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { appKey } from '@/server/monitor/apps';
 import { counters } from '@/server/monitor/counters';
-import { createDestination, drainDeliveries, ensureApp, pollAppNow } from '@/server/monitor/service';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { marker, startWorld, tally, type World } from './helpers/world';
+import { createDestination, drainDeliveries, pollAppNow } from '@/server/monitor/service';
+import { marker, tally, worldPerFile } from './helpers/world';
 
-let w: World;
-let api: TestApi;
-let APP: { store: 'apple_app_store'; appId: string };
-let nextAppId = 3100001;
-
-beforeAll(async () => {
-  w = await startWorld();
-  api = await startTestApi();
-}, 60_000);
-
-afterAll(async () => {
-  await api.close();
-  await w.close();
-});
-
-beforeEach(async () => {
-  w.feed.traps.noEntryDates = false;
-  w.feed.traps.noFeedDate = false;
-  APP = { store: 'apple_app_store', appId: String(nextAppId++) };
-  await ensureApp({ ...APP, title: 'Kestrel Notes' });
+const t = worldPerFile({
+  title: 'Kestrel Notes',
+  firstAppId: 3300001,
+  api: true,
+  beforeEachTest: (world) => {
+    world.feed.traps.noEntryDates = false;
+    world.feed.traps.noFeedDate = false;
+  },
 });
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 
 async function watermark(): Promise<Date | null> {
   const db = await getDb();
-  const row = await db.selectFrom('monitored_sources').select('watermark').where('app_key', '=', appKey(APP)).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('monitored_sources').select('watermark').where('app_key', '=', appKey(t.app)).executeTakeFirstOrThrow();
   return row.watermark;
 }
 
 async function health(): Promise<{ sources: { format_errors: number }; counters: { format_errors: number } }> {
-  const res = await fetch(`${api.url}/api/health`);
+  const res = await fetch(`${t.api.url}/api/health`);
   return ((await res.json()) as { data: { sources: { format_errors: number }; counters: { format_errors: number } } }).data;
 }
 
 async function publicStatus(id: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${api.url}/api/v1/public/destination/${id}`);
+  const res = await fetch(`${t.api.url}/api/v1/public/destination/${id}`);
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: Record<string, unknown> }).data;
 }
 
 describe('a feed with entries but no readable review', () => {
   test('fails the poll, keeps the watermark, shows in /api/health and on the destination status, then recovers', async () => {
-    w.feed.publish(APP.appId, 'us', { content: `old ${marker(1)}`, updated: hoursAgo(3) });
-    const hook = w.chat.hook('slack');
-    const { id } = await createDestination({ platform: 'slack', url: hook.url, apps: [APP], welcomeCount: 0 });
-    await pollAppNow(APP);
+    t.w.feed.publish(t.app.appId, 'us', { content: `old ${marker(1)}`, updated: hoursAgo(3) });
+    const hook = t.w.chat.hook('slack');
+    const { id } = await createDestination({ platform: 'slack', url: hook.url, apps: [t.app], welcomeCount: 0 });
+    await pollAppNow(t.app);
     await drainDeliveries({ waitForRetries: true });
     hook.requests.length = 0;
     const before = await watermark();
@@ -66,10 +53,10 @@ describe('a feed with entries but no readable review', () => {
     expect((await publicStatus(id)).source_problem).toBeNull();
 
     // The format changes: nothing on the page carries a date any more.
-    w.feed.traps.noEntryDates = true;
-    w.feed.traps.noFeedDate = true;
-    w.feed.publish(APP.appId, 'us', { content: `during ${marker(2)}`, updated: new Date() });
-    const [outcome] = await pollAppNow(APP);
+    t.w.feed.traps.noEntryDates = true;
+    t.w.feed.traps.noFeedDate = true;
+    t.w.feed.publish(t.app.appId, 'us', { content: `during ${marker(2)}`, updated: new Date() });
+    const [outcome] = await pollAppNow(t.app);
     expect(outcome).toMatchObject({ ok: false, permanent: false });
     expect(outcome && !outcome.ok && outcome.error).toMatch(/changed its format/);
     expect((await watermark())?.getTime()).toBe(before!.getTime());
@@ -86,9 +73,9 @@ describe('a feed with entries but no readable review', () => {
     expect(String(status.source_problem)).not.toMatch(/entries|rating from 1 to 5/);
 
     // Readable again: the review written during the outage arrives once, and the problem is gone.
-    w.feed.traps.noEntryDates = false;
-    w.feed.traps.noFeedDate = false;
-    const [recovered] = await pollAppNow(APP);
+    t.w.feed.traps.noEntryDates = false;
+    t.w.feed.traps.noFeedDate = false;
+    const [recovered] = await pollAppNow(t.app);
     expect(recovered).toMatchObject({ ok: true, inserted: 1 });
     await drainDeliveries({ waitForRetries: true });
     expect([...tally(hook.delivered())]).toEqual([[marker(2), 1]]);
@@ -99,19 +86,19 @@ describe('a feed with entries but no readable review', () => {
 
 describe("entries without their own date (Apple's feed in 2018–2020)", () => {
   test('are history on the first poll and new afterwards, each announced once', async () => {
-    w.feed.traps.noEntryDates = true;
-    for (let i = 1; i <= 3; i++) w.feed.publish(APP.appId, 'us', { content: `history ${marker(10 + i)}`, updated: hoursAgo(i) });
-    const hook = w.chat.hook('discord');
-    await createDestination({ platform: 'discord', url: hook.url, apps: [APP], welcomeCount: 0 });
-    const [first] = await pollAppNow(APP);
+    t.w.feed.traps.noEntryDates = true;
+    for (let i = 1; i <= 3; i++) t.w.feed.publish(t.app.appId, 'us', { content: `history ${marker(10 + i)}`, updated: hoursAgo(i) });
+    const hook = t.w.chat.hook('discord');
+    await createDestination({ platform: 'discord', url: hook.url, apps: [t.app], welcomeCount: 0 });
+    const [first] = await pollAppNow(t.app);
     expect(first).toMatchObject({ ok: true, inserted: 3, deliveries: 0 });
     await drainDeliveries({ waitForRetries: true });
     expect(tally(hook.delivered()).size).toBe(0); // the welcome intro only: no history announced as new
 
-    w.feed.publish(APP.appId, 'us', { content: `fresh ${marker(20)}`, updated: new Date() });
-    const [second] = await pollAppNow(APP);
+    t.w.feed.publish(t.app.appId, 'us', { content: `fresh ${marker(20)}`, updated: new Date() });
+    const [second] = await pollAppNow(t.app);
     expect(second).toMatchObject({ ok: true, inserted: 1, edited: 0 });
-    const [third] = await pollAppNow(APP);
+    const [third] = await pollAppNow(t.app);
     expect(third).toMatchObject({ ok: true, inserted: 0, edited: 0 });
     await drainDeliveries({ waitForRetries: true });
     expect([...tally(hook.delivered())]).toEqual([[marker(20), 1]]);

@@ -1,44 +1,29 @@
 // A webhook receiver that abuses rate limits cannot pin a worker: `429 Retry-After: 0` gets at most one POST a second
 // and then fewer and fewer, an absurd Retry-After is clamped to an hour instead of breaking the interval arithmetic,
 // and a receiver that answers nothing but 429 is paused with a reason its owner reads on the public status.
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { createDestination, drainDeliveries, ensureApp, getDestinationStatus, pollAppNow } from '@/server/monitor/service';
+import { createDestination, drainDeliveries, getDestinationStatus, pollAppNow } from '@/server/monitor/service';
 import type { ChatHook } from '../fakes/chatWebhooks';
-import { marker, startWorld, type World } from './helpers/world';
+import { marker, worldPerFile } from './helpers/world';
 
-let w: World;
-let APP: { store: 'apple_app_store'; appId: string };
-let nextAppId = 3100001;
-
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-
-afterAll(async () => {
-  await w.close();
-});
-
-beforeEach(async () => {
-  APP = { store: 'apple_app_store', appId: String(nextAppId++) };
-  await ensureApp({ ...APP, title: 'Quiet Harbor' });
-});
+const t = worldPerFile({ title: 'Quiet Harbor', firstAppId: 3100001 });
 
 /** Connected, intro delivered and forgotten; then one new review is queued for it. */
 async function connectWithOneReview(hook: ChatHook) {
-  const d = await createDestination({ platform: hook.platform, url: hook.url, apps: [APP], welcomeCount: 0 });
-  await pollAppNow(APP);
+  const d = await createDestination({ platform: hook.platform, url: hook.url, apps: [t.app], welcomeCount: 0 });
+  await pollAppNow(t.app);
   await drainDeliveries({ waitForRetries: true });
   hook.requests.length = 0;
-  w.feed.publish(APP.appId, 'us', { content: `review ${marker(1)}`, rating: 2, updated: new Date() });
-  await pollAppNow(APP);
+  t.w.feed.publish(t.app.appId, 'us', { content: `review ${marker(1)}`, rating: 2, updated: new Date() });
+  await pollAppNow(t.app);
   return d;
 }
 
 const gaps = (hook: ChatHook) => hook.requests.slice(1).map((r, i) => r.receivedAt - hook.requests[i].receivedAt);
 
 test('429 with Retry-After: 0, again and again: waits of at least 1 s that double, then the destination is paused with a reason', async () => {
-  const hook = w.chat.hook('slack');
+  const hook = t.w.chat.hook('slack');
   const { id } = await connectWithOneReview(hook);
   hook.setDefault({ kind: 'rate_limit', retryAfter: 0 });
 
@@ -58,7 +43,7 @@ test('429 with Retry-After: 0, again and again: waits of at least 1 s that doubl
 
   // Connecting the same webhook again resumes it, and the review that waited arrives.
   hook.setDefault({ kind: 'ok' });
-  const again = await createDestination({ platform: 'slack', url: hook.url, apps: [APP], welcomeCount: 0 });
+  const again = await createDestination({ platform: 'slack', url: hook.url, apps: [t.app], welcomeCount: 0 });
   expect(again).toMatchObject({ id, created: false });
   expect((await getDestinationStatus(id))!.status).toBe('active');
   await drainDeliveries({ waitForRetries: true, timeoutMs: 5000 });
@@ -67,13 +52,13 @@ test('429 with Retry-After: 0, again and again: waits of at least 1 s that doubl
 
 test('Retry-After: 1e300 (and Discord\'s retry_after of 1e300) waits an hour, not forever, and breaks nothing', async () => {
   for (const platform of ['mattermost', 'discord'] as const) {
-    const hook = w.chat.hook(platform);
+    const hook = t.w.chat.hook(platform);
     const { id } = await connectWithOneReview(hook);
     hook.script({ kind: 'rate_limit', retryAfter: 1e300 }, 1);
     const before = Date.now();
     await drainDeliveries();
     expect(hook.requests.map((r) => r.status), platform).toEqual([429]);
-    const row = await w.db.db
+    const row = await t.w.db.db
       .selectFrom('destinations')
       .select(['next_send_at', 'status'])
       .where('id', '=', id)
@@ -85,8 +70,8 @@ test('Retry-After: 1e300 (and Discord\'s retry_after of 1e300) waits an hour, no
     const status = await getDestinationStatus(id);
     expect(status!.last_error, platform).toMatch(/asked to slow down \(HTTP 429\)\. Waiting 3600 s\./);
     // Let the message through now, as an hour later would.
-    await sql`update destinations set next_send_at = now() where id = ${id}`.execute(w.db.db);
-    await sql`update deliveries set next_attempt_at = now() where destination_id = ${id}`.execute(w.db.db);
+    await sql`update destinations set next_send_at = now() where id = ${id}`.execute(t.w.db.db);
+    await sql`update deliveries set next_attempt_at = now() where destination_id = ${id}`.execute(t.w.db.db);
     await drainDeliveries({ waitForRetries: true, timeoutMs: 5000 });
     expect(hook.delivered(), platform).toHaveLength(1);
   }

@@ -2,7 +2,7 @@
 // fan-out with filters → delivery in each platform's format. Each review arrives once per matching destination;
 // history is never dumped; a new destination gets a welcome and the last few reviews; an edit is announced once as an
 // updated review; an incomplete poll does not move the watermark.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
 import {
   addSource,
@@ -14,35 +14,19 @@ import {
   setDestinationPaused,
 } from '@/server/monitor/service';
 import { startEngine, engineOptionsFromEnv } from '@/server/monitor/engine';
-import { daysAgo, marker, markersOf, startWorld, tally, type World } from './helpers/world';
+import { daysAgo, marker, markersOf, tally, worldPerFile } from './helpers/world';
 
-let w: World;
-let APP: { store: 'apple_app_store'; appId: string };
-let nextAppId = 1000001;
-
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-
-afterAll(async () => {
-  await w.close();
-});
-
-// Each test watches its own app, so tests share the database and receivers without seeing each other's reviews.
-beforeEach(async () => {
-  APP = { store: 'apple_app_store', appId: String(nextAppId++) };
-  await ensureApp({ ...APP, title: 'Lumen Notes' });
-});
+const t = worldPerFile({ title: 'Lumen Notes', firstAppId: 1000001 });
 
 /** 30 reviews written over the last month: history, as far as any destination is concerned. */
 function publishHistory() {
   for (let i = 1; i <= 30; i++) {
-    w.feed.publish(APP.appId, 'us', { title: `Old ${i}`, content: `history ${marker(i)}`, rating: (i % 5) + 1, updated: daysAgo(31 - i) });
+    t.w.feed.publish(t.app.appId, 'us', { title: `Old ${i}`, content: `history ${marker(i)}`, rating: (i % 5) + 1, updated: daysAgo(31 - i) });
   }
 }
 
 async function pollAndDeliver() {
-  await pollAppNow(APP);
+  await pollAppNow(t.app);
   return drainDeliveries({ waitForRetries: true });
 }
 
@@ -51,8 +35,8 @@ const isWelcome = (raw: string) => raw.includes('ARB is connected');
 describe('a new destination', () => {
   test('gets a welcome naming the app and the last 5 reviews, oldest first — not the history', async () => {
     publishHistory();
-    const hook = w.chat.hook('slack');
-    const { id, created } = await createDestination({ platform: 'slack', url: hook.url, apps: [APP] });
+    const hook = t.w.chat.hook('slack');
+    const { id, created } = await createDestination({ platform: 'slack', url: hook.url, apps: [t.app] });
     expect(created).toBe(true);
     await pollAndDeliver();
 
@@ -64,33 +48,33 @@ describe('a new destination', () => {
 
     const status = await getDestinationStatus(id);
     expect(status).toMatchObject({ platform: 'slack', status: 'active', welcome: 'delivered', delivered: 6, queued: 0, last_error: null });
-    expect(status!.app).toMatchObject({ app_id: APP.appId, title: 'Lumen Notes' });
+    expect(status!.app).toMatchObject({ app_id: t.app.appId, title: 'Lumen Notes' });
     expect(JSON.stringify(status)).not.toContain(hook.url); // no secrets on the status
   });
 
   test('connecting the same webhook to the same app again returns the same destination and no second welcome', async () => {
     publishHistory();
-    const hook = w.chat.hook('discord');
-    const first = await createDestination({ platform: 'discord', url: hook.url, apps: [APP] });
+    const hook = t.w.chat.hook('discord');
+    const first = await createDestination({ platform: 'discord', url: hook.url, apps: [t.app] });
     await pollAndDeliver();
-    const again = await createDestination({ platform: 'discord', url: hook.url, apps: [APP] });
+    const again = await createDestination({ platform: 'discord', url: hook.url, apps: [t.app] });
     await pollAndDeliver();
     expect(again).toMatchObject({ id: first.id, created: false });
     expect(hook.delivered().filter((r) => isWelcome(r.raw))).toHaveLength(1);
-    const n = await w.db.db
+    const n = await t.w.db.db
       .selectFrom('destination_apps')
       .select(sql<number>`count(*)::int`.as('n'))
-      .where('app_key', '=', `apple_app_store__${APP.appId}`)
+      .where('app_key', '=', `apple_app_store__${t.app.appId}`)
       .executeTakeFirstOrThrow();
     expect(n.n).toBe(1);
   });
 
   test('with welcomeCount 0 gets only the intro; with backfill gets every stored review once', async () => {
     publishHistory();
-    const quiet = w.chat.hook('webex');
-    const full = w.chat.hook('mattermost');
-    await createDestination({ platform: 'webex', url: quiet.url, apps: [APP], welcomeCount: 0 });
-    await createDestination({ platform: 'mattermost', url: full.url, apps: [APP], backfill: true });
+    const quiet = t.w.chat.hook('webex');
+    const full = t.w.chat.hook('mattermost');
+    await createDestination({ platform: 'webex', url: quiet.url, apps: [t.app], welcomeCount: 0 });
+    await createDestination({ platform: 'mattermost', url: full.url, apps: [t.app], backfill: true });
     await pollAndDeliver();
     expect(quiet.delivered()).toHaveLength(1);
     expect(isWelcome(quiet.delivered()[0].raw)).toBe(true);
@@ -103,14 +87,14 @@ describe('a new destination', () => {
 describe('new reviews', () => {
   test('arrive once per matching destination, filters respected, and only once however often we poll', async () => {
     publishHistory();
-    const all = w.chat.hook('slack');
-    const lowOnly = w.chat.hook('mattermost');
-    const crashOnly = w.chat.hook('discord');
-    const teams = w.chat.hook('msteams');
-    await createDestination({ platform: 'slack', url: all.url, apps: [APP], welcomeCount: 0 });
-    await createDestination({ platform: 'mattermost', url: lowOnly.url, apps: [APP], welcomeCount: 0, filters: { ratings: [1, 2] } });
-    await createDestination({ platform: 'discord', url: crashOnly.url, apps: [APP], welcomeCount: 0, filters: { keywords: ['CRASH'] } });
-    await createDestination({ platform: 'msteams', url: teams.url, apps: [APP], welcomeCount: 0, filters: { countries: ['gb'] } });
+    const all = t.w.chat.hook('slack');
+    const lowOnly = t.w.chat.hook('mattermost');
+    const crashOnly = t.w.chat.hook('discord');
+    const teams = t.w.chat.hook('msteams');
+    await createDestination({ platform: 'slack', url: all.url, apps: [t.app], welcomeCount: 0 });
+    await createDestination({ platform: 'mattermost', url: lowOnly.url, apps: [t.app], welcomeCount: 0, filters: { ratings: [1, 2] } });
+    await createDestination({ platform: 'discord', url: crashOnly.url, apps: [t.app], welcomeCount: 0, filters: { keywords: ['CRASH'] } });
+    await createDestination({ platform: 'msteams', url: teams.url, apps: [t.app], welcomeCount: 0, filters: { countries: ['gb'] } });
     await pollAndDeliver();
     for (const h of [all, lowOnly, crashOnly, teams]) h.requests.length = 0; // forget the welcomes
 
@@ -119,7 +103,7 @@ describe('new reviews', () => {
       const rating = (i % 5) + 1;
       const content = i % 3 === 0 ? `It crashes on start ${marker(i)}` : `Lovely ${marker(i)}`;
       fresh.push({ i, rating, content });
-      w.feed.publish(APP.appId, 'us', { title: `New ${i}`, content, rating });
+      t.w.feed.publish(t.app.appId, 'us', { title: `New ${i}`, content, rating });
     }
     await pollAndDeliver();
     await pollAndDeliver(); // nothing changed: nothing more may arrive
@@ -141,10 +125,10 @@ describe('new reviews', () => {
 
   test('a review written between connecting and the first poll is delivered exactly once', async () => {
     publishHistory();
-    const hook = w.chat.hook('slack');
-    await createDestination({ platform: 'slack', url: hook.url, apps: [APP], welcomeCount: 5 });
+    const hook = t.w.chat.hook('slack');
+    await createDestination({ platform: 'slack', url: hook.url, apps: [t.app], welcomeCount: 5 });
     // Dated after the connection (the feed's times are to the second, so a little later than "now").
-    w.feed.publish(APP.appId, 'us', { content: `just now ${marker(500)}`, rating: 1, updated: new Date(Date.now() + 1500) });
+    t.w.feed.publish(t.app.appId, 'us', { content: `just now ${marker(500)}`, rating: 1, updated: new Date(Date.now() + 1500) });
     await pollAndDeliver();
     await pollAndDeliver();
     const counts = tally(hook.delivered());
@@ -153,14 +137,14 @@ describe('new reviews', () => {
   });
 
   test('a paused destination gets nothing; resumed, it gets what arrives next', async () => {
-    const hook = w.chat.hook('webex');
-    const { id } = await createDestination({ platform: 'webex', url: hook.url, apps: [APP], welcomeCount: 0 });
+    const hook = t.w.chat.hook('webex');
+    const { id } = await createDestination({ platform: 'webex', url: hook.url, apps: [t.app], welcomeCount: 0 });
     await pollAndDeliver();
     await setDestinationPaused(id, true);
-    w.feed.publish(APP.appId, 'us', { content: `while paused ${marker(1)}` });
+    t.w.feed.publish(t.app.appId, 'us', { content: `while paused ${marker(1)}` });
     await pollAndDeliver();
     await setDestinationPaused(id, false);
-    w.feed.publish(APP.appId, 'us', { content: `after ${marker(2)}` });
+    t.w.feed.publish(t.app.appId, 'us', { content: `after ${marker(2)}` });
     await pollAndDeliver();
     const counts = tally(hook.delivered());
     expect([...counts.keys()]).toEqual([marker(2)]);
@@ -169,22 +153,22 @@ describe('new reviews', () => {
 
 describe('a new source of an app already watched', () => {
   test('records its history quietly (no dump into existing destinations), then posts what is new — Google Play', async () => {
-    const PLAY = { store: 'google_play_store' as const, appId: `com.example.notes${nextAppId}` };
+    const PLAY = { store: 'google_play_store' as const, appId: `com.example.notes${t.app.appId}` };
     await ensureApp({ ...PLAY, title: 'Notes for Android' });
-    for (let i = 1; i <= 10; i++) w.play.publish(PLAY.appId, 'en', { text: `english history ${marker(i)}`, at: daysAgo(20 - i) });
-    const hook = w.chat.hook('mattermost');
+    for (let i = 1; i <= 10; i++) t.w.play.publish(PLAY.appId, 'en', { text: `english history ${marker(i)}`, at: daysAgo(20 - i) });
+    const hook = t.w.chat.hook('mattermost');
     await createDestination({ platform: 'mattermost', url: hook.url, apps: [PLAY], welcomeCount: 0 });
     await pollAppNow(PLAY);
     await drainDeliveries({ waitForRetries: true });
     expect(hook.delivered()).toHaveLength(1); // the intro only
 
-    for (let i = 11; i <= 15; i++) w.play.publish(PLAY.appId, 'de', { text: `deutsche Geschichte ${marker(i)}`, at: daysAgo(20 - i) });
+    for (let i = 11; i <= 15; i++) t.w.play.publish(PLAY.appId, 'de', { text: `deutsche Geschichte ${marker(i)}`, at: daysAgo(20 - i) });
     await addSource({ ...PLAY, kind: 'play_public', language: 'de' });
     await pollAppNow(PLAY);
     await drainDeliveries({ waitForRetries: true });
     expect(hook.delivered()).toHaveLength(1); // German history stays history
 
-    w.play.publish(PLAY.appId, 'de', { text: `ganz neu ${marker(16)}`, at: new Date(Date.now() + 1500) });
+    t.w.play.publish(PLAY.appId, 'de', { text: `ganz neu ${marker(16)}`, at: new Date(Date.now() + 1500) });
     await pollAppNow(PLAY);
     await pollAppNow(PLAY);
     await drainDeliveries({ waitForRetries: true });
@@ -194,12 +178,12 @@ describe('a new source of an app already watched', () => {
 
 describe('edits', () => {
   test('an edited review is stored as history and announced once as an updated review, never as a new one', async () => {
-    const hook = w.chat.hook('slack');
-    await createDestination({ platform: 'slack', url: hook.url, apps: [APP], welcomeCount: 0 });
+    const hook = t.w.chat.hook('slack');
+    await createDestination({ platform: 'slack', url: hook.url, apps: [t.app], welcomeCount: 0 });
     await pollAndDeliver();
-    const r = w.feed.publish(APP.appId, 'us', { title: 'Meh', content: `first take ${marker(7)}`, rating: 2 });
+    const r = t.w.feed.publish(t.app.appId, 'us', { title: 'Meh', content: `first take ${marker(7)}`, rating: 2 });
     await pollAndDeliver();
-    w.feed.edit(APP.appId, 'us', r.id, { content: `changed my mind ${marker(7)}`, rating: 5, updated: new Date(Date.now() + 2000) });
+    t.w.feed.edit(t.app.appId, 'us', r.id, { content: `changed my mind ${marker(7)}`, rating: 5, updated: new Date(Date.now() + 2000) });
     await pollAndDeliver();
     await pollAndDeliver();
 
@@ -208,26 +192,26 @@ describe('edits', () => {
     expect(got[0].raw).toContain('first take');
     expect(got[1].raw).toContain('Updated review');
     expect(got[1].raw).toContain('changed my mind');
-    const reviews = await w.db.db.selectFrom('reviews').select(['id', 'version', 'rating']).where('app_key', '=', `apple_app_store__${APP.appId}`).execute();
+    const reviews = await t.w.db.db.selectFrom('reviews').select(['id', 'version', 'rating']).where('app_key', '=', `apple_app_store__${t.app.appId}`).execute();
     expect(reviews).toHaveLength(1);
     expect(reviews[0]).toMatchObject({ version: 1, rating: 5 });
-    const history = await w.db.db.selectFrom('review_versions').select(['version', 'rating', 'body']).where('review_id', '=', reviews[0].id).execute();
+    const history = await t.w.db.db.selectFrom('review_versions').select(['version', 'rating', 'body']).where('review_id', '=', reviews[0].id).execute();
     expect(history).toEqual([{ version: 0, rating: 2, body: `first take ${marker(7)}` }]);
   });
 });
 
 describe('watermark', () => {
   test('an incomplete poll (the feed\'s empty-page glitch) stores what it saw but keeps the watermark', async () => {
-    const hook = w.chat.hook('slack');
-    await createDestination({ platform: 'slack', url: hook.url, apps: [APP], welcomeCount: 0 });
-    for (let i = 1; i <= 60; i++) w.feed.publish(APP.appId, 'us', { content: `h ${marker(i)}`, updated: daysAgo(2) });
+    const hook = t.w.chat.hook('slack');
+    await createDestination({ platform: 'slack', url: hook.url, apps: [t.app], welcomeCount: 0 });
+    for (let i = 1; i <= 60; i++) t.w.feed.publish(t.app.appId, 'us', { content: `h ${marker(i)}`, updated: daysAgo(2) });
     await pollAndDeliver();
-    const source = () => w.db.db.selectFrom('monitored_sources').select(['watermark']).where('app_key', '=', `apple_app_store__${APP.appId}`).executeTakeFirstOrThrow();
+    const source = () => t.w.db.db.selectFrom('monitored_sources').select(['watermark']).where('app_key', '=', `apple_app_store__${t.app.appId}`).executeTakeFirstOrThrow();
     const before = await source();
     expect(before.watermark).not.toBeNull();
 
-    for (let i = 61; i <= 120; i++) w.feed.publish(APP.appId, 'us', { content: `n ${marker(i)}`, updated: new Date(Date.now() + i) });
-    w.feed.emptyPageOnce(APP.appId, 'us', 2, 5); // page 2 keeps coming back empty
+    for (let i = 61; i <= 120; i++) t.w.feed.publish(t.app.appId, 'us', { content: `n ${marker(i)}`, updated: new Date(Date.now() + i) });
+    t.w.feed.emptyPageOnce(t.app.appId, 'us', 2, 5); // page 2 keeps coming back empty
     await pollAndDeliver();
     const during = await source();
     expect(during.watermark!.getTime()).toBe(before.watermark!.getTime());
@@ -242,10 +226,10 @@ describe('watermark', () => {
 describe('the engine running in this process', () => {
   test('welcomes a new destination without anyone calling poll or drain', async () => {
     publishHistory();
-    const engine = startEngine(w.db.db, engineOptionsFromEnv({ idleMs: 200 }));
+    const engine = startEngine(t.w.db.db, engineOptionsFromEnv({ idleMs: 200 }));
     try {
-      const hook = w.chat.hook('msteams');
-      await createDestination({ platform: 'msteams', url: hook.url, apps: [APP], welcomeCount: 2 });
+      const hook = t.w.chat.hook('msteams');
+      await createDestination({ platform: 'msteams', url: hook.url, apps: [t.app], welcomeCount: 2 });
       const got = await hook.waitForDelivered(3, 10_000);
       expect(isWelcome(got[0].raw)).toBe(true);
     } finally {
