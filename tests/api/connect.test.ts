@@ -1,42 +1,30 @@
 // POST v1/oauth/platform/connect, GET v1/public/destination/{id} and GET v1/public/config against the real monitoring
 // engine running in this process (as in `npm start`): the connect call alone must get the welcome and the last reviews
 // to the receiver within seconds, in each platform's own format, and never twice.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { startEngine, engineOptionsFromEnv, type Engine } from '@/server/monitor/engine';
 import { getDb } from '@/server/db/client';
 import { hitRateLimit, ipRateKey } from '@/server/http/rateLimit';
 import { CONNECT_LIMITS } from '@/server/connect/connect';
 import { MAIN_STOREFRONTS } from '@/lib/storefronts';
 import { encodeBase64Url } from '@/lib/base64url';
 import { call } from '../helpers/request';
-import { marker, markersIn, newIosApp, newIp, newPlayApp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { marker, markersIn, newIosApp, newIp, newPlayApp, payloadFor, connectWorldWithEngine } from './support/connectWorld';
 import type { ChatPlatform } from '../fakes/chatWebhooks';
 
-let w: ConnectWorld;
-let engine: Engine;
-
-beforeAll(async () => {
-  w = await startConnectWorld();
-  engine = startEngine(await getDb(), engineOptionsFromEnv({ idleMs: 200 }));
-}, 60_000);
-
-afterAll(async () => {
-  await engine.stop();
-  await w.close();
-});
+const t = connectWorldWithEngine();
 
 type Connected = { destination_id: string; platform: string; app: { app_id: string; title: string }; created: boolean; label: string | null };
 
 function connect(platform: string, payload: string, ip = newIp()) {
-  return call<Connected>(w.api, 'POST', '/api/v1/oauth/platform/connect', { platform, payload }, { ip });
+  return call<Connected>(t.w.api, 'POST', '/api/v1/oauth/platform/connect', { platform, payload }, { ip });
 }
 
 /** An app with `n` reviews in its US feed, written over the last n days (marker 1 = oldest). */
 function appWithReviews(n: number, title?: string) {
-  const app = newIosApp(w, title);
+  const app = newIosApp(t.w, title);
   for (let i = 1; i <= n; i++) {
-    w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: (i % 5) + 1, updated: new Date(Date.now() - (n - i + 1) * 86_400_000) });
+    t.w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: (i % 5) + 1, updated: new Date(Date.now() - (n - i + 1) * 86_400_000) });
   }
   return app;
 }
@@ -46,7 +34,7 @@ const isWelcome = (raw: string) => raw.includes('ARB is connected');
 describe('POST /api/v1/oauth/platform/connect', () => {
   test('a pasted Slack webhook gets the welcome naming the app, then the last 5 reviews, within seconds', async () => {
     const app = appWithReviews(8, 'Tidepool Journal');
-    const hook = w.chat.hook('slack');
+    const hook = t.w.chat.hook('slack');
     const started = Date.now();
     const r = await connect('slack', payloadFor({ app_id: app.appId, webhook_url: hook.url }));
     expect(r.status).toBe(200);
@@ -64,7 +52,7 @@ describe('POST /api/v1/oauth/platform/connect', () => {
 
   test('connecting the same app to the same webhook again returns the same destination and sends nothing new', async () => {
     const app = appWithReviews(3);
-    const hook = w.chat.hook('mattermost');
+    const hook = t.w.chat.hook('mattermost');
     const payload = payloadFor({ app_id: app.appId, webhook_url: hook.url });
     const first = await connect('mattermost', payload);
     await hook.waitForDelivered(4);
@@ -79,7 +67,7 @@ describe('POST /api/v1/oauth/platform/connect', () => {
       .executeTakeFirstOrThrow();
     expect(rows.n).toBe(1);
     // A new review still arrives exactly once.
-    w.feed.publish(app.appId, 'us', { content: `Fresh ${marker(99)}`, rating: 2 });
+    t.w.feed.publish(app.appId, 'us', { content: `Fresh ${marker(99)}`, rating: 2 });
     await db.updateTable('monitored_sources').set({ next_poll_at: new Date() }).where('app_key', '=', `apple_app_store__${app.appId}`).execute();
     await hook.waitForDelivered(5);
     expect(hook.delivered().filter((d) => isWelcome(d.raw))).toHaveLength(1);
@@ -95,7 +83,7 @@ describe('POST /api/v1/oauth/platform/connect', () => {
   for (const [platform, check] of FORMATS) {
     test(`${platform}: the welcome and the reviews arrive in ${platform}'s format`, async () => {
       const app = appWithReviews(2);
-      const hook = w.chat.hook(platform);
+      const hook = t.w.chat.hook(platform);
       const r = await connect(platform, payloadFor({ app_id: app.appId, webhook_url: hook.url }));
       expect(r.status).toBe(200);
       const got = await hook.waitForDelivered(3);
@@ -110,11 +98,11 @@ describe('POST /api/v1/oauth/platform/connect', () => {
     const email = `owner-${Date.now()}@example.com`;
     const r = await connect('email', payloadFor({ app_id: app.appId, user_email: email }));
     expect(r.status).toBe(200);
-    const mailsTo = () => w.smtp.messages.filter((m) => m.envelopeTo.includes(email));
+    const mailsTo = () => t.w.smtp.messages.filter((m) => m.envelopeTo.includes(email));
     await expect.poll(() => mailsTo().length, { timeout: 10_000 }).toBe(1);
     expect(mailsTo()[0].subject).toBe('Confirm: e-mail new reviews of Quiet Hours to this address?');
     const token = decodeURIComponent(/\/email\/confirm\?token=(\S+)/.exec(mailsTo()[0].text)![1]);
-    expect((await call(w.api, 'POST', '/api/v1/public/email/confirm', { token }, { ip: newIp() })).status).toBe(200);
+    expect((await call(t.w.api, 'POST', '/api/v1/public/email/confirm', { token }, { ip: newIp() })).status).toBe(200);
     await expect.poll(() => mailsTo().length, { timeout: 10_000 }).toBe(3);
     expect(mailsTo()[1].subject).toContain('Quiet Hours');
     expect(mailsTo()[1].headers['list-unsubscribe']).toMatch(/^<http/);
@@ -122,9 +110,9 @@ describe('POST /api/v1/oauth/platform/connect', () => {
   });
 
   test('Google Play apps connect too (reviews read by language, no country)', async () => {
-    const app = newPlayApp(w, 'Pocket Herbarium');
-    w.play.publish(app.appId, 'en', { text: `Lovely ${marker(7)}`, score: 5 });
-    const hook = w.chat.hook('webex');
+    const app = newPlayApp(t.w, 'Pocket Herbarium');
+    t.w.play.publish(app.appId, 'en', { text: `Lovely ${marker(7)}`, score: 5 });
+    const hook = t.w.chat.hook('webex');
     const r = await connect('webex', payloadFor({ app_id: app.appId, app_store: 'google_play_store', webhook_url: hook.url, country: 'us' }));
     expect(r.status).toBe(200);
     expect(r.json.data.app.title).toBe('Pocket Herbarium');
@@ -133,24 +121,24 @@ describe('POST /api/v1/oauth/platform/connect', () => {
   });
 
   test('"All countries" watches the 40 main storefronts and posts reviews from any of them', async () => {
-    const app = newIosApp(w);
-    const hook = w.chat.hook('slack');
+    const app = newIosApp(t.w);
+    const hook = t.w.chat.hook('slack');
     const r = await connect('slack', payloadFor({ app_id: app.appId, webhook_url: hook.url, country: 'all' }));
     expect(r.status).toBe(200);
     const db = await getDb();
     const sources = await db.selectFrom('monitored_sources').select('country').where('app_key', '=', `apple_app_store__${app.appId}`).execute();
     expect(sources.map((s) => s.country).sort()).toEqual([...MAIN_STOREFRONTS].sort());
     await hook.waitForDelivered(1);
-    w.feed.publish(app.appId, 'jp', { content: `素晴らしい ${marker(31)}` });
+    t.w.feed.publish(app.appId, 'jp', { content: `素晴らしい ${marker(31)}` });
     await db.updateTable('monitored_sources').set({ next_poll_at: new Date() }).where('app_key', '=', `apple_app_store__${app.appId}`).where('country', '=', 'jp').execute();
     const got = await hook.waitForDelivered(2);
     expect(markersIn(got[1].raw)).toEqual([marker(31)]);
   });
 
   test('one storefront: reviews of other storefronts are not posted', async () => {
-    const app = newIosApp(w);
-    w.feed.publish(app.appId, 'gb', { content: `Brilliant ${marker(44)}` });
-    const hook = w.chat.hook('discord');
+    const app = newIosApp(t.w);
+    t.w.feed.publish(app.appId, 'gb', { content: `Brilliant ${marker(44)}` });
+    const hook = t.w.chat.hook('discord');
     const r = await connect('discord', payloadFor({ app_id: app.appId, webhook_url: hook.url, country: 'gb' }));
     expect(r.status).toBe(200);
     const got = await hook.waitForDelivered(2);
@@ -163,15 +151,15 @@ describe('POST /api/v1/oauth/platform/connect', () => {
 
 describe('POST /api/v1/oauth/platform/connect refuses what is wrong, with a message that says why', () => {
   test('a Discord URL pasted as Slack', async () => {
-    const app = newIosApp(w);
-    const r = await connect('slack', payloadFor({ app_id: app.appId, webhook_url: w.chat.hook('discord').url }));
+    const app = newIosApp(t.w);
+    const r = await connect('slack', payloadFor({ app_id: app.appId, webhook_url: t.w.chat.hook('discord').url }));
     expect(r.status).toBe(400);
     expect(r.json.error).toMatchObject({ code: 'invalid_webhook_url' });
     expect(r.json.error.message).toMatch(/isn't a Slack incoming-webhook URL/);
   });
 
   test('a webhook on a public host that is not the platform’s', async () => {
-    const app = newIosApp(w);
+    const app = newIosApp(t.w);
     const r = await connect('webex', payloadFor({ app_id: app.appId, webhook_url: 'https://example.com/v1/webhooks/incoming/abc' }));
     expect(r.status).toBe(400);
     expect(r.json.error.message).toMatch(/Webex/);
@@ -202,21 +190,21 @@ describe('POST /api/v1/oauth/platform/connect refuses what is wrong, with a mess
 
   test('an unknown platform, a missing payload, a non-JSON body', async () => {
     expect((await connect('skype', payloadFor({ app_id: '1' }))).status).toBe(400);
-    const missing = await call(w.api, 'POST', '/api/v1/oauth/platform/connect', { platform: 'slack' });
+    const missing = await call(t.w.api, 'POST', '/api/v1/oauth/platform/connect', { platform: 'slack' });
     expect(missing.status).toBe(400);
     expect(missing.json.error.message).toMatch(/payload/);
-    const notJson = await call(w.api, 'POST', '/api/v1/oauth/platform/connect', undefined, { rawBody: '{platform', headers: { 'Content-Type': 'application/json' } });
+    const notJson = await call(t.w.api, 'POST', '/api/v1/oauth/platform/connect', undefined, { rawBody: '{platform', headers: { 'Content-Type': 'application/json' } });
     expect(notJson.status).toBe(400);
   });
 
   test('an app the store does not know → 404', async () => {
-    const r = await connect('slack', payloadFor({ app_id: '1999999999', webhook_url: w.chat.hook('slack').url }));
+    const r = await connect('slack', payloadFor({ app_id: '1999999999', webhook_url: t.w.chat.hook('slack').url }));
     expect(r.status).toBe(404);
     expect(r.json.error.message).toMatch(/couldn't find the app 1999999999/);
   });
 
   test('GET is not allowed', async () => {
-    const r = await call(w.api, 'GET', '/api/v1/oauth/platform/connect');
+    const r = await call(t.w.api, 'GET', '/api/v1/oauth/platform/connect');
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toContain('POST');
   });
@@ -224,8 +212,8 @@ describe('POST /api/v1/oauth/platform/connect refuses what is wrong, with a mess
   test('too many connections from one network → 429 with Retry-After', async () => {
     const ip = newIp();
     for (let i = 0; i < CONNECT_LIMITS.perIp.limit; i++) await hitRateLimit(CONNECT_LIMITS.perIp, ipRateKey(ip));
-    const app = newIosApp(w);
-    const r = await connect('slack', payloadFor({ app_id: app.appId, webhook_url: w.chat.hook('slack').url }), ip);
+    const app = newIosApp(t.w);
+    const r = await connect('slack', payloadFor({ app_id: app.appId, webhook_url: t.w.chat.hook('slack').url }), ip);
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
   });
@@ -234,7 +222,7 @@ describe('POST /api/v1/oauth/platform/connect refuses what is wrong, with a mess
     const email = `left-${Date.now()}@example.com`;
     const db = await getDb();
     await db.insertInto('email_recipients').values({ email, unsubscribed_at: new Date() }).execute();
-    const app = newIosApp(w);
+    const app = newIosApp(t.w);
     const r = await connect('email', payloadFor({ app_id: app.appId, user_email: email }));
     expect(r.status).toBe(409);
     expect(r.json.error.code).toBe('address_unsubscribed');
@@ -244,14 +232,14 @@ describe('POST /api/v1/oauth/platform/connect refuses what is wrong, with a mess
 describe('GET /api/v1/public/destination/{id}', () => {
   test('shows platform, app, channel, welcome and last delivery — never the webhook URL', async () => {
     const app = appWithReviews(1, 'Harbor Lights');
-    const hook = w.chat.hook('msteams');
+    const hook = t.w.chat.hook('msteams');
     const { json } = await connect('msteams', payloadFor({ app_id: app.appId, webhook_url: hook.url }));
     await hook.waitForDelivered(2);
     const id = json.data.destination_id;
     await expect
-      .poll(async () => (await call<Record<string, unknown>>(w.api, 'GET', `/api/v1/public/destination/${id}`)).json.data?.welcome, { timeout: 10_000 })
+      .poll(async () => (await call<Record<string, unknown>>(t.w.api, 'GET', `/api/v1/public/destination/${id}`)).json.data?.welcome, { timeout: 10_000 })
       .toBe('delivered');
-    const r = await call<Record<string, unknown>>(w.api, 'GET', `/api/v1/public/destination/${id}`);
+    const r = await call<Record<string, unknown>>(t.w.api, 'GET', `/api/v1/public/destination/${id}`);
     expect(r.status).toBe(200);
     expect(r.json.data).toMatchObject({ id, platform: 'msteams', status: 'active', app: { title: 'Harbor Lights' }, last_error: null });
     expect(r.json.data.last_delivery_at).toEqual(expect.any(String));
@@ -260,21 +248,21 @@ describe('GET /api/v1/public/destination/{id}', () => {
   });
 
   test('a channel that was archived: the status says so in words and the destination is disabled', async () => {
-    const app = newIosApp(w);
-    const hook = w.chat.hook('slack');
+    const app = newIosApp(t.w);
+    const hook = t.w.chat.hook('slack');
     hook.setDefault({ kind: 'gone' });
     const { json } = await connect('slack', payloadFor({ app_id: app.appId, webhook_url: hook.url }));
     await hook.waitForRequests(1);
     await expect
-      .poll(async () => (await call<Record<string, unknown>>(w.api, 'GET', `/api/v1/public/destination/${json.data.destination_id}`)).json.data?.status, { timeout: 10_000 })
+      .poll(async () => (await call<Record<string, unknown>>(t.w.api, 'GET', `/api/v1/public/destination/${json.data.destination_id}`)).json.data?.status, { timeout: 10_000 })
       .toBe('disabled');
-    const r = await call<Record<string, string>>(w.api, 'GET', `/api/v1/public/destination/${json.data.destination_id}`);
+    const r = await call<Record<string, string>>(t.w.api, 'GET', `/api/v1/public/destination/${json.data.destination_id}`);
     expect(r.json.data.status_reason).toMatch(/Slack refused the webhook/);
   });
 
   test('unknown id → 404, malformed id → 400', async () => {
-    expect((await call(w.api, 'GET', '/api/v1/public/destination/dst_000000000000000000000000')).status).toBe(404);
-    const bad = await call(w.api, 'GET', '/api/v1/public/destination/nope');
+    expect((await call(t.w.api, 'GET', '/api/v1/public/destination/dst_000000000000000000000000')).status).toBe(404);
+    const bad = await call(t.w.api, 'GET', '/api/v1/public/destination/nope');
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/not a destination id/);
   });
@@ -282,17 +270,17 @@ describe('GET /api/v1/public/destination/{id}', () => {
 
 describe('GET /api/v1/public/config', () => {
   test('says which install buttons exist: none without client ids', async () => {
-    const r = await call(w.api, 'GET', '/api/v1/public/config');
+    const r = await call(t.w.api, 'GET', '/api/v1/public/config');
     expect(r.json.data).toEqual({ slack_oauth: false, discord_oauth: false, allow_private_webhooks: true });
   });
 
   test('Slack and Discord buttons once their client id and secret are set', async () => {
-    w.setEnv({ SLACK_CLIENT_ID: 'a', SLACK_CLIENT_SECRET: 'b', DISCORD_CLIENT_ID: 'c', DISCORD_CLIENT_SECRET: 'd' });
+    t.w.setEnv({ SLACK_CLIENT_ID: 'a', SLACK_CLIENT_SECRET: 'b', DISCORD_CLIENT_ID: 'c', DISCORD_CLIENT_SECRET: 'd' });
     try {
-      const r = await call(w.api, 'GET', '/api/v1/public/config');
+      const r = await call(t.w.api, 'GET', '/api/v1/public/config');
       expect(r.json.data).toMatchObject({ slack_oauth: true, discord_oauth: true });
     } finally {
-      w.setEnv({});
+      t.w.setEnv({});
     }
   });
 });

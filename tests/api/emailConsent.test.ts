@@ -2,10 +2,9 @@
 // server: connecting an address sends ONE confirmation e-mail and nothing else until its link is confirmed by POST;
 // then the welcome with the latest reviews arrives. Limits count mailboxes (`+tag`, Gmail dots) and recipient domains;
 // expired, forged and superseded links are refused in words; unsubscribe links do not carry the address in clear.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { hitRateLimit } from '@/server/http/rateLimit';
-import { startEngine, engineOptionsFromEnv, type Engine } from '@/server/monitor/engine';
 import { getDestinationStatus, pollAppNow, setDestinationPaused } from '@/server/monitor/service';
 import { CONNECT_LIMITS, connectDestination } from '@/server/connect/connect';
 import { parseConnectionPayload } from '@/server/connect/payload';
@@ -15,25 +14,13 @@ import { emailRequestsSettled } from '@/server/subscriptions/service';
 import { decodeBase64Url } from '@/lib/base64url';
 import { call } from '../helpers/request';
 import type { ReceivedMail } from '../fakes/smtp';
-import { linkToken, marker, markersIn, newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { linkToken, marker, markersIn, newIosApp, newIp, payloadFor, connectWorldWithEngine } from './support/connectWorld';
 
-let w: ConnectWorld;
-let engine: Engine;
-
-beforeAll(async () => {
-  w = await startConnectWorld();
-  engine = startEngine(await getDb(), engineOptionsFromEnv({ idleMs: 200 }));
-}, 60_000);
-
-afterAll(async () => {
-  await engine.stop();
-  await emailRequestsSettled();
-  await w.close();
-});
+const t = connectWorldWithEngine({ beforeClose: emailRequestsSettled });
 
 let n = 0;
 const uniqueLocal = (base: string) => `${base}${Date.now().toString(36)}${n++}`;
-const mailsTo = (address: string) => w.smtp.messages.filter((m) => m.envelopeTo.includes(address));
+const mailsTo = (address: string) => t.w.smtp.messages.filter((m) => m.envelopeTo.includes(address));
 
 type Connected = {
   destination_id: string;
@@ -42,23 +29,23 @@ type Connected = {
 };
 
 function connectEmail(appId: string, email: string, ip = newIp()) {
-  return call<Connected>(w.api, 'POST', '/api/v1/oauth/platform/connect', { platform: 'email', payload: payloadFor({ app_id: appId, user_email: email }) }, { ip });
+  return call<Connected>(t.w.api, 'POST', '/api/v1/oauth/platform/connect', { platform: 'email', payload: payloadFor({ app_id: appId, user_email: email }) }, { ip });
 }
 
 function confirm(token: string, ip = newIp()) {
-  return call<{ action: string; app: string; email: string }>(w.api, 'POST', '/api/v1/public/email/confirm', { token }, { ip });
+  return call<{ action: string; app: string; email: string }>(t.w.api, 'POST', '/api/v1/public/email/confirm', { token }, { ip });
 }
 
 /** The mail's List-Unsubscribe one-click target, POSTed as mail clients do (RFC 8058). */
 function oneClickUnsubscribe(mail: ReceivedMail) {
   const url = new URL(/<([^>]+)>/.exec(mail.headers['list-unsubscribe'] ?? '')![1]);
-  return call(w.api, 'POST', `${url.pathname}${url.search}`, undefined, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody: 'List-Unsubscribe=One-Click' });
+  return call(t.w.api, 'POST', `${url.pathname}${url.search}`, undefined, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody: 'List-Unsubscribe=One-Click' });
 }
 
 function appWithReviews(count: number, title?: string) {
-  const app = newIosApp(w, title);
+  const app = newIosApp(t.w, title);
   for (let i = 1; i <= count; i++) {
-    w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: 4, updated: new Date(Date.now() - (count - i + 1) * 3_600_000) });
+    t.w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: 4, updated: new Date(Date.now() - (count - i + 1) * 3_600_000) });
   }
   return app;
 }
@@ -85,7 +72,7 @@ describe('connecting an e-mail address', () => {
     expect(confirmation.headers['list-unsubscribe']).toMatch(/^<http/);
 
     // A review written while the destination waits is not mailed on its own …
-    w.feed.publish(app.appId, 'us', { content: `While waiting ${marker(4)}`, rating: 2 });
+    t.w.feed.publish(app.appId, 'us', { content: `While waiting ${marker(4)}`, rating: 2 });
     await settle(app);
     expect(mailsTo(email)).toHaveLength(1);
     const db = await getDb();
@@ -93,7 +80,7 @@ describe('connecting an e-mail address', () => {
     expect(queued).toEqual([]);
 
     // … the status page says it waits, without the address.
-    const status = await call<Record<string, unknown>>(w.api, 'GET', `/api/v1/public/destination/${r.json.data.destination_id}`);
+    const status = await call<Record<string, unknown>>(t.w.api, 'GET', `/api/v1/public/destination/${r.json.data.destination_id}`);
     expect(status.json.data).toMatchObject({ status: 'pending_confirmation', confirmation_sent_at: expect.any(String), queued: 0 });
     expect(status.text).not.toContain(email);
 
@@ -139,13 +126,13 @@ describe('connecting an e-mail address', () => {
   test('a mail server that refuses: 503 in words, and the next attempt sends the confirmation', async () => {
     const app = appWithReviews(1);
     const email = `${uniqueLocal('outage')}@example.com`;
-    w.setEnv({ SMTP_URL: 'smtp://127.0.0.1:9' });
+    t.w.setEnv({ SMTP_URL: 'smtp://127.0.0.1:9' });
     try {
       const r = await connectEmail(app.appId, email);
       expect(r.status).toBe(503);
       expect(r.json.error.message).toContain('could not send the confirmation e-mail');
     } finally {
-      w.setEnv({});
+      t.w.setEnv({});
     }
     const retry = await connectEmail(app.appId, email);
     expect(retry.json.data.confirmation?.sent).toBe(true);
@@ -157,8 +144,8 @@ describe('limits count mailboxes and domains, not spellings', () => {
   test('`+tag` and Gmail-dot variants of one mailbox share its daily limit', async () => {
     const user = uniqueLocal('victim');
     const variants = [`${user}+1@gmail.com`, `${user}+2@gmail.com`, `${user.slice(0, 3)}.${user.slice(3)}@gmail.com`];
-    for (const v of variants) expect((await connectEmail(newIosApp(w).appId, v)).status).toBe(200);
-    const fourth = await connectEmail(newIosApp(w).appId, `${user.toUpperCase()}+x@googlemail.com`);
+    for (const v of variants) expect((await connectEmail(newIosApp(t.w).appId, v)).status).toBe(200);
+    const fourth = await connectEmail(newIosApp(t.w).appId, `${user.toUpperCase()}+x@googlemail.com`);
     expect(fourth.status).toBe(429);
     expect(fourth.headers.get('retry-after')).toBeTruthy();
     expect(fourth.json.error.message).toContain('signed up several times today');
@@ -167,7 +154,7 @@ describe('limits count mailboxes and domains, not spellings', () => {
   test('addresses at one recipient domain have a limit of their own', async () => {
     const domain = `${uniqueLocal('corp')}.example`;
     for (let i = 0; i < CONNECT_LIMITS.perDomain.limit; i++) await hitRateLimit(CONNECT_LIMITS.perDomain, domain);
-    const r = await connectEmail(newIosApp(w).appId, `${uniqueLocal('someone')}@${domain.toUpperCase()}`);
+    const r = await connectEmail(newIosApp(t.w).appId, `${uniqueLocal('someone')}@${domain.toUpperCase()}`);
     expect(r.status).toBe(429);
     expect(r.json.error.message).toContain('this e-mail domain');
     expect(mailsTo(`someone@${domain}`)).toHaveLength(0);
@@ -230,7 +217,7 @@ describe('confirmation links', () => {
 
 describe('old links cannot undo a later unsubscribe', () => {
   function askReviews(email: string, appId: string) {
-    return call(w.api, 'POST', '/api/v1/public/reviews', { email, app_id: appId, app_store: 'apple_app_store' }, { ip: newIp() });
+    return call(t.w.api, 'POST', '/api/v1/public/reviews', { email, app_id: appId, app_store: 'apple_app_store' }, { ip: newIp() });
   }
   const isUnsubscribed = async (email: string) =>
     Boolean((await (await getDb()).selectFrom('email_recipients').select('unsubscribed_at').where('email', '=', email).executeTakeFirst())?.unsubscribed_at);
@@ -314,9 +301,9 @@ describe('unsubscribe links', () => {
     expect(claims).not.toContain(email);
     expect(claims).not.toContain(email.split('@')[0]);
     expect(claims).not.toContain('example.com');
-    const seen = await call<{ email: string; unsubscribed: boolean }>(w.api, 'GET', `/api/v1/public/email/unsubscribe?token=${encodeURIComponent(token)}`);
+    const seen = await call<{ email: string; unsubscribed: boolean }>(t.w.api, 'GET', `/api/v1/public/email/unsubscribe?token=${encodeURIComponent(token)}`);
     expect(seen.json.data).toEqual({ email: `${email.slice(0, 2)}…@example.com`, unsubscribed: false });
-    const done = await call(w.api, 'POST', `/api/v1/public/email/unsubscribe?token=${encodeURIComponent(token)}`, {});
+    const done = await call(t.w.api, 'POST', `/api/v1/public/email/unsubscribe?token=${encodeURIComponent(token)}`, {});
     expect(done.status).toBe(200);
   });
 
@@ -325,7 +312,7 @@ describe('unsubscribe links', () => {
     const { SignJWT } = await import('jose');
     const { env } = await import('@/server/env');
     const legacy = await new SignJWT({ em: email }).setProtectedHeader({ alg: 'HS256' }).setIssuer('arb-email').setAudience('unsubscribe').setIssuedAt().sign(new TextEncoder().encode(env().AUTH_SECRET));
-    const r = await call<{ email: string }>(w.api, 'POST', `/api/v1/public/email/unsubscribe?token=${encodeURIComponent(legacy)}`, {});
+    const r = await call<{ email: string }>(t.w.api, 'POST', `/api/v1/public/email/unsubscribe?token=${encodeURIComponent(legacy)}`, {});
     expect(r.status).toBe(200);
     expect(r.json.data.email).toBe(`${email.slice(0, 2)}…@example.com`);
   });

@@ -1,26 +1,14 @@
 // Several destinations connected to one app at the same moment, through the public connect endpoint with the engine
 // running in this process (as in `npm start`): each gets the welcome and the last 5 reviews, and nothing written
 // before the connection is ever announced later as a new review — also when the store publishes it late.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { startEngine, engineOptionsFromEnv, type Engine } from '@/server/monitor/engine';
 import { getDb } from '@/server/db/client';
 import { call } from '../helpers/request';
-import { marker, markersIn, newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from '../api/support/connectWorld';
+import { marker, markersIn, newIosApp, newIp, payloadFor, connectWorldWithEngine } from '../api/support/connectWorld';
 import type { ChatHook } from '../fakes/chatWebhooks';
 
-let w: ConnectWorld;
-let engine: Engine;
-
-beforeAll(async () => {
-  w = await startConnectWorld();
-  engine = startEngine(await getDb(), engineOptionsFromEnv({ idleMs: 200 }));
-}, 60_000);
-
-afterAll(async () => {
-  await engine.stop();
-  await w.close();
-});
+const t = connectWorldWithEngine();
 
 const isWelcome = (raw: string) => raw.includes('ARB is connected');
 const hoursAgo = (n: number) => new Date(Date.now() - n * 3600_000);
@@ -28,11 +16,11 @@ const PLATFORMS = ['slack', 'discord', 'mattermost'] as const;
 
 /** Slack, Discord and Mattermost connected to the app within a second, each through POST v1/oauth/platform/connect. */
 async function connectThree(appId: string): Promise<ChatHook[]> {
-  const hooks = PLATFORMS.map((p) => w.chat.hook(p));
+  const hooks = PLATFORMS.map((p) => t.w.chat.hook(p));
   const answers = await Promise.all(
     PLATFORMS.map(async (platform, i) => {
       await new Promise((r) => setTimeout(r, i * 300));
-      return call(w.api, 'POST', '/api/v1/oauth/platform/connect', { platform, payload: payloadFor({ app_id: appId, webhook_url: hooks[i].url }) }, { ip: newIp() });
+      return call(t.w.api, 'POST', '/api/v1/oauth/platform/connect', { platform, payload: payloadFor({ app_id: appId, webhook_url: hooks[i].url }) }, { ip: newIp() });
     }),
   );
   for (const a of answers) expect(a.status).toBe(200);
@@ -57,8 +45,8 @@ async function nextPoll(appId: string) {
 }
 
 test('8 reviews written 1–8 hours ago; Slack, Discord and Mattermost connected within a second: each gets the welcome and the 5 latest, and never the 6th', async () => {
-  const app = newIosApp(w, 'Harbor Ledger');
-  for (let i = 1; i <= 8; i++) w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: 4, updated: hoursAgo(9 - i) });
+  const app = newIosApp(t.w, 'Harbor Ledger');
+  for (let i = 1; i <= 8; i++) t.w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: 4, updated: hoursAgo(9 - i) });
   const hooks = await connectThree(app.appId);
   await nextPoll(app.appId);
   const expected = ['welcome', ...[4, 5, 6, 7, 8].map(marker)];
@@ -66,16 +54,16 @@ test('8 reviews written 1–8 hours ago; Slack, Discord and Mattermost connected
 });
 
 test('a review written before the connections that the store publishes only later is history for them, not a new review', async () => {
-  const app = newIosApp(w, 'Harbor Ledger Late');
+  const app = newIosApp(t.w, 'Harbor Ledger Late');
   // The 6th-latest (6 hours old) is missing from the feed at first: the App Store feed publishes reviews hours late.
-  for (const i of [1, 2, 4, 5, 6, 7, 8]) w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: 4, updated: hoursAgo(9 - i) });
+  for (const i of [1, 2, 4, 5, 6, 7, 8]) t.w.feed.publish(app.appId, 'us', { title: `Review ${i}`, content: `Text ${marker(i)}`, rating: 4, updated: hoursAgo(9 - i) });
   const hooks = await connectThree(app.appId);
-  w.feed.publish(app.appId, 'us', { title: 'Review 3', content: `Text ${marker(3)}`, rating: 4, updated: hoursAgo(6) });
+  t.w.feed.publish(app.appId, 'us', { title: 'Review 3', content: `Text ${marker(3)}`, rating: 4, updated: hoursAgo(6) });
   await nextPoll(app.appId);
   for (const hook of hooks) expect(channel(hook), hook.platform).toEqual(['welcome', ...[4, 5, 6, 7, 8].map(marker)]);
 
   // A review written after the connections is announced to all three.
-  w.feed.publish(app.appId, 'us', { title: 'Review 9', content: `Text ${marker(9)}`, rating: 4, updated: new Date(Date.now() + 1000) });
+  t.w.feed.publish(app.appId, 'us', { title: 'Review 9', content: `Text ${marker(9)}`, rating: 4, updated: new Date(Date.now() + 1000) });
   await nextPoll(app.appId);
   for (const hook of hooks) expect(channel(hook).at(-1), hook.platform).toBe(marker(9));
 });

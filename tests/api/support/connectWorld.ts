@@ -4,7 +4,10 @@
  * real SMTP server, and Slack's and Discord's OAuth endpoints. Each test adds its own app (`newIosApp`) so that reviews
  * published for one test never reach another test's destination.
  */
+import { afterAll, beforeAll } from 'vitest';
+import { getDb } from '@/server/db/client';
 import { setEnvForTests } from '@/server/env';
+import { engineOptionsFromEnv, startEngine, type Engine } from '@/server/monitor/engine';
 import { clearDetailsCache } from '@/server/apps/details';
 import { createTestDb, type TestDb } from '../../helpers/testDb';
 import { startTestApi, type TestApi } from '../../helpers/api';
@@ -126,4 +129,23 @@ export function linkToken(mail: ReceivedMail, path: string): string {
   const m = new RegExp(`${path.replace(/[/?]/g, '\\$&')}\\?token=([^\\s]+)`).exec(mail.text);
   if (!m) throw new Error(`no ${path} link in:\n${mail.text}`);
   return decodeURIComponent(m[1]);
+}
+
+/**
+ * The usual file of connect tests: a connect world with the monitoring engine running in this process (as in
+ * `npm start`), started before the file's tests and stopped after them (`beforeClose` runs between the engine's stop
+ * and the world's close). Read `t.w` inside hooks and tests, not at import time.
+ */
+export function connectWorldWithEngine(options: { beforeClose?: () => Promise<void> } = {}): { w: ConnectWorld } {
+  const t = {} as { w: ConnectWorld; engine: Engine };
+  beforeAll(async () => {
+    t.w = await startConnectWorld();
+    t.engine = startEngine(await getDb(), engineOptionsFromEnv({ idleMs: 200 }));
+  }, 60_000);
+  afterAll(async () => {
+    await t.engine?.stop();
+    await options.beforeClose?.();
+    await t.w?.close();
+  });
+  return t;
 }
