@@ -5,13 +5,11 @@
  * so on a fresh app the first poll starts at once and the welcome follows it within a second or two.
  */
 import { ALL_COUNTRIES, MAIN_STOREFRONTS } from '@/lib/storefronts';
-import { getDb } from '../db/client';
-import { secretHash } from '../crypto';
 import type { AuthClaims } from '../auth/tokens';
 import { HttpError } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
-import { addSource, assertStorefrontsFitBudget, createDestination, UNSUBSCRIBED, type DestinationStatus } from '../monitor/service';
+import { addSource, assertStorefrontsFitBudget, createDestination, type DestinationStatus } from '../monitor/service';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
 import { requestDestinationConfirmation, type ConfirmationNotice } from './emailConsent';
@@ -43,16 +41,9 @@ export type ConnectResult = {
 
 /** An address that clicked "unsubscribe" in any ARB e-mail is not signed up again by a stranger's form. */
 async function assertAddressMayBeMailed(email: string): Promise<void> {
-  const db = await getDb();
-  const engineUnsubscribed = await db
-    .selectFrom('destinations')
-    .select('id')
-    .where('platform', '=', 'email')
-    .where('target_hash', '=', secretHash('destination-target', `email\n${email}`))
-    .where('status', '=', 'disabled')
-    .where('status_reason', '=', UNSUBSCRIBED)
-    .executeTakeFirst();
-  if (engineUnsubscribed || (await isAddressUnsubscribed(email))) {
+  // An e-mail destination is only ever disabled as unsubscribed because its address is (server/destinations/deliver.ts),
+  // so the address's own state is the one question to ask.
+  if (await isAddressUnsubscribed(email)) {
     throw new HttpError(
       409,
       'address_unsubscribed',

@@ -12,8 +12,7 @@ const provider: MigrationProvider = {
   },
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
   const migrator = new Migrator({ db, provider, migrationTableName: 'arb_migrations', migrationLockTableName: 'arb_migrations_lock' });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {

@@ -168,6 +168,12 @@ export interface ReviewVersionsTable {
   recorded_at: Generated<Timestamp>;
 }
 
+/**
+ * Who or what stopped a destination: its owner; the recipient's unsubscribe; the receiver refusing it for good (gone,
+ * redirect, private address); the receiver answering only 429; an anonymous connection's time running out.
+ */
+export type DisabledCause = 'owner' | 'unsubscribed' | 'receiver_refused' | 'rate_limited' | 'anonymous_expired';
+
 export interface DestinationsTable {
   id: string;
   org_id: string | null;
@@ -181,6 +187,8 @@ export interface DestinationsTable {
   /** pending_confirmation: an e-mail destination whose mailbox has not clicked the confirmation link yet. */
   status: Generated<'active' | 'paused' | 'disabled' | 'pending_confirmation'>;
   status_reason: string | null;
+  /** Why it is paused or disabled (null while active or pending): what code compares; status_reason is for people. */
+  disabled_cause: DisabledCause | null;
   warning: string | null;
   confirmation_sent_at: NullableTimestamp;
   confirmed_at: NullableTimestamp;

@@ -19,7 +19,7 @@ export type DeliveryOutcome =
   | { type: 'rate_limited'; status: number; waitMs: number; error: string }
   | { type: 'transient'; status: number; error: string; waitMs?: number }
   | { type: 'rejected'; status: number; error: string }
-  | { type: 'gone'; status: number; error: string };
+  | { type: 'gone'; status: number; error: string; /** The e-mail recipient unsubscribed (not the receiver refusing). */ unsubscribed?: true };
 
 export const PLATFORM_NAMES: Record<Platform, string> = {
   slack: 'Slack',
@@ -184,7 +184,7 @@ export async function deliver(
   if (target.platform === 'email' || message.kind === 'email') {
     if (message.kind !== 'email') return { type: 'rejected', status: 0, error: 'This message has no e-mail form.' };
     // The recipient may have used the unsubscribe link of any ARB e-mail since this was queued.
-    if (await isAddressUnsubscribed(target.target)) return { type: 'gone', status: 0, error: UNSUBSCRIBED_REASON };
+    if (await isAddressUnsubscribed(target.target)) return { type: 'gone', status: 0, error: UNSUBSCRIBED_REASON, unsubscribed: true };
     try {
       await sendMail({ to: target.target, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       return { type: 'delivered', status: 250 };

@@ -21,7 +21,7 @@ export async function pauseExpiredAnonymousConnections(db: DB): Promise<number> 
   const reason = anonymousExpiryReason(env().ANONYMOUS_CONNECTION_DAYS);
   const r = await db
     .updateTable('destinations')
-    .set({ status: 'paused', status_reason: reason, last_error: reason, last_error_at: sql`now()`, updated_at: sql`now()` })
+    .set({ status: 'paused', status_reason: reason, disabled_cause: 'anonymous_expired', last_error: reason, last_error_at: sql`now()`, updated_at: sql`now()` })
     .where('status', '=', 'active')
     .where('org_id', 'is', null)
     .where('expires_at', '<', sql<Date>`now()`)
@@ -38,7 +38,7 @@ export async function claimConnections(db: DB, input: { orgId: string; email: st
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('destinations')
-      .select(['id', 'status', 'status_reason'])
+      .select(['id', 'status', 'disabled_cause'])
       .where('org_id', 'is', null)
       .where('created_by_email', '=', email)
       .forUpdate()
@@ -46,11 +46,11 @@ export async function claimConnections(db: DB, input: { orgId: string; email: st
     if (rows.length === 0) return { claimed: 0, appKeys: [] };
     const ids = rows.map((r) => r.id);
     await trx.updateTable('destinations').set({ org_id: input.orgId, expires_at: null, updated_at: sql`now()` }).where('id', 'in', ids).execute();
-    const resume = rows.filter((r) => isEnginePause(r.status, r.status_reason)).map((r) => r.id);
+    const resume = rows.filter((r) => isEnginePause(r.status, r.disabled_cause)).map((r) => r.id);
     if (resume.length) {
       await trx
         .updateTable('destinations')
-        .set({ status: 'active', status_reason: null, last_error: null, next_send_at: sql`now()`, consecutive_failures: 0 })
+        .set({ status: 'active', status_reason: null, disabled_cause: null, last_error: null, next_send_at: sql`now()`, consecutive_failures: 0 })
         .where('id', 'in', resume)
         .execute();
     }

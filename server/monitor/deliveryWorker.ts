@@ -21,6 +21,7 @@ import { deliver, MAX_ASKED_WAIT_MS, MIN_ASKED_WAIT_MS, prepareTarget, type Deli
 import { afterSend, nextAllowedAt, paceFor } from '../destinations/pacing';
 import type { WebhookSender } from '../destinations/send';
 import type { FormattedMessage, Platform } from '../destinations/types';
+import type { DisabledCause } from '../db/types';
 import { msInterval as ms } from '../db/interval';
 import { count } from './counters';
 import { OPEN } from './deliveryStatus';
@@ -138,7 +139,7 @@ async function markRejected(db: DB, destinationId: string, deliveryId: number, s
 }
 
 /** The destination is unusable: disable it with its reason, and close its queue with that reason. */
-async function disableDestination(db: DB, destinationId: string, deliveryId: number, status: number, reason: string): Promise<number> {
+async function disableDestination(db: DB, destinationId: string, deliveryId: number, status: number, reason: string, cause: DisabledCause): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await sql`update deliveries set status = 'failed', last_status = ${status || null}, last_error = ${reason} where id = ${deliveryId}`.execute(trx);
     const rest = await sql`
@@ -146,7 +147,7 @@ async function disableDestination(db: DB, destinationId: string, deliveryId: num
        where destination_id = ${destinationId} and status in ${OPEN}`.execute(trx);
     await sql`
       update destinations
-         set status = 'disabled', status_reason = ${reason}, last_error = ${reason}, last_error_at = now(),
+         set status = 'disabled', status_reason = ${reason}, disabled_cause = ${cause}, last_error = ${reason}, last_error_at = now(),
              lease_owner = null, lease_until = null, updated_at = now()
        where id = ${destinationId}`.execute(trx);
     return Number(rest.numAffectedRows ?? 0);
@@ -162,7 +163,7 @@ async function pauseRateLimited(db: DB, destinationId: string, deliveryId: numbe
     with upd as (
       update deliveries set status = 'retry', last_status = ${status || null}, last_error = ${reason} where id = ${deliveryId})
     update destinations
-       set status = 'paused', status_reason = ${reason}, last_error = ${reason}, last_error_at = now(),
+       set status = 'paused', status_reason = ${reason}, disabled_cause = 'rate_limited', last_error = ${reason}, last_error_at = now(),
            lease_owner = null, lease_until = null, updated_at = now()
      where id = ${destinationId}`.execute(db);
 }
@@ -314,7 +315,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             dlog.error('delivery rejected', { ...fields, error: outcome.error });
             break;
           case 'gone': {
-            const closed = await disableDestination(db, dest.id, d.id, outcome.status, outcome.error);
+            const closed = await disableDestination(db, dest.id, d.id, outcome.status, outcome.error, outcome.unsubscribed ? 'unsubscribed' : 'receiver_refused');
             count('failed', 1 + closed);
             dlog.error('destination disabled', { ...fields, error: outcome.error, closedDeliveries: closed });
             return { sent, dueAt: null };

@@ -5,6 +5,7 @@
  */
 import { PLATFORM_NAMES } from '../destinations/deliver';
 import type { Platform } from '../destinations/types';
+import type { DisabledCause } from '../db/types';
 
 export function rateLimitPauseReason(platform: Platform): string {
   const name = platform === 'email' ? 'The mail server' : PLATFORM_NAMES[platform];
@@ -16,9 +17,7 @@ export function anonymousExpiryReason(days: number): string {
   return `This connection was made without an account and ran its ${days} days. To keep receiving reviews, sign in with the e-mail address you connected with (your connections are kept and resume at once), or connect again.`;
 }
 
-const ENGINE_PAUSES = [/^.{0,40} answered every message with “too many requests”/, /^This connection was made without an account and ran its/];
-
 /** Paused by the engine (not by its owner): connecting again resumes it. */
-export function isEnginePause(status: string, reason: string | null): boolean {
-  return status === 'paused' && !!reason && ENGINE_PAUSES.some((r) => r.test(reason));
+export function isEnginePause(status: string, cause: DisabledCause | null): boolean {
+  return status === 'paused' && (cause === 'rate_limited' || cause === 'anonymous_expired');
 }

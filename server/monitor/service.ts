@@ -197,7 +197,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
     const existing = await trx
       .selectFrom('destinations as d')
       .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
-      .select(['d.id', 'd.org_id', 'd.status', 'd.status_reason'])
+      .select(['d.id', 'd.org_id', 'd.status', 'd.disabled_cause'])
       .where('d.target_hash', '=', targetHash)
       .where('d.platform', '=', input.platform)
       .where('da.app_key', 'in', keys)
@@ -216,7 +216,7 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
       .where('target_hash', '=', targetHash)
       .where('platform', '=', input.platform)
       .where('status', '=', 'disabled')
-      .where('status_reason', '=', UNSUBSCRIBED_REASON)
+      .where('disabled_cause', '=', 'unsubscribed')
       .executeTakeFirst();
     if (unsubscribed) {
       throw new HttpError(409, 'address_unsubscribed', 'This address unsubscribed from ARB e-mails; it is only signed up again after confirming a link sent to it.');
@@ -229,8 +229,8 @@ export async function createDestination(raw: CreateDestinationInput): Promise<Cr
       await trx
         .updateTable('destinations')
         .set({
-          ...(existing.status === 'disabled' || confirmedNow || isEnginePause(existing.status, existing.status_reason)
-            ? { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0, expires_at: anonymousExpiry(existing.org_id ?? input.orgId, input.platform) }
+          ...(existing.status === 'disabled' || confirmedNow || isEnginePause(existing.status, existing.disabled_cause)
+            ? { status: 'active', status_reason: null, disabled_cause: null, next_send_at: sql`now()`, consecutive_failures: 0, expires_at: anonymousExpiry(existing.org_id ?? input.orgId, input.platform) }
             : {}),
           ...(confirmedNow ? { confirmed_at: sql`now()` } : {}),
           ...(input.orgId && !existing.org_id ? { org_id: input.orgId, expires_at: null } : {}),
@@ -367,7 +367,7 @@ export async function setDestinationPaused(id: string, paused: boolean, reason =
   const db = await getDb();
   const r = await db
     .updateTable('destinations')
-    .set(paused ? { status: 'paused', status_reason: reason, updated_at: sql`now()` } : { status: 'active', status_reason: null, next_send_at: sql`now()`, consecutive_failures: 0, updated_at: sql`now()` })
+    .set(paused ? { status: 'paused', status_reason: reason, disabled_cause: 'owner', updated_at: sql`now()` } : { status: 'active', status_reason: null, disabled_cause: null, next_send_at: sql`now()`, consecutive_failures: 0, updated_at: sql`now()` })
     .where('id', '=', id)
     .where('status', '!=', 'pending_confirmation')
     .executeTakeFirst();
@@ -409,7 +409,7 @@ export async function confirmEmailDestination(id: string): Promise<ConfirmedDest
     if (!alreadyConfirmed) {
       await trx
         .updateTable('destinations')
-        .set({ status: 'active', status_reason: null, confirmed_at: sql`now()`, next_send_at: sql`now()`, updated_at: sql`now()` })
+        .set({ status: 'active', status_reason: null, disabled_cause: null, confirmed_at: sql`now()`, next_send_at: sql`now()`, updated_at: sql`now()` })
         .where('id', '=', id)
         .execute();
       // Its sources were idle while nothing active wanted them (sourceDemand.ts): poll them again from now on.

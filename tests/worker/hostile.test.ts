@@ -129,4 +129,12 @@ test('a hostile review reaches every platform harmlessly, and the e-mail can be 
     createDestination({ platform: 'email', email: 'team@example.com', apps: [{ store: 'apple_app_store', appId: otherApp.app_id }], welcomeCount: 0 }),
   ).rejects.toMatchObject({ status: 409 });
   expect(await getDestinationStatus(email.id)).toMatchObject({ status: 'disabled', status_reason: UNSUBSCRIBED });
+  // "Unsubscribed" is a state, not a sentence: the reason's words may change (or be translated) and the refusal stays.
+  const row = await w.db.db.selectFrom('destinations').select('disabled_cause').where('id', '=', email.id).executeTakeFirstOrThrow();
+  expect(row.disabled_cause).toBe('unsubscribed');
+  await w.db.db.updateTable('destinations').set({ status_reason: 'Der Empfänger hat sich abgemeldet.' }).where('id', '=', email.id).execute();
+  await expect(createDestination({ platform: 'email', email: 'team@example.com', apps: [APP], welcomeCount: 0 })).rejects.toMatchObject({
+    status: 409,
+    code: 'address_unsubscribed',
+  });
 });

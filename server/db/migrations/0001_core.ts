@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Accounts, sign-in codes, rate limits, app events, contact messages.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('orgs')
     .addColumn('id', 'text', (c) => c.primaryKey()) // org_ + 24 random base62 chars
@@ -78,8 +77,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['contact_messages', 'app_events', 'rate_limits', 'sign_in_tokens', 'login_codes', 'users', 'orgs']) {
     await db.schema.dropTable(t).ifExists().execute();
   }

@@ -2,8 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // The review monitoring engine: apps, monitored sources, reviews (+ edit history), destinations, their app
 // subscriptions, and deliveries. See server/monitor/README.md for what each constraint guarantees.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // key = `${store}__${app_id}`, the same form the customer API uses in its paths (v1/apps/{store}__{appId}/…).
   await db.schema
     .createTable('apps')
@@ -158,8 +157,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('deliveries_review_idx').on('deliveries').column('review_id').execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['deliveries', 'destination_apps', 'destinations', 'review_versions', 'reviews', 'monitored_sources', 'apps']) {
     await db.schema.dropTable(t).ifExists().execute();
   }

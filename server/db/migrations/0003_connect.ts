@@ -2,8 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Reviews by e-mail (server/subscriptions/README.md): who asked for which app's reviews, the per-address state that
 // makes "unsubscribed means unsubscribed" and "at most one digest a day" hold, and the outbox of one-off e-mails.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // One row per address that ever asked. The row is the lock for that address's digest (FOR UPDATE SKIP LOCKED), so
   // two workers can never both send it the day's digest.
   await db.schema
@@ -50,7 +49,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index email_requests_due_idx on email_requests (next_attempt_at) where status = 'pending'`.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['email_requests', 'email_subscriptions', 'email_recipients']) await db.schema.dropTable(t).ifExists().execute();
 }

@@ -3,8 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Consent for e-mail: a new e-mail destination waits (status 'pending_confirmation') until its mailbox clicks the
 // link of the one confirmation e-mail; and every unsubscribe moves the address to a new generation, so a link made
 // before it (digest offer, confirmation) can no longer undo it. See server/subscriptions/README.md.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable('destinations')
     .addColumn('confirmation_sent_at', 'timestamptz') // the last confirmation e-mail (null: none sent yet)
@@ -18,8 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`update email_recipients set generation = 1 where unsubscribed_at is not null`.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('email_recipients').dropColumn('generation').execute();
   await db.schema.alterTable('destinations').dropColumn('confirmed_at').dropColumn('confirmation_sent_at').execute();
 }

@@ -3,8 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Revocable sign-ins (docs/SECURITY.md "Sessions and tokens"): every token of a sign-in names its session, and a revoked
 // session ends them all. Hand-off codes carry a session from the header's Dashboard link to /dashboard once.
 // Login codes remember which network asked for them, so a stranger's request cannot replace someone else's code.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('auth_sessions')
     .addColumn('id', 'text', (c) => c.primaryKey()) // ses_ + random
@@ -29,8 +28,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('login_codes').addColumn('requester_hash', 'text').execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('login_codes').dropColumn('requester_hash').execute();
   for (const t of ['handoff_codes', 'auth_sessions']) await db.schema.dropTable(t).ifExists().execute();
 }

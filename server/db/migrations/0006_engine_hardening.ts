@@ -3,8 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Engine hardening: periodic jobs that run once per period across every worker process (job_runs), anonymous
 // connections that expire (destinations.expires_at), and sources nobody needs that stop being polled
 // (monitored_sources.status 'idle', no schema change: status is text).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // One row per periodic job. A process starts a run only by moving last_started_at forward in one UPDATE whose WHERE
   // says "a period has passed and nobody is running it", so two processes can never both start the same period's run.
   await db.schema
@@ -23,8 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index destinations_anonymous_email_idx on destinations (created_by_email) where org_id is null`.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index if exists destinations_anonymous_email_idx`.execute(db);
   await sql`drop index if exists destinations_expiry_idx`.execute(db);
   await db.schema.alterTable('destinations').dropColumn('expires_at').execute();

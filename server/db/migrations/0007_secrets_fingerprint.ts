@@ -2,8 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // A fingerprint of each key the data depends on (server/db/keyFingerprints.ts): a process that starts with other keys
 // than the ones the data was written with is refused, instead of failing on every encrypted row later.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('key_fingerprints')
     .addColumn('name', 'text', (c) => c.primaryKey()) // AUTH_SECRET | ENCRYPTION_KEY
@@ -12,7 +11,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('key_fingerprints').execute();
 }

@@ -4,12 +4,10 @@ import type { Kysely } from 'kysely';
 // readable review). A format error is current while it is newer than the source's last successful poll; a later
 // success ends it without anyone clearing the column. /api/health counts the current ones (across every process, which
 // the in-memory counters cannot), and the public destination status tells the app's owner in plain words.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('monitored_sources').addColumn('format_error_at', 'timestamptz').execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('monitored_sources').dropColumn('format_error_at').execute();
 }
