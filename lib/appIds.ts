@@ -1,10 +1,11 @@
 /**
  * What an app id may be in each store, in one place for the browser and the server: search, app details, the connect
  * payload, the engine and the store adapters all accept exactly the same ids, so an id that passes one never fails the
- * next. Pure: no I/O, no server imports.
+ * next. Pure: no I/O, no server imports, and no zod: the home page checks ids from links with these functions, and zod
+ * would add its weight there (and its start-up probe for eval, which the pages' CSP reports). The request schemas
+ * built on these rules are in lib/appIdSchemas.ts.
  */
-import { z } from 'zod';
-import { APP_STORES, type AppStore } from './appStores';
+import type { AppStore } from './appStores';
 
 /** App Store ids are positive integers (today up to 10 digits; 12 leaves room without accepting nonsense). */
 const IOS_APP_ID = /^[1-9]\d{0,11}$/;
@@ -40,27 +41,4 @@ export function normalizeAppId(store: AppStore, raw: string): string | null {
     return isAppStoreAppId(digits) ? digits : null;
   }
   return isPlayPackageName(id) ? id : null;
-}
-
-/** A zod error map: "is required" when the field is missing, "must be <what>" when it has the wrong type. */
-export const requiredAs = (what: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
-});
-
-export const appStoreSchema = z.enum(APP_STORES, { error: "must be 'apple_app_store' or 'google_play_store'" });
-
-/** `{ app_id, app_store }`: extend it, then `.transform(withCheckedAppId)`. */
-export const appRefSchema = z.object({
-  app_id: z.string(requiredAs('text')).max(200, 'is too long'),
-  app_store: appStoreSchema,
-});
-
-/** Checks app_id against its store (the store is known only once both fields parsed) and normalises it. */
-export function withCheckedAppId<V extends { app_id: string; app_store: AppStore }>(value: V, ctx: z.RefinementCtx): V {
-  const appId = normalizeAppId(value.app_store, value.app_id);
-  if (appId === null) {
-    ctx.addIssue({ code: 'custom', path: ['app_id'], message: APP_ID_HINT[value.app_store] });
-    return z.NEVER;
-  }
-  return { ...value, app_id: appId };
 }

@@ -3,9 +3,9 @@
  * rules themselves live in lib/appIds.ts, shared with the browser and the engine.
  */
 import { z } from 'zod';
-import { requiredAs } from '@/lib/appIds';
+import { requiredAs } from '@/lib/appIdSchemas';
 
-export { appRefSchema, appStoreSchema, withCheckedAppId } from '@/lib/appIds';
+export { appRefSchema, appStoreSchema, withCheckedAppId } from '@/lib/appIdSchemas';
 
 export const countrySchema = z
   .string(requiredAs('a two-letter country code'))
