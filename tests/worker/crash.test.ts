@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { env, setEnvForTests } from '@/server/env';
+import { setEnvForTests } from '@/server/env';
 import { openDatabase, setDbForTests } from '@/server/db/client';
 import { migrateToLatest } from '@/server/db/migrate';
 import { createDestination, drainDeliveries, ensureApp, pollAppNow } from '@/server/monitor/service';
@@ -65,8 +65,6 @@ afterAll(async () => {
 function startWorkerProcess(): WorkerChild {
   const child = spawnWorker('tests/worker/helpers/engineProcess.ts', {
     ...(pg ? { DATABASE_URL: pg.url! } : { DATA_DIR: pgliteDir! }),
-    ENCRYPTION_KEY: env().ENCRYPTION_KEY,
-    AUTH_SECRET: env().AUTH_SECRET,
     ITUNES_BASE_URL: stores.url,
     ALLOW_PRIVATE_WEBHOOKS: '1',
     DELIVERY_PACING: 'off',

@@ -3,7 +3,7 @@
 // every job at a 1.5 s period: the runs of each job, from both logs together, are never closer than a period, and
 // both processes take turns. PostgreSQL only: the embedded database is one process anyway.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { env, setEnvForTests } from '@/server/env';
+import { setEnvForTests } from '@/server/env';
 import { createTestDb, type TestDb } from '../helpers/testDb';
 import { spawnWorker, type WorkerChild } from './helpers/processes';
 
@@ -45,8 +45,6 @@ describe.skipIf(!isPostgres)('periodic jobs across worker processes', () => {
 
     const workerEnv = {
       DATABASE_URL: db.url!,
-      ENCRYPTION_KEY: env().ENCRYPTION_KEY,
-      AUTH_SECRET: env().AUTH_SECRET,
       LOG_LEVEL: 'debug',
       POLL_INTERVAL_SECONDS: '3600',
       PERIODIC_JOB_INTERVAL_MS: String(PERIOD_MS),

@@ -3,7 +3,7 @@
 // embedded database is single-process by design (npm run worker refuses it, which is checked too).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { env, setEnvForTests } from '@/server/env';
+import { setEnvForTests } from '@/server/env';
 import { createDestination, ensureApp, pollNow } from '@/server/monitor/service';
 import type { NormalizedReview, SourceAdapter } from '@/server/sources/types';
 import { createTestDb, type TestDb } from '../helpers/testDb';
@@ -69,8 +69,6 @@ describe.skipIf(!isPostgres)('two worker processes on PostgreSQL', () => {
 
     const workerEnv = {
       DATABASE_URL: db.url!,
-      ENCRYPTION_KEY: env().ENCRYPTION_KEY,
-      AUTH_SECRET: env().AUTH_SECRET,
       ALLOW_PRIVATE_WEBHOOKS: '1',
       DELIVERY_PACING: 'off',
       LOG_LEVEL: 'warn',
@@ -106,8 +104,6 @@ describe.skipIf(!isPostgres)('two worker processes on PostgreSQL', () => {
 test('npm run worker refuses the embedded database with a clear message', async () => {
   const child = spawnWorker('server/worker-main.ts', {
     DATABASE_URL: '',
-    ENCRYPTION_KEY: env().ENCRYPTION_KEY,
-    AUTH_SECRET: env().AUTH_SECRET,
     LOG_LEVEL: 'warn',
   });
   expect(await child.exited).toMatchObject({ code: 1 });

@@ -1,6 +1,7 @@
 /** Worker processes for the crash and multi-process tests: real child processes, run through tsx. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { env as testEnv } from '@/server/env';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -10,10 +11,15 @@ export type WorkerChild = {
   output: () => string;
 };
 
+/**
+ * A worker of this test's installation: it gets this process's AUTH_SECRET and ENCRYPTION_KEY, as every host sharing a
+ * database must (start-up refuses generated secrets with DATABASE_URL, and checks the keys' fingerprints); `env` adds
+ * or overrides the rest.
+ */
 export function spawnWorker(entry: string, env: Record<string, string>): WorkerChild {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, AUTH_SECRET: testEnv().AUTH_SECRET, ENCRYPTION_KEY: testEnv().ENCRYPTION_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
