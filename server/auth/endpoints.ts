@@ -4,7 +4,7 @@ import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
 import { confirmSignInCode, requestSignInCode } from './emailSignIn';
 import { ORG_ID_PATTERN } from './secrets';
-import { createHandoffCode, exchangeHandoffCode, exchangeOrgIdForBillingToken, exchangeSignInToken, logout, logoutEverywhere, renewAccessToken } from './session';
+import { createHandoffCode, exchangeHandoffCode, exchangeInvitationToken, exchangeOrgIdForBillingToken, exchangeSignInToken, logout, logoutEverywhere, renewAccessToken } from './session';
 
 const captchaToken = z
   .string('captcha_token must be a string.')
@@ -54,28 +54,38 @@ export const emailSignInConfirm = endpoint({
   }),
 });
 
+const oneTimeToken = z.string('token must be a string.').min(1, 'token is missing.').max(200);
+
+/** First-touch attribution the browser kept (utm_*, referral), recorded when the sign-in creates the account. */
+const attributionMetadata = z
+  .object({
+    utm_source: attributionValue,
+    utm_medium: attributionValue,
+    utm_campaign: attributionValue,
+    referral: attributionValue,
+  })
+  .nullish()
+  .transform((m) => ({
+    utm_source: m?.utm_source ?? null,
+    utm_medium: m?.utm_medium ?? null,
+    utm_campaign: m?.utm_campaign ?? null,
+    referral: m?.referral ?? null,
+  }));
+
 export const tokenExchange = endpoint({
   summary: 'Turn a one-time sign-in token into an auth token (creates the account on first sign-in)',
   tags: ['auth'],
-  body: z.object({
-    token: z.string('token must be a string.').min(1, 'token is missing.').max(200),
-    metadata: z
-      .object({
-        utm_source: attributionValue,
-        utm_medium: attributionValue,
-        utm_campaign: attributionValue,
-        referral: attributionValue,
-      })
-      .nullish()
-      .transform((m) => ({
-        utm_source: m?.utm_source ?? null,
-        utm_medium: m?.utm_medium ?? null,
-        utm_campaign: m?.utm_campaign ?? null,
-        referral: m?.referral ?? null,
-      })),
-  }),
+  body: z.object({ token: oneTimeToken, metadata: attributionMetadata }),
   response: sessionAnswer,
   handler: ({ body, ip }) => exchangeSignInToken({ token: body.token, attribution: body.metadata, ip }),
+});
+
+export const invitationExchange = endpoint({
+  summary: "Sign in through an invitation e-mail's link and join its organisation",
+  tags: ['auth'],
+  body: z.object({ token: oneTimeToken, metadata: attributionMetadata }),
+  response: sessionAnswer,
+  handler: ({ body, ip }) => exchangeInvitationToken({ token: body.token, attribution: body.metadata, ip }),
 });
 
 export const tokenRefresh = endpoint({

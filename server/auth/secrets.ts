@@ -33,7 +33,7 @@ export function newSignInToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export function keyedHash(purpose: 'login-code' | 'sign-in-token' | 'handoff-code' | 'sign-in-network', value: string): string {
+export function keyedHash(purpose: 'login-code' | 'sign-in-token' | 'handoff-code' | 'sign-in-network' | 'invitation-token', value: string): string {
   return createHmac('sha256', env().AUTH_SECRET).update(`${purpose}\n${value}`).digest('hex');
 }
 

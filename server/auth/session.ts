@@ -22,6 +22,7 @@ import {
 import { forgetRevokedSessions } from './sessionState';
 import { signAccessToken, signBillingToken, signRefreshToken, verifyRefreshToken, type AuthClaims } from './tokens';
 import { claimAnonymousConnections } from '../monitor/service';
+import { invitationForToken, joinInvitedOrganisation, joinThroughLink } from '../org/invitations';
 
 export { BILLING_TOKEN_TTL_SECONDS } from './tokens';
 
@@ -77,6 +78,11 @@ export async function exchangeSignInToken(input: { token: string; attribution: A
     throw new HttpError(401, 'token_invalid', 'This sign-in token has expired or was already used. Sign in again.');
   }
   const { user, created } = await getOrCreateUser({ email, attribution: input.attribution, now });
+  return signedIn(await joinInvitedOrganisation(user, now), created, now);
+}
+
+/** After the account is known and its invitation (if any) accepted: claim its connections and start a session. */
+async function signedIn(user: User, created: boolean, now: Date): Promise<SessionAnswer> {
   // Ids only at debug level: an org id opens billing links, so it stays out of ordinary logs.
   if (created) log.info('account created');
   else await updateUserLastSignIn(user.id, now);
@@ -84,6 +90,18 @@ export async function exchangeSignInToken(input: { token: string; attribution: A
   await claimAnonymousConnections({ orgId: user.org_id, email: user.email });
   log.debug('signed in', { userId: user.id, orgId: user.org_id, created });
   return startSession(user, now);
+}
+
+/**
+ * POST v1/auth/invitation: the token of an invitation e-mail's link signs in its address (creating the account on
+ * first sign-in) and joins the organisation. The link proves the address as a code e-mail would.
+ */
+export async function exchangeInvitationToken(input: { token: string; attribution: Attribution; ip: string; now?: Date }): Promise<SessionAnswer> {
+  const now = input.now ?? new Date();
+  await enforceRateLimit(SESSION_LIMITS.exchangesPerIp, ipRateKey(input.ip), 'Too many sign-in attempts from your network. Try again later.', { now });
+  const invitation = await invitationForToken(input.token, now);
+  const { user, created } = await getOrCreateUser({ email: invitation.email, attribution: input.attribution, now });
+  return signedIn(await joinThroughLink(user, invitation, now), created, now);
 }
 
 /**

@@ -19,13 +19,16 @@ export interface OrgsTable {
   created_at: Generated<Timestamp>;
 }
 
+/** owner > admin > member: members read and reply; admins also manage apps, destinations, keys and the team; owners also billing and deletion. */
+export type OrgRole = 'owner' | 'admin' | 'member';
+
 export interface UsersTable {
   id: string;
   email: string;
   name: string | null;
   display_name: string | null;
   org_id: string;
-  role: Generated<string>;
+  role: Generated<OrgRole>;
   utm_source: string | null;
   utm_medium: string | null;
   utm_campaign: string | null;
@@ -289,6 +292,31 @@ export interface KeyFingerprintsTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface OrgInvitationsTable {
+  id: string;
+  org_id: string;
+  email: string;
+  role: Exclude<OrgRole, 'owner'>;
+  invited_by: string | null;
+  token_hash: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  org_id: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  /** Facts of the change (old and new name, role…) as jsonb: write JSON.stringify(details). */
+  details: Generated<Json>;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -311,4 +339,6 @@ export interface Database {
   email_requests: EmailRequestsTable;
   job_runs: JobRunsTable;
   key_fingerprints: KeyFingerprintsTable;
+  org_invitations: OrgInvitationsTable;
+  audit_log: AuditLogTable;
 }

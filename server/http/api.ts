@@ -53,6 +53,8 @@ export type EndpointDef<BS extends ZodType | undefined, QS extends ZodType | und
   params?: PS;
   /** Success answer's `data` schema, for the OpenAPI document only. */
   response?: ZodType;
+  /** The answer is a cursor page (the handler returns pageAnswer(…)): `has_more` beside `data`. */
+  paged?: boolean;
   auth?: AuthMode;
   maxBodyBytes?: number;
   /**
@@ -117,6 +119,11 @@ const serialized = new WeakMap<object, SerializedAnswer>();
  * rest of the request). Only for DEEPLY frozen values (an object of primitives, an array of such): the kept JSON must
  * not go stale. A value that is not frozen is serialized each time, as usual.
  */
+/** A cursor page, the shape of every list that pages: `{ "data": items, "has_more": … }`. */
+export function pageAnswer(items: readonly unknown[], hasMore: boolean): SerializedAnswer {
+  return new SerializedAnswer(Buffer.from(JSON.stringify({ data: items, has_more: hasMore })));
+}
+
 export function cachedAnswer(value: object): SerializedAnswer {
   let answer = serialized.get(value);
   if (!answer) {

@@ -74,8 +74,11 @@ function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
         'application/json': {
           schema: {
             type: 'object',
-            required: ['data'],
-            properties: { data: ep.response ? responseSchema(ep.response) : {} },
+            required: ep.paged ? ['data', 'has_more'] : ['data'],
+            properties: {
+              data: ep.response ? responseSchema(ep.response) : {},
+              ...(ep.paged ? { has_more: { type: 'boolean', description: 'More entries follow: ask again with the last id as the cursor.' } } : {}),
+            },
           },
         },
       },

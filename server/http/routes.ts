@@ -6,6 +6,7 @@ import search from '@/pages/api/search';
 import v1AppsEvent from '@/pages/api/v1/apps/event';
 import v1AuthEmail from '@/pages/api/v1/auth/email/index';
 import v1AuthEmailConfirm from '@/pages/api/v1/auth/email/confirm';
+import v1AuthInvitation from '@/pages/api/v1/auth/invitation';
 import v1AuthLogout from '@/pages/api/v1/auth/logout/index';
 import v1AuthLogoutEverywhere from '@/pages/api/v1/auth/logout/everywhere';
 import v1AuthTokenCrmExchange from '@/pages/api/v1/auth/token/crm-exchange';
@@ -17,7 +18,14 @@ import v1OauthAuthorize from '@/pages/api/v1/oauth/authorize';
 import v1OauthBotConnect from '@/pages/api/v1/oauth/bot/connect';
 import v1OauthPlatformConnect from '@/pages/api/v1/oauth/platform/connect';
 import v1OauthSlackCallback from '@/pages/api/v1/oauth/slack/callback';
+import v1Org from '@/pages/api/v1/org/index';
+import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
+import v1OrgInvitations from '@/pages/api/v1/org/invitations/index';
+import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
+import v1OrgLeave from '@/pages/api/v1/org/leave';
+import v1OrgMembers from '@/pages/api/v1/org/members/index';
+import v1OrgMembersId from '@/pages/api/v1/org/members/[id]';
 import v1PublicAppDetails from '@/pages/api/v1/public/app-details';
 import v1PublicConfig from '@/pages/api/v1/public/config';
 import v1PublicContact from '@/pages/api/v1/public/contact';
@@ -35,6 +43,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/apps/event', route: v1AppsEvent },
   { path: '/api/v1/auth/email', route: v1AuthEmail },
   { path: '/api/v1/auth/email/confirm', route: v1AuthEmailConfirm },
+  { path: '/api/v1/auth/invitation', route: v1AuthInvitation },
   { path: '/api/v1/auth/logout', route: v1AuthLogout },
   { path: '/api/v1/auth/logout/everywhere', route: v1AuthLogoutEverywhere },
   { path: '/api/v1/auth/token/crm-exchange', route: v1AuthTokenCrmExchange },
@@ -46,7 +55,14 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/oauth/bot/connect', route: v1OauthBotConnect },
   { path: '/api/v1/oauth/platform/connect', route: v1OauthPlatformConnect },
   { path: '/api/v1/oauth/slack/callback', route: v1OauthSlackCallback },
+  { path: '/api/v1/org', route: v1Org },
+  { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
+  { path: '/api/v1/org/invitations', route: v1OrgInvitations },
+  { path: '/api/v1/org/invitations/[id]', route: v1OrgInvitationsId },
+  { path: '/api/v1/org/leave', route: v1OrgLeave },
+  { path: '/api/v1/org/members', route: v1OrgMembers },
+  { path: '/api/v1/org/members/[id]', route: v1OrgMembersId },
   { path: '/api/v1/public/app-details', route: v1PublicAppDetails },
   { path: '/api/v1/public/config', route: v1PublicConfig },
   { path: '/api/v1/public/contact', route: v1PublicContact },

@@ -1,0 +1,193 @@
+/**
+ * Data functions for organisations and their teams (tables orgs, users' membership columns, org_invitations,
+ * audit_log). The only place with SQL for them. Accepting an invitation and revoking one are conditional UPDATEs, so
+ * two requests can never both win.
+ */
+import { getDb, type DB } from '../db/client';
+import type { OrgRole } from '../db/types';
+import { randomId } from '../crypto';
+
+const dbOf = async (db?: DB) => db ?? (await getDb());
+
+export type Org = { id: string; name: string; plan: string; created_at: Date };
+export type Member = { id: string; email: string; name: string | null; display_name: string | null; role: OrgRole; created_at: Date; last_sign_in_at: Date | null };
+export type Invitation = {
+  id: string;
+  org_id: string;
+  email: string;
+  role: Exclude<OrgRole, 'owner'>;
+  invited_by: string | null;
+  created_at: Date;
+  expires_at: Date;
+};
+export type AuditEntry = {
+  id: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+};
+
+// --- organisations ------------------------------------------------------------------------------------------------
+
+export async function getOrg(id: string, db?: DB): Promise<Org | undefined> {
+  return (await dbOf(db)).selectFrom('orgs').select(['id', 'name', 'plan', 'created_at']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function renameOrg(id: string, name: string, db?: DB): Promise<void> {
+  await (await dbOf(db)).updateTable('orgs').set({ name }).where('id', '=', id).execute();
+}
+
+// --- members ------------------------------------------------------------------------------------------------------
+
+const memberColumns = ['id', 'email', 'name', 'display_name', 'role', 'created_at', 'last_sign_in_at'] as const;
+
+export async function listMembers(orgId: string, db?: DB): Promise<Member[]> {
+  return (await dbOf(db)).selectFrom('users').select(memberColumns).where('org_id', '=', orgId).orderBy('created_at', 'asc').orderBy('id').execute();
+}
+
+export async function getMember(orgId: string, userId: string, db?: DB): Promise<Member | undefined> {
+  return (await dbOf(db)).selectFrom('users').select(memberColumns).where('org_id', '=', orgId).where('id', '=', userId).executeTakeFirst();
+}
+
+export async function countMembers(orgId: string, role?: OrgRole, db?: DB): Promise<number> {
+  let q = (await dbOf(db)).selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId);
+  if (role) q = q.where('role', '=', role);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/** Change a member's role, only while they are still in `orgId` with `fromRole` (a concurrent change loses). */
+export async function setMemberRole(input: { orgId: string; userId: string; fromRole: OrgRole; role: OrgRole }, db?: DB): Promise<boolean> {
+  const r = await (await dbOf(db))
+    .updateTable('users')
+    .set({ role: input.role })
+    .where('id', '=', input.userId)
+    .where('org_id', '=', input.orgId)
+    .where('role', '=', input.fromRole)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Move a user into `orgId` with `role` (joining through an invitation). */
+export async function moveUserToOrg(input: { userId: string; orgId: string; role: OrgRole }, db?: DB): Promise<void> {
+  await (await dbOf(db)).updateTable('users').set({ org_id: input.orgId, role: input.role }).where('id', '=', input.userId).execute();
+}
+
+/**
+ * Give a user who leaves or is removed an organisation of their own (as its owner), so they can still sign in. Only
+ * while they are still in `fromOrgId`: a concurrent removal does not make two.
+ */
+export async function moveUserToOwnOrg(input: { userId: string; fromOrgId: string; name: string }, db?: DB): Promise<string | undefined> {
+  return (await dbOf(db)).transaction().execute(async (trx) => {
+    const orgId = randomId('org');
+    await trx.insertInto('orgs').values({ id: orgId, name: input.name }).execute();
+    const moved = await trx
+      .updateTable('users')
+      .set({ org_id: orgId, role: 'owner' })
+      .where('id', '=', input.userId)
+      .where('org_id', '=', input.fromOrgId)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 1) return orgId;
+    await trx.deleteFrom('orgs').where('id', '=', orgId).execute();
+    return undefined;
+  });
+}
+
+// --- invitations --------------------------------------------------------------------------------------------------
+
+const invitationColumns = ['id', 'org_id', 'email', 'role', 'invited_by', 'created_at', 'expires_at'] as const;
+
+/** A new open invitation; an open one for the same address and organisation is revoked in the same transaction. */
+export async function replaceInvitation(
+  input: { orgId: string; email: string; role: Exclude<OrgRole, 'owner'>; invitedBy: string; tokenHash: string; expiresAt: Date; now: Date },
+  db?: DB,
+): Promise<Invitation> {
+  return (await dbOf(db)).transaction().execute(async (trx) => {
+    await trx
+      .updateTable('org_invitations')
+      .set({ revoked_at: input.now })
+      .where('org_id', '=', input.orgId)
+      .where('email', '=', input.email)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return trx
+      .insertInto('org_invitations')
+      .values({ id: randomId('inv'), org_id: input.orgId, email: input.email, role: input.role, invited_by: input.invitedBy, token_hash: input.tokenHash, expires_at: input.expiresAt })
+      .returning(invitationColumns)
+      .executeTakeFirstOrThrow();
+  });
+}
+
+const openInvitations = async (db: DB | undefined, now: Date) =>
+  (await dbOf(db)).selectFrom('org_invitations').select(invitationColumns).where('accepted_at', 'is', null).where('revoked_at', 'is', null).where('expires_at', '>', now);
+
+export async function listOpenInvitations(orgId: string, now: Date, db?: DB): Promise<Invitation[]> {
+  return (await openInvitations(db, now)).where('org_id', '=', orgId).orderBy('created_at', 'desc').execute();
+}
+
+export async function getOpenInvitationByTokenHash(tokenHash: string, now: Date, db?: DB): Promise<Invitation | undefined> {
+  return (await openInvitations(db, now)).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** The newest open invitation to this address (from any organisation). */
+export async function newestOpenInvitationFor(email: string, now: Date, db?: DB): Promise<Invitation | undefined> {
+  return (await openInvitations(db, now)).where('email', '=', email).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function revokeInvitation(orgId: string, id: string, now: Date, db?: DB): Promise<Invitation | undefined> {
+  return (await dbOf(db))
+    .updateTable('org_invitations')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .returning(invitationColumns)
+    .executeTakeFirst();
+}
+
+/** Mark accepted; false when it was accepted, revoked or expired in the meantime. */
+export async function markInvitationAccepted(id: string, now: Date, db?: DB): Promise<boolean> {
+  const r = await (await dbOf(db))
+    .updateTable('org_invitations')
+    .set({ accepted_at: now })
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+// --- audit log ----------------------------------------------------------------------------------------------------
+
+export async function recordAudit(
+  entry: { orgId: string; actor: { userId: string; email: string } | null; action: string; target?: string | null; details?: Record<string, unknown> },
+  db?: DB,
+): Promise<void> {
+  await (await dbOf(db))
+    .insertInto('audit_log')
+    .values({
+      org_id: entry.orgId,
+      actor_user_id: entry.actor?.userId ?? null,
+      actor_email: entry.actor?.email ?? null,
+      action: entry.action,
+      target: entry.target ?? null,
+      details: JSON.stringify(entry.details ?? {}),
+    })
+    .execute();
+}
+
+/** Newest first, `limit` entries older than the entry `before` (an id), for cursor paging. */
+export async function listAudit(orgId: string, page: { limit: number; before?: string }, db?: DB): Promise<AuditEntry[]> {
+  let q = (await dbOf(db))
+    .selectFrom('audit_log')
+    .select(['id', 'actor_user_id', 'actor_email', 'action', 'target', 'details', 'created_at'])
+    .where('org_id', '=', orgId);
+  if (page.before) q = q.where('id', '<', page.before);
+  const rows = await q.orderBy('id', 'desc').limit(page.limit).execute();
+  return rows.map((r) => ({ ...r, id: String(r.id), details: (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown> }));
+}

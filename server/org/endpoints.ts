@@ -1,0 +1,184 @@
+/**
+ * The signed-in app's organisation and team calls: validate → who is calling, with which role → service → answer.
+ * Everything is scoped to the caller's organisation; an id from another organisation is simply not found (404).
+ */
+import { z } from 'zod';
+import { endpoint, pageAnswer } from '../http/api';
+import { emailAddress } from '../http/schemas';
+import type { AuditEntry, Invitation, Member } from './data';
+import { cancelInvitation, inviteMember } from './invitations';
+import { membershipOf, requireRole, type Membership } from './membership';
+import { INVITABLE_ROLES, ORG_ROLES } from './roles';
+import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, teamOf } from './team';
+
+const USER_ID = /^usr_[A-Za-z0-9]{1,64}$/;
+const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const role = z.enum(ORG_ROLES as ['owner', 'admin', 'member'], 'role must be owner, admin or member.');
+const invitableRole = z.enum(INVITABLE_ROLES, 'role must be admin or member.');
+const idParam = (pattern: RegExp, what: string) =>
+  z.object({ id: z.string() }).transform(({ id }, ctx) => {
+    if (!pattern.test(id)) ctx.addIssue({ code: 'custom', message: `id: not ${what} id.` });
+    return { id };
+  });
+
+const memberShape = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role,
+  joined_at: z.string(),
+  last_sign_in_at: z.string().nullable(),
+  you: z.boolean().meta({ description: 'This member is the caller.' }),
+});
+const invitationShape = z.object({ id: z.string(), email: z.string(), role: invitableRole, created_at: z.string(), expires_at: z.string() });
+const auditShape = z.object({
+  id: z.string(),
+  actor_email: z.string().nullable(),
+  action: z.string().meta({ description: 'org.renamed, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, member.left' }),
+  target: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+
+const memberJson = (m: Membership) => (u: Member): z.infer<typeof memberShape> => ({
+  id: u.id,
+  email: u.email,
+  name: u.display_name ?? u.name,
+  role: u.role,
+  joined_at: iso(u.created_at)!,
+  last_sign_in_at: iso(u.last_sign_in_at),
+  you: u.id === m.userId,
+});
+const invitationJson = (i: Invitation) => ({ id: i.id, email: i.email, role: i.role, created_at: iso(i.created_at)!, expires_at: iso(i.expires_at)! });
+const auditJson = (e: AuditEntry) => ({ id: e.id, actor_email: e.actor_email, action: e.action, target: e.target, details: e.details, created_at: iso(e.created_at)! });
+
+export const getOrganisation = endpoint({
+  summary: "The caller's organisation and their role in it",
+  tags: ['org'],
+  auth: 'user',
+  response: z.object({ id: z.string(), name: z.string(), plan: z.string(), role, members: z.number(), created_at: z.string() }),
+  handler: async ({ auth }) => {
+    const org = await organisationOf(await membershipOf(auth));
+    return { id: org.id, name: org.name, plan: org.plan, role: org.role, members: org.members, created_at: iso(org.created_at)! };
+  },
+});
+
+export const updateOrganisation = endpoint({
+  summary: 'Rename the organisation (admins and owners)',
+  tags: ['org'],
+  auth: 'user',
+  body: z.object({
+    name: z
+      .string('name must be a string.')
+      .trim()
+      .min(1, 'Enter a name for the organisation.')
+      .max(100, 'The name can be at most 100 characters.')
+      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'The name cannot contain control characters.'),
+  }),
+  response: z.object({ name: z.string() }),
+  handler: async ({ auth, body }) => {
+    await renameOrganisation(await requireRole(auth, 'admin', 'rename it'), body.name);
+    return { name: body.name };
+  },
+});
+
+export const listOrgMembers = endpoint({
+  summary: "The organisation's members",
+  tags: ['org'],
+  auth: 'user',
+  response: z.array(memberShape),
+  handler: async ({ auth }) => {
+    const m = await membershipOf(auth);
+    return (await teamOf(m)).members.map(memberJson(m));
+  },
+});
+
+export const updateOrgMember = endpoint({
+  summary: "Change a member's role (admins for members and admins, owners for owners)",
+  tags: ['org'],
+  auth: 'user',
+  params: idParam(USER_ID, 'a member'),
+  body: z.object({ role }),
+  response: memberShape,
+  handler: async ({ auth, params, body }) => {
+    const m = await requireRole(auth, 'admin', 'change roles');
+    return memberJson(m)(await changeMemberRole(m, params.id, body.role));
+  },
+});
+
+export const deleteOrgMember = endpoint({
+  summary: 'Remove a member (admins and owners); they keep their account, in an organisation of their own',
+  tags: ['org'],
+  auth: 'user',
+  params: idParam(USER_ID, 'a member'),
+  response: z.object({ ok: z.literal(true) }),
+  handler: async ({ auth, params }) => {
+    await removeMember(await requireRole(auth, 'admin', 'remove members'), params.id);
+    return { ok: true as const };
+  },
+});
+
+export const leaveOrg = endpoint({
+  summary: 'Leave the organisation (every session of the caller ends; the account stays, in an organisation of its own)',
+  tags: ['org'],
+  auth: 'user',
+  response: z.object({ ok: z.literal(true) }),
+  handler: async ({ auth }) => {
+    await leaveOrganisation(await membershipOf(auth));
+    return { ok: true as const };
+  },
+});
+
+export const listOrgInvitations = endpoint({
+  summary: 'Open invitations (admins and owners)',
+  tags: ['org'],
+  auth: 'user',
+  response: z.array(invitationShape),
+  handler: async ({ auth }) => (await teamOf(await requireRole(auth, 'admin', 'see invitations'))).invitations.map(invitationJson),
+});
+
+export const createOrgInvitation = endpoint({
+  summary: 'Invite someone by e-mail (admins and owners); the e-mail carries a link that signs them in and joins them',
+  tags: ['org'],
+  auth: 'user',
+  body: z.object({ email: emailAddress, role: invitableRole.default('member') }),
+  response: invitationShape,
+  handler: async (ctx) => {
+    const invitation = await inviteMember(await requireRole(ctx.auth, 'admin', 'invite members'), ctx.body);
+    ctx.status = 201;
+    return invitationJson(invitation);
+  },
+});
+
+export const deleteOrgInvitation = endpoint({
+  summary: 'Cancel an open invitation (admins and owners); its link stops working',
+  tags: ['org'],
+  auth: 'user',
+  params: idParam(INVITATION_ID, 'an invitation'),
+  response: z.object({ ok: z.literal(true) }),
+  handler: async ({ auth, params }) => {
+    await cancelInvitation(await requireRole(auth, 'admin', 'cancel invitations'), params.id);
+    return { ok: true as const };
+  },
+});
+
+export const listOrgAuditLog = endpoint({
+  summary: 'Who changed what and when in the organisation, newest first (admins and owners)',
+  tags: ['org'],
+  auth: 'user',
+  query: z.object({
+    limit: z.coerce.number('limit must be a number.').int().min(1, 'limit must be 1 to 100.').max(100, 'limit must be 1 to 100.').default(50),
+    before: z
+      .string()
+      .regex(/^\d{1,18}$/, 'before must be the id of an audit entry.')
+      .optional(),
+  }),
+  response: z.array(auditShape),
+  paged: true,
+  handler: async ({ auth, query }) => {
+    const page = await auditLogOf(await requireRole(auth, 'admin', 'read the audit log'), query);
+    return pageAnswer(page.data.map(auditJson), page.has_more);
+  },
+});

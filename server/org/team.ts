@@ -1,0 +1,111 @@
+/**
+ * The organisation and its team: rename, list members and open invitations, change roles, remove, leave, read the
+ * audit log. Every change is recorded in the audit log in the same breath as it is made.
+ *
+ * Someone who leaves or is removed keeps their account: they get an organisation of their own (as its owner) and every
+ * session they had ends at once, so no token of theirs still speaks for the old organisation. An organisation always
+ * keeps at least one owner.
+ */
+import { HttpError, forbidden, notFound } from '../http/errors';
+import { log } from '../log';
+import { revokeSessionRows } from '../auth/sessionData';
+import { forgetRevokedSessions } from '../auth/sessionState';
+import {
+  countMembers,
+  getMember,
+  getOrg,
+  listAudit,
+  listMembers,
+  listOpenInvitations,
+  moveUserToOwnOrg,
+  recordAudit,
+  renameOrg,
+  setMemberRole,
+  type AuditEntry,
+  type Invitation,
+  type Member,
+  type Org,
+} from './data';
+import type { Membership } from './membership';
+import { canManageMember, canManageTeam, type OrgRole } from './roles';
+
+const conflict = (code: string, message: string) => new HttpError(409, code, message);
+const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
+
+export async function organisationOf(m: Membership): Promise<Org & { role: OrgRole; members: number }> {
+  const org = await getOrg(m.orgId);
+  if (!org) throw notFound('This organisation no longer exists.');
+  return { ...org, role: m.role, members: await countMembers(m.orgId) };
+}
+
+export async function renameOrganisation(m: Membership, name: string): Promise<void> {
+  const org = await getOrg(m.orgId);
+  if (!org) throw notFound('This organisation no longer exists.');
+  if (org.name === name) return;
+  await renameOrg(m.orgId, name);
+  await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'org.renamed', details: { from: org.name, to: name } });
+}
+
+/** Members, and (for those who manage the team) the invitations still open. */
+export async function teamOf(m: Membership, now = new Date()): Promise<{ members: Member[]; invitations: Invitation[] }> {
+  const [members, invitations] = await Promise.all([listMembers(m.orgId), canManageTeam(m.role) ? listOpenInvitations(m.orgId, now) : []]);
+  return { members, invitations };
+}
+
+/** The member `userId` of the caller's organisation, or a 404 (someone of another organisation is not found here). */
+async function memberOrNotFound(m: Membership, userId: string): Promise<Member> {
+  const member = await getMember(m.orgId, userId);
+  if (!member) throw notFound('There is no such member in this organisation.');
+  return member;
+}
+
+async function assertAnotherOwner(orgId: string, message: string): Promise<void> {
+  if ((await countMembers(orgId, 'owner')) < 2) throw conflict('last_owner', message);
+}
+
+export async function changeMemberRole(m: Membership, userId: string, role: OrgRole): Promise<Member> {
+  const target = await memberOrNotFound(m, userId);
+  if (target.role === role) return target;
+  if (!canManageMember(m.role, target.role, role)) {
+    throw forbidden(role === 'owner' || target.role === 'owner' ? 'Only an owner can make or unmake owners.' : 'Only an admin or the owner can change roles.');
+  }
+  if (target.role === 'owner') await assertAnotherOwner(m.orgId, 'This is the only owner. Make someone else owner first.');
+  if (!(await setMemberRole({ orgId: m.orgId, userId, fromRole: target.role, role }))) {
+    throw conflict('changed', 'This member changed in the meantime. Reload the team and try again.');
+  }
+  await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'member.role_changed', target: target.email, details: { from: target.role, to: role } });
+  return { ...target, role };
+}
+
+async function moveOut(member: Member, fromOrgId: string): Promise<void> {
+  const own = await moveUserToOwnOrg({ userId: member.id, fromOrgId, name: member.email });
+  if (!own) throw conflict('changed', 'This member changed in the meantime. Reload the team and try again.');
+  forgetRevokedSessions(await revokeSessionRows({ userId: member.id }, new Date()));
+}
+
+export async function removeMember(m: Membership, userId: string): Promise<void> {
+  if (userId === m.userId) throw new HttpError(400, 'use_leave', 'To leave the organisation yourself, use Leave.');
+  const target = await memberOrNotFound(m, userId);
+  if (!canManageMember(m.role, target.role)) {
+    throw forbidden(target.role === 'owner' ? 'Only an owner can remove an owner.' : 'Only an admin or the owner can remove members.');
+  }
+  if (target.role === 'owner') await assertAnotherOwner(m.orgId, 'This is the only owner. Make someone else owner first.');
+  await moveOut(target, m.orgId);
+  await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'member.removed', target: target.email, details: { role: target.role } });
+  log.info('member removed', { role: target.role });
+}
+
+export async function leaveOrganisation(m: Membership): Promise<void> {
+  const me = await memberOrNotFound(m, m.userId);
+  if ((await countMembers(m.orgId)) < 2) {
+    throw conflict('only_member', 'You are the only member of this organisation: there is nobody to leave it to.');
+  }
+  if (me.role === 'owner') await assertAnotherOwner(m.orgId, 'You are the only owner. Make someone else owner before you leave.');
+  await moveOut(me, m.orgId);
+  await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'member.left', target: me.email, details: { role: me.role } });
+}
+
+export async function auditLogOf(m: Membership, page: { limit: number; before?: string }): Promise<{ data: AuditEntry[]; has_more: boolean }> {
+  const rows = await listAudit(m.orgId, { limit: page.limit + 1, before: page.before });
+  return { data: rows.slice(0, page.limit), has_more: rows.length > page.limit };
+}

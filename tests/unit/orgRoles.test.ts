@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'vitest';
+import { atLeast, canManageMember, canManageTeam } from '@/server/org/roles';
+
+describe('who may manage whom', () => {
+  test('rank: owner > admin > member', () => {
+    expect(atLeast('owner', 'admin')).toBe(true);
+    expect(atLeast('admin', 'admin')).toBe(true);
+    expect(atLeast('member', 'admin')).toBe(false);
+    expect(canManageTeam('member')).toBe(false);
+    expect(canManageTeam('admin')).toBe(true);
+  });
+
+  test.each([
+    ['member', 'member', undefined, false],
+    ['admin', 'member', undefined, true],
+    ['admin', 'admin', 'member', true],
+    ['admin', 'member', 'admin', true],
+    ['admin', 'member', 'owner', false],
+    ['admin', 'owner', undefined, false],
+    ['admin', 'owner', 'member', false],
+    ['owner', 'owner', 'admin', true],
+    ['owner', 'member', 'owner', true],
+  ] as const)('%s acting on a %s (new role %s): %s', (actor, target, newRole, allowed) => {
+    expect(canManageMember(actor, target, newRole)).toBe(allowed);
+  });
+});
