@@ -1,0 +1,78 @@
+/**
+ * The frame of every signed-in page under /dashboard: waits for the stored session (and a hand-off code in the URL,
+ * see useDashboardSession), keeps the access token fresh while open, asks visitors who are not signed in to sign in,
+ * and puts the dashboard's navigation beside the page. Each page adds one line to DASHBOARD_LINKS when it exists.
+ */
+import Link from 'next/link';
+import { useRouter } from 'next/router';
+import { useEffect, type ReactNode } from 'react';
+import { useDashboardSession } from './useDashboardSession';
+import { keepSessionFresh } from '@/lib/session';
+import { readTokenClaims } from '@/lib/tokenClaims';
+import { useAuthStore } from '@/stores/auth';
+import auth from '@/components/auth/AuthForms.module.css';
+import styles from './Dashboard.module.css';
+
+export const DASHBOARD_LINKS = [
+  { href: '/dashboard', label: 'Overview' },
+  { href: '/dashboard/team', label: 'Team' },
+] as const;
+
+/** Whether the stored auth data is a real sign-in (a billing-only token from /subscribe opens no dashboard). */
+export function useSignedIn(): { signedIn: boolean; renewable: boolean; email: string; orgId: string | null } {
+  const authData = useAuthStore((s) => s.authData);
+  const claims = authData.authToken ? readTokenClaims(authData.authToken) : null;
+  const signedIn = !!authData.authToken && claims?.scope !== 'billing';
+  return { signedIn, renewable: signedIn && !!authData.refreshToken, email: authData.email ?? claims?.email ?? '', orgId: claims?.orgId ?? null };
+}
+
+export default function DashboardShell({ title, children }: { title: string; children: ReactNode }) {
+  const ready = useDashboardSession();
+  const { signedIn, renewable } = useSignedIn();
+  const { asPath } = useRouter();
+  useEffect(() => (ready && renewable ? keepSessionFresh() : undefined), [ready, renewable]);
+
+  if (!ready) {
+    return (
+      <div className={auth.page}>
+        <p role="status" className={`${auth.card} ${auth.lead}`}>
+          Loading your dashboard…
+        </p>
+      </div>
+    );
+  }
+  if (!signedIn) {
+    const here = asPath.split(/[?#]/)[0];
+    return (
+      <div className={auth.page}>
+        <div className={auth.card}>
+          <h1 className={auth.heading}>Your dashboard</h1>
+          <p className={auth.lead}>Sign in to see the apps you follow and where their reviews go.</p>
+          <Link href={`/login?redirect_to=${here}`} className={auth.primary}>
+            Sign in
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  const current = asPath.split(/[?#]/)[0];
+  return (
+    <div className={styles.shell}>
+      <nav aria-label="Dashboard" className={styles.nav}>
+        <ul>
+          {DASHBOARD_LINKS.map((l) => (
+            <li key={l.href}>
+              <Link href={l.href} aria-current={current === l.href ? 'page' : undefined}>
+                {l.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className={styles.content}>
+        <h1 className={styles.title}>{title}</h1>
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,329 @@
+/**
+ * /dashboard/team: the organisation's name, its members and their roles, invitations, leaving, and the audit log.
+ * What a control does is decided by the server (roles are checked there on every call); the page only hides what the
+ * caller's role cannot do, and shows the server's message as a toast when something is refused.
+ */
+import { useRouter } from 'next/router';
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import type { OrgMember, OrgRole } from '@/lib/api/org';
+import { describeAuditEntry } from '@/lib/auditText';
+import {
+  useAuditLog,
+  useCancelInvitation,
+  useChangeRole,
+  useInvitations,
+  useInviteMember,
+  useLeaveOrganisation,
+  useMembers,
+  useOrganisation,
+  useRemoveMember,
+  useRenameOrganisation,
+} from '@/lib/queries/team';
+import { useAuthStore } from '@/stores/auth';
+import styles from './Dashboard.module.css';
+
+const RANK: Record<OrgRole, number> = { member: 1, admin: 2, owner: 3 };
+const ROLE_LABEL: Record<OrgRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+const errorToast = (e: unknown) => toast.error((e as Error).message || 'Something went wrong. Try again.');
+const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
+
+function Skeleton({ rows = 3, label }: { rows?: number; label: string }) {
+  return (
+    <div aria-busy="true" aria-label={label}>
+      {Array.from({ length: rows }, (_, i) => (
+        <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} />
+      ))}
+    </div>
+  );
+}
+
+function OrganisationName({ name, canRename }: { name: string; canRename: boolean }) {
+  const [value, setValue] = useState(name);
+  const rename = useRenameOrganisation();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    rename.mutate(value, { onSuccess: () => toast.success('Organisation renamed'), onError: errorToast });
+  };
+  if (!canRename) return <p className={styles.muted}>{name}</p>;
+  return (
+    <form className={styles.row} onSubmit={submit}>
+      <div className={styles.field}>
+        <label htmlFor="org-name">Organisation name</label>
+        <input id="org-name" className={styles.input} value={value} maxLength={100} required onChange={(e) => setValue(e.target.value)} />
+      </div>
+      <button type="submit" className={styles.button} disabled={rename.isPending || value.trim() === name}>
+        Save name
+      </button>
+    </form>
+  );
+}
+
+/** Roles the caller may give this member: none above their own, and owners only by owners. */
+function rolesFor(me: OrgRole, target: OrgMember): OrgRole[] {
+  if (RANK[me] < RANK.admin || RANK[target.role] > RANK[me]) return [];
+  if (target.role === 'owner' && me !== 'owner') return [];
+  return (['owner', 'admin', 'member'] as const).filter((r) => RANK[r] <= RANK[me] && (r !== 'owner' || me === 'owner'));
+}
+
+function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
+  const changeRole = useChangeRole();
+  const remove = useRemoveMember();
+  const roles = member.you ? [] : rolesFor(me, member);
+  const who = member.name ? `${member.name} (${member.email})` : member.email;
+  return (
+    <tr>
+      <td>
+        {who}
+        {member.you ? <span className={styles.you}>(you)</span> : null}
+      </td>
+      <td>
+        {roles.length > 1 ? (
+          <select
+            className={styles.select}
+            aria-label={`Role of ${member.email}`}
+            value={member.role}
+            disabled={changeRole.isPending}
+            onChange={(e) =>
+              changeRole.mutate(
+                { id: member.id, role: e.target.value as OrgRole },
+                { onSuccess: (m) => toast.success(`${m.email} is now ${ROLE_LABEL[m.role].toLowerCase()}`), onError: errorToast },
+              )
+            }
+          >
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABEL[r]}
+              </option>
+            ))}
+          </select>
+        ) : (
+          ROLE_LABEL[member.role]
+        )}
+      </td>
+      <td>{date(member.joined_at)}</td>
+      <td>{date(member.last_sign_in_at)}</td>
+      <td>
+        {roles.length > 0 ? (
+          <button
+            type="button"
+            className={styles.danger}
+            aria-label={`Remove ${member.email}`}
+            disabled={remove.isPending}
+            onClick={() => {
+              if (!window.confirm(`Remove ${member.email} from the organisation? They keep their account but lose access to its apps and reviews.`)) return;
+              remove.mutate(member.id, { onSuccess: () => toast.success(`${member.email} was removed`), onError: errorToast });
+            }}
+          >
+            Remove
+          </button>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+function Members({ me }: { me: OrgRole }) {
+  const members = useMembers();
+  if (members.isPending) return <Skeleton label="Loading members" />;
+  if (members.isError) return <p role="alert">{members.error.message}</p>;
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table}>
+        <caption className="visually-hidden">Members of the organisation</caption>
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Role</th>
+            <th scope="col">Joined</th>
+            <th scope="col">Last sign-in</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.data.map((m) => (
+            <MemberRow key={m.id} member={m} me={me} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function InviteForm() {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<'admin' | 'member'>('member');
+  const invite = useInviteMember();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    invite.mutate(
+      { email: email.trim(), role },
+      {
+        onSuccess: (inv) => {
+          toast.success(`Invitation sent to ${inv.email}`);
+          setEmail('');
+        },
+        onError: errorToast,
+      },
+    );
+  };
+  return (
+    <form className={styles.row} onSubmit={submit}>
+      <div className={styles.field}>
+        <label htmlFor="invite-email">E-mail address</label>
+        <input id="invite-email" type="email" className={styles.input} required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      <div className={styles.field}>
+        <label htmlFor="invite-role">Role</label>
+        <select id="invite-role" className={styles.select} value={role} onChange={(e) => setRole(e.target.value as 'admin' | 'member')}>
+          <option value="member">Member: reads and replies</option>
+          <option value="admin">Admin: also manages apps, destinations and the team</option>
+        </select>
+      </div>
+      <button type="submit" className={styles.button} disabled={invite.isPending} aria-busy={invite.isPending}>
+        Invite member
+      </button>
+    </form>
+  );
+}
+
+function Invitations() {
+  const invitations = useInvitations(true);
+  const cancel = useCancelInvitation();
+  if (invitations.isPending) return <Skeleton rows={1} label="Loading invitations" />;
+  if (invitations.isError) return <p role="alert">{invitations.error.message}</p>;
+  if (invitations.data.length === 0) return <p className={styles.muted}>No open invitations.</p>;
+  return (
+    <ul className={styles.list} aria-label="Open invitations">
+      {invitations.data.map((i) => (
+        <li key={i.id} className={styles.row}>
+          <span>
+            {i.email} · {ROLE_LABEL[i.role]} · until {date(i.expires_at)}
+          </span>
+          <button
+            type="button"
+            className={styles.quiet}
+            aria-label={`Cancel the invitation of ${i.email}`}
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate(i.id, { onSuccess: () => toast.success('Invitation cancelled'), onError: errorToast })}
+          >
+            Cancel
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function AuditLog() {
+  const log = useAuditLog(true);
+  if (log.isPending) return <Skeleton label="Loading the audit log" />;
+  if (log.isError) return <p role="alert">{log.error.message}</p>;
+  const entries = log.data.pages.flatMap((p) => p.data);
+  if (entries.length === 0) return <p className={styles.muted}>Nothing has changed yet.</p>;
+  return (
+    <>
+      <div className={styles.tableWrap}>
+        <table className={styles.table}>
+          <caption className="visually-hidden">Audit log, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleString()}</time>
+                </td>
+                <td>{e.actor_email ?? 'ARB'}</td>
+                <td>{describeAuditEntry(e)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {log.hasNextPage ? (
+        <button type="button" className={styles.quiet} disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
+          Show older changes
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+function Leave({ orgName }: { orgName: string }) {
+  const leave = useLeaveOrganisation();
+  const router = useRouter();
+  return (
+    <button
+      type="button"
+      className={styles.danger}
+      disabled={leave.isPending}
+      onClick={() => {
+        if (!window.confirm(`Leave ${orgName}? You keep your account, in an organisation of your own, and are signed out everywhere.`)) return;
+        leave.mutate(undefined, {
+          onSuccess: () => {
+            useAuthStore.getState().logout();
+            toast.success(`You left ${orgName}. Sign in again to continue.`);
+            void router.push('/login');
+          },
+          onError: errorToast,
+        });
+      }}
+    >
+      Leave organisation
+    </button>
+  );
+}
+
+export default function TeamPage() {
+  const org = useOrganisation();
+  if (org.isPending) return <Skeleton rows={4} label="Loading your organisation" />;
+  if (org.isError) return <p role="alert">{org.error.message}</p>;
+  const me = org.data.role;
+  const manages = RANK[me] >= RANK.admin;
+  return (
+    <>
+      <section className={styles.section} aria-labelledby="org-heading">
+        <h2 id="org-heading" className={styles.sectionTitle}>
+          Organisation
+        </h2>
+        <OrganisationName key={org.data.name} name={org.data.name} canRename={manages} />
+        <p className={styles.muted}>
+          You are {ROLE_LABEL[me].toLowerCase()} · {org.data.members} {org.data.members === 1 ? 'member' : 'members'}
+        </p>
+      </section>
+      <section className={styles.section} aria-labelledby="members-heading">
+        <h2 id="members-heading" className={styles.sectionTitle}>
+          Members
+        </h2>
+        <p className={styles.muted}>Members read reviews and reply. Admins also manage apps, destinations, API keys and the team. Owners also manage billing.</p>
+        <Members me={me} />
+        {manages ? (
+          <>
+            <h3 className={styles.sectionTitle}>Invite someone</h3>
+            <p className={styles.muted}>They get an e-mail with a link that signs them in and joins them. Signing in with that address joins too.</p>
+            <InviteForm />
+            <h3 className={styles.sectionTitle}>Open invitations</h3>
+            <Invitations />
+          </>
+        ) : null}
+        {org.data.members > 1 ? <Leave orgName={org.data.name} /> : null}
+      </section>
+      {manages ? (
+        <section className={styles.section} aria-labelledby="audit-heading">
+          <h2 id="audit-heading" className={styles.sectionTitle}>
+            Audit log
+          </h2>
+          <AuditLog />
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+/** The signed-in app's organisation and team calls (GET/PATCH v1/org, members, invitations, leave, audit log). */
+import { api, ApiError, call, withBearer } from './client';
+import { freshAccessToken } from '@/lib/session';
+
+export type OrgRole = 'owner' | 'admin' | 'member';
+export type Organisation = { id: string; name: string; plan: string; role: OrgRole; members: number; created_at: string };
+export type OrgMember = { id: string; email: string; name: string | null; role: OrgRole; joined_at: string; last_sign_in_at: string | null; you: boolean };
+export type OrgInvitation = { id: string; email: string; role: Exclude<OrgRole, 'owner'>; created_at: string; expires_at: string };
+export type AuditEntry = { id: string; actor_email: string | null; action: string; target: string | null; details: Record<string, unknown>; created_at: string };
+export type Page<T> = { data: T[]; has_more: boolean };
+
+/** The bearer header of the signed-in session (renewed first when it is about to run out). */
+async function signedIn() {
+  const token = await freshAccessToken();
+  if (!token) throw new ApiError('Your session has ended. Sign in again.', 401, 'unauthorized');
+  return withBearer(token);
+}
+
+export const getOrganisation = async () => call<Organisation>(api.get('v1/org', await signedIn()));
+export const renameOrganisation = async (name: string) => call<{ name: string }>(api.patch('v1/org', { name }, await signedIn()));
+export const listMembers = async () => call<OrgMember[]>(api.get('v1/org/members', await signedIn()));
+export const listInvitations = async () => call<OrgInvitation[]>(api.get('v1/org/invitations', await signedIn()));
+export const inviteMember = async (input: { email: string; role: OrgInvitation['role'] }) =>
+  call<OrgInvitation>(api.post('v1/org/invitations', input, await signedIn()));
+export const cancelInvitation = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/invitations/${encodeURIComponent(id)}`, await signedIn()));
+export const changeMemberRole = async (id: string, role: OrgRole) =>
+  call<OrgMember>(api.patch(`v1/org/members/${encodeURIComponent(id)}`, { role }, await signedIn()));
+export const removeMember = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/members/${encodeURIComponent(id)}`, await signedIn()));
+export const leaveOrganisation = async () => call<{ ok: true }>(api.post('v1/org/leave', {}, await signedIn()));
+export async function auditLog(before?: string): Promise<Page<AuditEntry>> {
+  const r = await api.get<Page<AuditEntry>>('v1/org/audit-log', { ...(await signedIn()), params: { limit: 25, ...(before ? { before } : {}) } });
+  return r.data;
+}
+
+/** POST v1/auth/invitation: the invitation link's token → the session's tokens (signs in and joins). */
+export const acceptInvitation = (token: string, metadata: Record<string, string | null>) =>
+  call<{ authToken: string; refreshToken: string; email: string; name?: string; displayName?: string }>(api.post('v1/auth/invitation', { token, metadata }));
