@@ -40,10 +40,10 @@ function Skeleton({ rows = 3, label }: { rows?: number; label: string }) {
 
 function OrganisationName({ name, canRename }: { name: string; canRename: boolean }) {
   const [value, setValue] = useState(name);
-  const rename = useRenameOrganisation();
+  const rename = useRenameOrganisation({ onSuccess: () => toast.success('Organisation renamed'), onError: errorToast });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    rename.mutate(value, { onSuccess: () => toast.success('Organisation renamed'), onError: errorToast });
+    rename.mutate(value);
   };
   if (!canRename) return <p className={styles.muted}>{name}</p>;
   return (
@@ -67,8 +67,8 @@ function rolesFor(me: OrgRole, target: OrgMember): OrgRole[] {
 }
 
 function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
-  const changeRole = useChangeRole();
-  const remove = useRemoveMember();
+  const changeRole = useChangeRole({ onSuccess: (m) => toast.success(`${m.email} is now ${ROLE_LABEL[m.role].toLowerCase()}`), onError: errorToast });
+  const remove = useRemoveMember({ onSuccess: () => toast.success(`${member.email} was removed`), onError: errorToast });
   const roles = member.you ? [] : rolesFor(me, member);
   const who = member.name ? `${member.name} (${member.email})` : member.email;
   return (
@@ -84,12 +84,7 @@ function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
             aria-label={`Role of ${member.email}`}
             value={member.role}
             disabled={changeRole.isPending}
-            onChange={(e) =>
-              changeRole.mutate(
-                { id: member.id, role: e.target.value as OrgRole },
-                { onSuccess: (m) => toast.success(`${m.email} is now ${ROLE_LABEL[m.role].toLowerCase()}`), onError: errorToast },
-              )
-            }
+            onChange={(e) => changeRole.mutate({ id: member.id, role: e.target.value as OrgRole })}
           >
             {roles.map((r) => (
               <option key={r} value={r}>
@@ -112,7 +107,7 @@ function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
             disabled={remove.isPending}
             onClick={() => {
               if (!window.confirm(`Remove ${member.email} from the organisation? They keep their account but lose access to its apps and reviews.`)) return;
-              remove.mutate(member.id, { onSuccess: () => toast.success(`${member.email} was removed`), onError: errorToast });
+              remove.mutate(member.id);
             }}
           >
             Remove
@@ -155,19 +150,16 @@ function Members({ me }: { me: OrgRole }) {
 function InviteForm() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'admin' | 'member'>('member');
-  const invite = useInviteMember();
+  const invite = useInviteMember({
+    onSuccess: (inv) => {
+      toast.success(`Invitation sent to ${inv.email}`);
+      setEmail('');
+    },
+    onError: errorToast,
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    invite.mutate(
-      { email: email.trim(), role },
-      {
-        onSuccess: (inv) => {
-          toast.success(`Invitation sent to ${inv.email}`);
-          setEmail('');
-        },
-        onError: errorToast,
-      },
-    );
+    invite.mutate({ email: email.trim(), role });
   };
   return (
     <form className={styles.row} onSubmit={submit}>
@@ -191,7 +183,7 @@ function InviteForm() {
 
 function Invitations() {
   const invitations = useInvitations(true);
-  const cancel = useCancelInvitation();
+  const cancel = useCancelInvitation({ onSuccess: () => toast.success('Invitation cancelled'), onError: errorToast });
   if (invitations.isPending) return <Skeleton rows={1} label="Loading invitations" />;
   if (invitations.isError) return <p role="alert">{invitations.error.message}</p>;
   if (invitations.data.length === 0) return <p className={styles.muted}>No open invitations.</p>;
@@ -207,7 +199,7 @@ function Invitations() {
             className={styles.quiet}
             aria-label={`Cancel the invitation of ${i.email}`}
             disabled={cancel.isPending}
-            onClick={() => cancel.mutate(i.id, { onSuccess: () => toast.success('Invitation cancelled'), onError: errorToast })}
+            onClick={() => cancel.mutate(i.id)}
           >
             Cancel
           </button>
@@ -258,8 +250,15 @@ function AuditLog() {
 }
 
 function Leave({ orgName }: { orgName: string }) {
-  const leave = useLeaveOrganisation();
   const router = useRouter();
+  const leave = useLeaveOrganisation({
+    onSuccess: () => {
+      useAuthStore.getState().logout();
+      toast.success(`You left ${orgName}. Sign in again to continue.`);
+      void router.push('/login');
+    },
+    onError: errorToast,
+  });
   return (
     <button
       type="button"
@@ -267,14 +266,7 @@ function Leave({ orgName }: { orgName: string }) {
       disabled={leave.isPending}
       onClick={() => {
         if (!window.confirm(`Leave ${orgName}? You keep your account, in an organisation of your own, and are signed out everywhere.`)) return;
-        leave.mutate(undefined, {
-          onSuccess: () => {
-            useAuthStore.getState().logout();
-            toast.success(`You left ${orgName}. Sign in again to continue.`);
-            void router.push('/login');
-          },
-          onError: errorToast,
-        });
+        leave.mutate(undefined);
       }}
     >
       Leave organisation
@@ -294,7 +286,7 @@ export default function TeamPage() {
         <h2 id="org-heading" className={styles.sectionTitle}>
           Organisation
         </h2>
-        <OrganisationName key={org.data.name} name={org.data.name} canRename={manages} />
+        <OrganisationName key={org.data.id} name={org.data.name} canRename={manages} />
         <p className={styles.muted}>
           You are {ROLE_LABEL[me].toLowerCase()} · {org.data.members} {org.data.members === 1 ? 'member' : 'members'}
         </p>

@@ -14,6 +14,8 @@ import {
   listMembers,
   removeMember,
   renameOrganisation,
+  type OrgInvitation,
+  type OrgMember,
   type OrgRole,
 } from '@/lib/api/org';
 
@@ -36,15 +38,25 @@ export const useAuditLog = (enabled: boolean) =>
     enabled,
   });
 
+/** What a page does when a team mutation ends. Kept on the mutation itself, so it runs even when the row that started it is gone. */
+export type Outcome<V, R> = { onSuccess?: (result: R, vars: V) => void; onError?: (error: Error) => void };
+
 /** A mutation that refreshes the whole organisation's data when it succeeds (team changes show in several lists). */
-function useOrgMutation<V, R>(fn: (v: V) => Promise<R>) {
+function useOrgMutation<V, R>(fn: (v: V) => Promise<R>, outcome: Outcome<V, R> = {}) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.org }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async (result, vars) => {
+      outcome.onSuccess?.(result, vars);
+      await client.invalidateQueries({ queryKey: orgKeys.org });
+    },
+    onError: (e) => outcome.onError?.(e),
+  });
 }
 
-export const useRenameOrganisation = () => useOrgMutation((name: string) => renameOrganisation(name));
-export const useInviteMember = () => useOrgMutation((v: { email: string; role: 'admin' | 'member' }) => inviteMember(v));
-export const useCancelInvitation = () => useOrgMutation((id: string) => cancelInvitation(id));
-export const useChangeRole = () => useOrgMutation((v: { id: string; role: OrgRole }) => changeMemberRole(v.id, v.role));
-export const useRemoveMember = () => useOrgMutation((id: string) => removeMember(id));
-export const useLeaveOrganisation = () => useMutation({ mutationFn: leaveOrganisation });
+export const useRenameOrganisation = (o?: Outcome<string, { name: string }>) => useOrgMutation((name: string) => renameOrganisation(name), o);
+export const useInviteMember = (o?: Outcome<{ email: string; role: 'admin' | 'member' }, OrgInvitation>) => useOrgMutation((v: { email: string; role: 'admin' | 'member' }) => inviteMember(v), o);
+export const useCancelInvitation = (o?: Outcome<string, { ok: true }>) => useOrgMutation((id: string) => cancelInvitation(id), o);
+export const useChangeRole = (o?: Outcome<{ id: string; role: OrgRole }, OrgMember>) => useOrgMutation((v: { id: string; role: OrgRole }) => changeMemberRole(v.id, v.role), o);
+export const useRemoveMember = (o?: Outcome<string, { ok: true }>) => useOrgMutation((id: string) => removeMember(id), o);
+export const useLeaveOrganisation = (o?: Outcome<undefined, { ok: true }>) => useMutation({ mutationFn: leaveOrganisation, onSuccess: () => o?.onSuccess?.({ ok: true }, undefined), onError: (e) => o?.onError?.(e) });
