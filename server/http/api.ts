@@ -215,18 +215,6 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
     }
   };
 
-  /** The part after the body is read: validate, authorize, call the handler, answer. */
-  const run = (c: RequestContext, ep: Endpoint): Promise<void> | void => {
-    const mode = ep.auth ?? 'none';
-    if (mode !== 'none') {
-      return authorize(mode, c.req).then((auth) => {
-        c.auth = auth;
-        return callHandler(c, ep);
-      });
-    }
-    return callHandler(c, ep);
-  };
-
   const callHandler = (c: RequestContext, ep: Endpoint): Promise<void> | void => {
     const out = ep.handler(c as never);
     if (out instanceof Promise) return out.then((data) => answer(c, data));
@@ -274,7 +262,19 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
       if (ep.query) c.query = parseWith(ep.query, search, 'query');
     }
     assertContentType(req, method, ep.contentTypes);
-    if (!ep.body) return run(c, ep);
+    // Who is calling is settled before the body is read: a caller without a valid token learns nothing about the
+    // endpoint's fields (401/403 whatever the body), and an unauthenticated body is never buffered.
+    const mode = ep.auth ?? 'none';
+    if (mode === 'none') return withBody(c, req, ep);
+    return authorize(mode, c.req).then((auth) => {
+      c.auth = auth;
+      return withBody(c, req, ep);
+    });
+  };
+
+  /** Read and validate the body (when the endpoint has one), then call the handler. */
+  const withBody = (c: RequestContext, req: IncomingMessage, ep: Endpoint): Promise<void> | void => {
+    if (!ep.body) return callHandler(c, ep);
     return readBody(req, ep.maxBodyBytes ?? DEFAULT_MAX_BODY).then((raw) => {
       let json: unknown;
       try {
@@ -283,8 +283,8 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
         throw new HttpError(400, 'invalid_json', 'Request body is not valid JSON.');
       }
       if (json === undefined) throw new HttpError(400, 'invalid_request', 'Request body is missing: send a JSON object.');
-      c.body = parseWith(ep.body, json, 'body');
-      return run(c, ep);
+      c.body = parseWith(ep.body!, json, 'body');
+      return callHandler(c, ep);
     });
   };
 

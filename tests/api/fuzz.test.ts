@@ -326,7 +326,7 @@ describe('fuzz: malformed input to every endpoint', () => {
   test('no 5xx for malformed input, one error shape, across the whole route table', { timeout: 240_000 }, async () => {
     const cases = apiRoutes.flatMap((r) => casesFor(r.path, r.route.endpoints));
     // Paths under /api/ that no route serves answer in the same shape (a JSON 404), whatever the method.
-    for (const p of ['/api/v1/org', '/api/v1/nothing/..%2f..%2fetc', '/api/', '/api/v1/public/destination']) {
+    for (const p of ['/api/v1/organisation', '/api/v1/nothing/..%2f..%2fetc', '/api/', '/api/v1/public/destination']) {
       for (const method of ['GET', 'POST']) cases.push({ label: 'unknown path', method, url: p, headers: { 'Content-Type': 'application/json' }, body: method === 'POST' ? '{}' : undefined, mustRefuse: true, mustBe: 404 });
     }
     expect(cases.length).toBeGreaterThanOrEqual(2000);

@@ -33,9 +33,9 @@ describe('methods', () => {
   });
 
   test('an unknown API path → JSON 404 in the error shape with the request id; a 405 carries one too', async () => {
-    const r = await call(w.api, 'GET', '/api/v1/org');
+    const r = await call(w.api, 'GET', '/api/v1/organisation');
     expect(r.status).toBe(404);
-    expect(r.json.error).toEqual({ code: 'not_found', message: 'There is no API endpoint at GET /api/v1/org. See /api/openapi.json for the endpoints.' });
+    expect(r.json.error).toEqual({ code: 'not_found', message: 'There is no API endpoint at GET /api/v1/organisation. See /api/openapi.json for the endpoints.' });
     expect(r.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
     const wrong = await call(w.api, 'DELETE', '/api/v1/public/contact');
     expect(wrong.status).toBe(405);
