@@ -7,6 +7,12 @@ const quiet = { LOG_LEVEL: 'silent', DATA_DIR: path.resolve(__dirname, 'data-tes
 // Inline projects do not inherit the root `test` options: each spreads these (a cold PGlite or PostgreSQL database
 // takes seconds on a busy machine, well past vitest's 5 s/10 s defaults).
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+// Unit and component files run one after another in the same worker, with the modules they imported and (component)
+// the jsdom window already set up: a fresh environment and module graph per file was most of these projects' time.
+// What a file changes on the side is put back after every test (spies, stubbed env and globals; componentSetup.ts
+// empties the DOM and localStorage; resetStores() resets the zustand stores). The API and worker projects keep
+// isolation: their files set the process's database and settings.
+const shared = { isolate: false, restoreMocks: true, unstubEnvs: true, unstubGlobals: true };
 
 // Projects: unit (node), component (jsdom), and the API/worker suites twice — on PGlite and on a real PostgreSQL
 // that tests/helpers/pgGlobalSetup.ts starts and stops.
@@ -21,12 +27,13 @@ export default defineConfig({
     // busy. Every file has its own database (createTestDb) and ports, so they don't share state.
     maxWorkers: 2,
     projects: [
-      { resolve: { alias }, test: { ...timeouts, name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], env: quiet } },
+      { resolve: { alias }, test: { ...timeouts, ...shared, name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], env: quiet } },
       {
         plugins: [react()],
         resolve: { alias },
         test: {
           ...timeouts,
+          ...shared,
           name: 'component',
           environment: 'jsdom',
           include: ['tests/component/**/*.test.tsx', 'tests/component/**/*.test.ts'],

@@ -1,13 +1,17 @@
 /**
- * Every public route answers 200 with its own h1 and title in the server's HTML (static generation), and once hydrated
- * shows axe-core no serious or critical accessibility violation (one visit per route serves both checks); the
- * alternative paths lead to their pages, and 404, sitemap.xml and robots.txt are useful.
+ * Every public route answers 200 with its own h1 and title in the server's HTML (static generation); its
+ * Content-Security-Policy allows no inline script except by hash (server/http/scriptHashes.ts) and the page still
+ * hydrates under it with no violation; once hydrated axe-core finds no serious or critical accessibility violation; and
+ * at the common phone widths it does not scroll sideways. One visit per route serves all of these checks (the app
+ * pages and the 404 page get the ones that apply to them). The alternative paths lead to their pages, and 404,
+ * sitemap.xml and robots.txt are useful.
  */
 import type { Page, Response } from '@playwright/test';
 import { MARKETING_ROUTES, PUBLIC_ROUTES, ROUTE_ALIASES } from '@/lib/publicRoutes';
 import { expect, test } from './fixtures';
 import { seriousViolations } from './support/a11y';
 import { APP_ROUTES, headingsAndTitle, metaContent } from './support/html';
+import { PHONE_WIDTHS, scriptSrc, sidewaysScrollAtPhoneWidths, watchCspViolations } from './support/pageChecks';
 
 /** Visits `route` in the browser (returns once hydrated) and gives the server's HTML, which must not be a redirect. */
 async function visit(page: Page, route: string): Promise<{ res: Response; html: string }> {
@@ -17,29 +21,46 @@ async function visit(page: Page, route: string): Promise<{ res: Response; html: 
   return { res: res!, html: await res!.text() };
 }
 
+/** The page's CSP allows inline scripts only by hash. */
+function expectScriptsByHashOnly(res: Response) {
+  const src = scriptSrc(res);
+  expect(src, 'script-src present').not.toBe('');
+  expect(src).not.toContain("'unsafe-inline'");
+  expect(src).toMatch(/'sha256-[A-Za-z0-9+/=]+'/);
+}
+
 test.describe('every public route', () => {
   for (const route of [...PUBLIC_ROUTES, '/login']) {
-    test(`${route} answers 200 with one h1 and a title, without serious accessibility violations`, async ({ page }) => {
-      const { res, html } = await visit(page, route);
+    const phones = route !== '/login';
+    test(`${route} answers 200 with one h1 and a title, hydrates under a CSP with scripts by hash only, without serious accessibility violations${phones ? `, fits the screen at ${PHONE_WIDTHS.join(', ')} px` : ''}`, async ({ page }) => {
+      const cspViolations = await watchCspViolations(page);
+      const { res, html } = await visit(page, route); // returns once hydrated (fixtures.ts)
       expect(res.status()).toBe(200);
       expect(res.headers()['content-type']).toContain('text/html');
+      expectScriptsByHashOnly(res);
       const { h1s, title } = headingsAndTitle(html);
       expect(h1s, 'exactly one h1, rendered on the server').toHaveLength(1);
       expect(h1s[0].length).toBeGreaterThan(2);
       expect(title.length).toBeGreaterThan(2);
       // The hydrated page: axe sees what a visitor sees, not the first server paint.
       expect(await seriousViolations(page)).toEqual([]);
+      if (phones) expect(await sidewaysScrollAtPhoneWidths(page)).toEqual({});
+      // Checked last: chunks loaded after hydration (and by the narrower layouts) have had their chance to be blocked.
+      expect(cspViolations).toEqual([]);
     });
   }
 
   // /subscribe shows nothing without an org id, /dashboard waits for the stored session: their h1 comes in the browser.
   for (const route of APP_ROUTES.filter((r) => r !== '/login')) {
-    test(`${route} answers 200 with its title, is kept out of search engines, without serious accessibility violations`, async ({ page }) => {
+    test(`${route} answers 200 with its title, is kept out of search engines, hydrates under a CSP with scripts by hash only, without serious accessibility violations`, async ({ page }) => {
+      const cspViolations = await watchCspViolations(page);
       const { res, html } = await visit(page, route);
       expect(res.status()).toBe(200);
+      expectScriptsByHashOnly(res);
       expect(headingsAndTitle(html).title.length).toBeGreaterThan(2);
       expect(metaContent(html, 'robots')).toBe('noindex');
       expect(await seriousViolations(page)).toEqual([]);
+      expect(cspViolations).toEqual([]);
     });
   }
 
@@ -95,13 +116,16 @@ test.describe('alternative paths', () => {
 });
 
 test.describe('404, sitemap and robots', () => {
-  test('an unknown path answers 404 with a page that helps the visitor on', async ({ page }) => {
+  test('an unknown path answers 404 with a page that helps the visitor on, rendered by Next under the same CSP', async ({ page }) => {
+    const cspViolations = await watchCspViolations(page);
     const res = await page.goto('/no-such-page-here');
     expect(res?.status()).toBe(404);
+    expectScriptsByHashOnly(res!);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     // A way back to the search on the home page, inside the page itself (not only the header's logo).
     await expect(page.getByRole('main').locator('a[href="/"]').first()).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+    expect(cspViolations).toEqual([]);
   });
 
   test('sitemap.xml lists every public route and nothing from the signed-in app', async ({ request }) => {
