@@ -139,7 +139,8 @@ export async function openDeliveryTotals(db: Db): Promise<{ n: number; next: Dat
     .executeTakeFirstOrThrow();
 }
 
-export async function getDestinationState(db: Db, id: string): Promise<DestinationStatusValue | undefined> {
+/** A destination's status alone (undefined when there is no such destination). */
+export async function destinationStatusOf(db: Db, id: string): Promise<DestinationStatusValue | undefined> {
   return (await db.selectFrom('destinations').select('status').where('id', '=', id).executeTakeFirst())?.status;
 }
 

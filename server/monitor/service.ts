@@ -2,9 +2,13 @@
  * What the rest of ARB calls to use the monitoring engine: register apps and sources, connect destinations (with their
  * welcome), read a destination's status without secrets, pause and resume, and — for tests and tools — poll a
  * source or drain the delivery queue right now.
+ *
+ * This layer orchestrates: it takes input its caller already checked (requests are checked where they are read, e.g.
+ * server/connect/payload.ts), reads and writes destinations through data.ts, decides which sources a connection needs
+ * (wantedSources.ts), keeps the locks that make welcome and fan-out agree, and wakes the loops.
  */
 import { sql, type Transaction } from 'kysely';
-import type { Database, DestinationsTable } from '../db/types';
+import type { Database } from '../db/types';
 import { getDb, type DB } from '../db/client';
 import { log, redactUrl } from '../log';
 import { decryptSecret, encryptSecret, randomId, secretHash } from '../crypto';
@@ -19,8 +23,8 @@ import {
   deliveryCounts,
   destinationAppKeys,
   destinationApps,
+  destinationStatusOf,
   findConnectedDestination,
-  getDestinationState,
   getEmailDestination,
   getStatusRow,
   getWelcomeSettings,
@@ -30,6 +34,7 @@ import {
   openDeliveryTotals,
   RUNNING_AGAIN,
   updateDestination,
+  type DestinationStatusValue,
 } from './data';
 import { normalizeFilters, readFilters, type DestinationFilters } from './filters';
 import { claimDestinations, createDeliveryGroups, processDestination } from './deliveryWorker';
@@ -311,7 +316,7 @@ export async function setDestinationPaused(id: string, paused: boolean, reason =
   const db = await getDb();
   const updated = await updateDestination(db, id, paused ? { status: 'paused', status_reason: reason, disabled_cause: 'owner' } : RUNNING_AGAIN, 'pending_confirmation');
   if (!updated) {
-    if (!(await getDestinationState(db, id))) throw notFound('No such destination.');
+    if (!(await destinationStatusOf(db, id))) throw notFound('No such destination.');
     throw new HttpError(409, 'pending_confirmation', 'This address has not confirmed yet: reviews start when the link in its confirmation e-mail is clicked.');
   }
   if (!paused) {
@@ -324,7 +329,7 @@ export async function setDestinationPaused(id: string, paused: boolean, reason =
 export type ConfirmedDestination = { id: string; appTitles: string[]; alreadyConfirmed: boolean };
 
 /** An e-mail destination's address and status, for checking a confirmation link before using it. Null if unknown. */
-export async function getEmailDestinationTarget(id: string): Promise<{ address: string; status: DestinationsTable['status']['__select__'] } | null> {
+export async function getEmailDestinationTarget(id: string): Promise<{ address: string; status: DestinationStatusValue } | null> {
   const db = await getDb();
   const d = await getEmailDestination(db, id);
   return d ? { address: decryptSecret(d.target_enc), status: d.status } : null;
