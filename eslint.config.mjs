@@ -21,6 +21,31 @@ export default defineConfig([
     },
   },
   {
+    // The server never leans on a browser module: shapes both sides use live in shared/ (or a pure lib/ module). The
+    // route table is the one server file that imports pages/, and only the API route files under pages/api.
+    files: ['server/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '^(@/|(\\.\\./)+)(lib/api|components|stores)(/|$)|^(@/|(\\.\\./)+)pages/(?!api/)',
+          message: 'server/ must not import browser modules (lib/api, components, stores, pages): move the shared type to shared/.',
+        }],
+      }],
+    },
+  },
+  {
+    // shared/ belongs to neither side: it imports from neither.
+    files: ['shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '^(@/|(\\.\\./)+)(server|lib|components|stores|pages)(/|$)',
+          message: 'shared/ holds types both server and browser use: it imports from neither.',
+        }],
+      }],
+    },
+  },
+  {
     // CommonJS files (scripts Playwright and Node load as they are, and next.config.js) can only use require().
     files: ['**/*.cjs', 'next.config.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,10 +1,11 @@
 /**
  * The v2 connection payload (docs/PRODUCT.md, Connection payload): what the browser hands to `POST v1/oauth/platform/connect` (and through
  * OAuth `state`) to say which app's reviews go to which webhook. URL-safe base64 JSON, so it survives query strings.
- * Pure module — the API server imports the decoder, so no browser-only APIs here.
+ * Browser side: building and encoding only. The server decodes and checks it with a zod schema
+ * (server/connect/payload.ts), kept out of here so the pages that connect do not load zod.
  */
-import { decodeBase64Url, encodeBase64Url } from './base64url';
-import { DEFAULT_COUNTRY, isAppStore, type AppStore, type Platform } from './appStores';
+import { encodeBase64Url } from './base64url';
+import { DEFAULT_COUNTRY, type AppStore, type Platform } from './appStores';
 
 export const CONNECTION_PAYLOAD_VERSION = 'v2';
 
@@ -52,39 +53,4 @@ export function encodeConnectionPayload(payload: ConnectionPayload): string {
 /** The encoded payload together with its platform, the shape the connect call sends. */
 export function connectionRequest(input: ConnectionPayloadInput): { platform: Platform; payload: string } {
   return { platform: input.platform, payload: encodeConnectionPayload(buildConnectionPayload(input)) };
-}
-
-export class InvalidConnectionPayloadError extends Error {}
-
-const STRING_FIELDS = ['user_email', 'source', 'webhook_url', 'app_id', 'country'] as const;
-
-/** Decode and check a payload; throws InvalidConnectionPayloadError with a message a 400 answer can show. */
-export function decodeConnectionPayload(encoded: string): ConnectionPayload {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(decodeBase64Url(encoded));
-  } catch {
-    throw new InvalidConnectionPayloadError('The connection payload is not URL-safe base64 JSON.');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new InvalidConnectionPayloadError('The connection payload must be a JSON object.');
-  }
-  const p = parsed as Record<string, unknown>;
-  if (p.version !== CONNECTION_PAYLOAD_VERSION) throw new InvalidConnectionPayloadError('Unsupported connection payload version (expected v2).');
-  if (p.source_type !== 'webhook') throw new InvalidConnectionPayloadError('source_type must be "webhook".');
-  for (const field of STRING_FIELDS) {
-    if (typeof p[field] !== 'string') throw new InvalidConnectionPayloadError(`${field} must be a string.`);
-  }
-  if (!p.app_id) throw new InvalidConnectionPayloadError('app_id is required.');
-  if (!isAppStore(p.app_store)) throw new InvalidConnectionPayloadError('app_store must be apple_app_store or google_play_store.');
-  return {
-    version: CONNECTION_PAYLOAD_VERSION,
-    user_email: p.user_email as string,
-    source: p.source as string,
-    source_type: 'webhook',
-    webhook_url: p.webhook_url as string,
-    app_id: p.app_id as string,
-    app_store: p.app_store,
-    country: (p.country as string) || DEFAULT_COUNTRY,
-  };
 }

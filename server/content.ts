@@ -16,7 +16,7 @@ import {
   RESOURCE_SLUGS,
   USE_CASE_SLUGS,
 } from '@/lib/publicRoutes';
-import type { BlogPost, BlogPostSummary, Doc, GridItem, LandingDoc, PageDoc, PricingDoc } from '@/components/marketing/types';
+import type { BlogPost, BlogPostSummary, Doc, GridItem, LandingDoc, PageDoc, PricingDoc } from '@/shared/content';
 
 export const CONTENT_DIR = path.join(process.cwd(), 'content');
 

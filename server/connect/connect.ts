@@ -1,15 +1,16 @@
 /**
  * The one path every connection takes — pasted webhook, e-mail address, Slack or Discord install: abuse checks, the
- * app looked up and registered, then the monitoring engine's createDestination, which is idempotent per app × webhook
- * and queues the welcome (intro + last 5 reviews). createDestination also wakes this process's poll and delivery loops,
+ * app looked up and registered, then the monitoring engine's createDestination, which is idempotent per app × webhook,
+ * watches the storefronts the payload chose (server/monitor/wantedSources.ts: one storefront, or "all countries") and
+ * queues the welcome (intro + last 5 reviews). createDestination also wakes this process's poll and delivery loops,
  * so on a fresh app the first poll starts at once and the welcome follows it within a second or two.
  */
-import { ALL_COUNTRIES, MAIN_STOREFRONTS } from '@/lib/storefronts';
 import type { AuthClaims } from '../auth/tokens';
 import { HttpError } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
-import { addSource, assertStorefrontsFitBudget, createDestination, type DestinationStatus } from '../monitor/service';
+import { createDestination, type DestinationStatus, type DestinationTarget } from '../monitor/service';
+import { storefrontsFor } from '../monitor/wantedSources';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
 import { requestDestinationConfirmation, type ConfirmationNotice } from './emailConsent';
@@ -68,6 +69,13 @@ function isOwnAddress(email: string, auth: AuthClaims | null): boolean {
   return Boolean(auth?.email && auth.scope === 'full' && mailboxKey(auth.email) === mailboxKey(email));
 }
 
+/** The checked target as the engine takes it: the webhook for its own platform, or the address. */
+function destinationTarget(platform: ConnectRequest['platform'], target: ConnectTarget): DestinationTarget {
+  if (target.kind === 'email') return { platform: 'email', email: target.email };
+  if (platform === 'email') throw new Error('a webhook target for an e-mail connection');
+  return { platform, url: target.url, warning: target.warning };
+}
+
 export async function connectDestination(req: ConnectRequest & { target: ConnectTarget }, ctx: ConnectContext): Promise<ConnectResult> {
   await enforceRateLimit(CONNECT_LIMITS.perIp, ipRateKey(ctx.ip), 'Too many connections from your network in the last hour. Try again later.');
   if (req.target.kind === 'email') {
@@ -77,27 +85,17 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
   }
   const addressConfirmed = req.target.kind === 'email' && Boolean(ctx.ownAddressConfirmed) && isOwnAddress(req.target.email, ctx.auth);
 
-  const app = await registerApp(req.app, req.country && req.country !== ALL_COUNTRIES ? req.country : 'us');
-  const allCountries = req.app.store === 'apple_app_store' && req.country === ALL_COUNTRIES;
-  if (allCountries) await assertStorefrontsFitBudget(req.app, MAIN_STOREFRONTS);
+  // The app is looked up in the first storefront watched ('us' for all countries).
+  const app = await registerApp(req.app, storefrontsFor(req.country)[0]);
   const created = await createDestination({
+    ...destinationTarget(req.platform, req.target),
     orgId: ctx.auth?.orgId ?? null,
-    platform: req.platform,
-    ...(req.target.kind === 'email' ? { email: req.target.email } : { url: req.target.url }),
     label: ctx.label ?? undefined,
     apps: [{ store: req.app.store, appId: req.app.appId }],
-    // "All countries" = the main storefronts (lib/storefronts.ts): the engine polls 'us' at once for the welcome,
-    // the other storefronts are added as sources below.
-    ...(req.app.store === 'apple_app_store' ? { country: allCountries ? 'us' : req.country || 'us' } : {}),
-    ...(allCountries ? { filters: { countries: [...MAIN_STOREFRONTS] } } : {}),
+    ...(req.app.store === 'apple_app_store' ? { country: req.country } : {}),
     createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,
     addressConfirmed,
   });
-  if (allCountries) {
-    for (const country of MAIN_STOREFRONTS) {
-      if (country !== 'us') await addSource({ store: req.app.store, appId: req.app.appId, kind: 'appstore_feed', country });
-    }
-  }
   const pending = created.status.status === 'pending_confirmation';
   const confirmation = pending && req.target.kind === 'email' ? await requestDestinationConfirmation(created.id, req.target.email) : null;
   log.info('connection made', { destinationId: created.id, platform: req.platform, created: created.created, pending, source: req.source, country: req.country || null });

@@ -14,7 +14,7 @@ import { storeName } from '../destinations/format/text';
 import { addressGeneration, isAddressUnsubscribed } from '../subscriptions/data';
 import { destinationConfirmationEmail } from '../subscriptions/emails';
 import { EMAIL_TOKEN_TTL_SECONDS, confirmPageUrl, oneClickUnsubscribeUrl, unsubscribePageUrl } from '../subscriptions/tokens';
-import { claimConfirmationSend, releaseConfirmationSend } from './consentData';
+import { claimConfirmationSend, releaseConfirmationSend } from '../monitor/data';
 
 /** A second confirmation e-mail for the same pending destination waits at least this long. */
 export const RESEND_COOLDOWN_MS = 15 * 60_000;

@@ -81,7 +81,7 @@ async function finishInstall(platform: OAuthPlatform, code: string, state: strin
   // Checked like a pasted URL: whatever the platform answered must still be that platform's webhook shape.
   const check = validateWebhookUrl(platform, webhook.url, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
   if (!check.ok) throw badGateway(`${platform === 'slack' ? 'Slack' : 'Discord'} answered with a webhook ARB cannot use (${check.error}).`);
-  return connectDestination({ ...request, target: { kind: 'webhook', url: check.url } }, { ...ctx, label: webhook.label });
+  return connectDestination({ ...request, target: { kind: 'webhook', url: check.url, warning: check.warning ?? null } }, { ...ctx, label: webhook.label });
 }
 
 export const slackCallbackEndpoint = endpoint({

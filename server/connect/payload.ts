@@ -4,16 +4,17 @@
  * counts. Anything wrong is a 400 whose message says which field and what it should look like.
  */
 import { z } from 'zod';
-import { decodeConnectionPayload, InvalidConnectionPayloadError } from '@/lib/connectionPayload';
+import { CONNECTION_PAYLOAD_VERSION, type ConnectionPayload } from '@/lib/connectionPayload';
 import { validateWebhookUrl, type WebhookPlatform } from '@/lib/webhookUrls';
 import { ALL_COUNTRIES, isStorefrontCode } from '@/lib/storefronts';
-import type { AppStore, Platform } from '@/lib/appStores';
+import { APP_STORES, DEFAULT_COUNTRY, type AppStore, type Platform } from '@/lib/appStores';
 import { normalizeAppId } from '@/lib/appIds';
 import { env } from '../env';
 import { badRequest } from '../http/errors';
 import { emailAddress } from '../http/schemas';
 
-export type ConnectTarget = { kind: 'webhook'; url: string } | { kind: 'email'; email: string };
+/** Where the reviews go: a webhook as its platform's check returned it (with any warning of that check), or an address. */
+export type ConnectTarget = { kind: 'webhook'; url: string; warning: string | null } | { kind: 'email'; email: string };
 
 export type ConnectRequest = {
   platform: Platform;
@@ -37,6 +38,48 @@ function checkEmail(value: string, field: string): string {
   const parsed = emailAddress.safeParse(value);
   if (!parsed.success) throw badRequest(`${field}: enter a valid e-mail address.`, 'invalid_payload');
   return parsed.data as string;
+}
+
+const NOT_ENCODED = 'The connection payload is not URL-safe base64 JSON.';
+
+/** URL-safe base64 (trailing padding tolerated) of UTF-8 JSON → the JSON value. */
+const encodedJson = z
+  .string()
+  .transform((s) => s.replace(/=+$/, ''))
+  .pipe(z.base64url({ error: NOT_ENCODED }))
+  .transform((s, ctx) => {
+    try {
+      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(s, 'base64url'))) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: NOT_ENCODED });
+      return z.NEVER;
+    }
+  });
+
+/** The decoded payload's shape (lib/connectionPayload.ts builds it): each field's own words when it is wrong. */
+export const connectionPayloadSchema = z.object(
+  {
+    version: z.literal(CONNECTION_PAYLOAD_VERSION, { error: `Unsupported connection payload version (expected ${CONNECTION_PAYLOAD_VERSION}).` }),
+    source_type: z.literal('webhook', { error: 'source_type must be "webhook".' }),
+    user_email: z.string({ error: 'user_email must be a string.' }),
+    source: z.string({ error: 'source must be a string.' }),
+    webhook_url: z.string({ error: 'webhook_url must be a string.' }),
+    app_id: z.string({ error: 'app_id must be a string.' }).min(1, 'app_id is required.'),
+    country: z.string({ error: 'country must be a string.' }).transform((c) => c || DEFAULT_COUNTRY),
+    app_store: z.enum(APP_STORES, { error: 'app_store must be apple_app_store or google_play_store.' }),
+  },
+  { error: 'The connection payload must be a JSON object.' },
+) satisfies z.ZodType<ConnectionPayload, unknown>;
+
+export class InvalidConnectionPayloadError extends Error {}
+
+/** Decodes and checks the payload's shape; throws InvalidConnectionPayloadError with words a 400 answer can show. */
+export function decodeConnectionPayload(encoded: string): ConnectionPayload {
+  const json = encodedJson.safeParse(encoded);
+  if (!json.success) throw new InvalidConnectionPayloadError(NOT_ENCODED);
+  const parsed = connectionPayloadSchema.safeParse(json.data);
+  if (!parsed.success) throw new InvalidConnectionPayloadError(parsed.error.issues[0].message);
+  return parsed.data;
 }
 
 /**
@@ -79,7 +122,7 @@ export function parseConnectionPayload(platform: Platform, encoded: string, webh
   } else if (webhook === 'required') {
     const check = validateWebhookUrl(platform as WebhookPlatform, p.webhook_url, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
     if (!check.ok) throw badRequest(`payload.webhook_url: ${check.error}`, 'invalid_webhook_url');
-    target = { kind: 'webhook', url: check.url };
+    target = { kind: 'webhook', url: check.url, warning: check.warning ?? null };
   } else if (p.webhook_url.trim()) {
     throw badRequest('payload.webhook_url: leave it empty — the platform creates the webhook when you approve ARB.', 'invalid_payload');
   }

@@ -5,9 +5,9 @@
  * it joins the owner's organisation, never expires, and resumes at once if it had paused. Connecting the same webhook
  * again also resumes it, for another period. E-mail destinations are not timed: the address itself confirms them.
  */
-import { sql } from 'kysely';
 import type { DB } from '../db/client';
 import { env } from '../env';
+import { adoptDestinations, appKeysOfDestinations, lockAnonymousByEmail, pauseExpiredAnonymous, resumeDestinations } from './data';
 import { anonymousExpiryReason, isEnginePause } from './pauses';
 
 /** When a connection made now without an account pauses; null for e-mail destinations and signed-in owners. */
@@ -18,15 +18,7 @@ export function anonymousExpiry(orgId: string | null, platform: string): Date | 
 
 /** Pauses the anonymous connections whose time is up; returns how many. */
 export async function pauseExpiredAnonymousConnections(db: DB): Promise<number> {
-  const reason = anonymousExpiryReason(env().ANONYMOUS_CONNECTION_DAYS);
-  const r = await db
-    .updateTable('destinations')
-    .set({ status: 'paused', status_reason: reason, disabled_cause: 'anonymous_expired', last_error: reason, last_error_at: sql`now()`, updated_at: sql`now()` })
-    .where('status', '=', 'active')
-    .where('org_id', 'is', null)
-    .where('expires_at', '<', sql<Date>`now()`)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows ?? 0);
+  return pauseExpiredAnonymous(db, anonymousExpiryReason(env().ANONYMOUS_CONNECTION_DAYS));
 }
 
 /**
@@ -36,25 +28,11 @@ export async function pauseExpiredAnonymousConnections(db: DB): Promise<number> 
 export async function claimConnections(db: DB, input: { orgId: string; email: string }): Promise<{ claimed: number; appKeys: string[] }> {
   const email = input.email.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('destinations')
-      .select(['id', 'status', 'disabled_cause'])
-      .where('org_id', 'is', null)
-      .where('created_by_email', '=', email)
-      .forUpdate()
-      .execute();
+    const rows = await lockAnonymousByEmail(trx, email);
     if (rows.length === 0) return { claimed: 0, appKeys: [] };
     const ids = rows.map((r) => r.id);
-    await trx.updateTable('destinations').set({ org_id: input.orgId, expires_at: null, updated_at: sql`now()` }).where('id', 'in', ids).execute();
-    const resume = rows.filter((r) => isEnginePause(r.status, r.disabled_cause)).map((r) => r.id);
-    if (resume.length) {
-      await trx
-        .updateTable('destinations')
-        .set({ status: 'active', status_reason: null, disabled_cause: null, last_error: null, next_send_at: sql`now()`, consecutive_failures: 0 })
-        .where('id', 'in', resume)
-        .execute();
-    }
-    const apps = await trx.selectFrom('destination_apps').select('app_key').distinct().where('destination_id', 'in', ids).execute();
-    return { claimed: rows.length, appKeys: apps.map((a) => a.app_key) };
+    await adoptDestinations(trx, ids, input.orgId);
+    await resumeDestinations(trx, rows.filter((r) => isEnginePause(r.status, r.disabled_cause)).map((r) => r.id));
+    return { claimed: rows.length, appKeys: await appKeysOfDestinations(trx, ids) };
   });
 }

@@ -76,3 +76,9 @@ export async function lockApp(trx: Transaction<Database>, key: string): Promise<
   const r = await sql<{ key: string }>`select key from apps where key = ${key} for update`.execute(trx);
   return r.rows.length > 0;
 }
+
+/** The titles of these apps (for words like "Reviews of Quiet Hours"). */
+export async function appTitles(db: DB | Transaction<Database>, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  return (await db.selectFrom('apps').select('title').where('key', 'in', keys).execute()).map((a) => a.title);
+}

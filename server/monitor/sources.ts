@@ -71,6 +71,12 @@ export async function ensureSource(db: DB | Transaction<Database>, input: Ensure
     .executeTakeFirstOrThrow();
 }
 
+/** The countries ('' for sources without one) of an app's active sources that have been polled successfully. */
+export async function polledSourceCountries(db: DB | Transaction<Database>, appKey: string): Promise<string[]> {
+  const rows = await db.selectFrom('monitored_sources').select('country').where('app_key', '=', appKey).where('status', '=', 'active').where('last_success_at', 'is not', null).execute();
+  return rows.map((r) => r.country);
+}
+
 /** Up to `limit` active, due, unleased sources, leased to `workerId`; `busy` are the ones this process is still polling. */
 export async function claimDueSources(db: DB, workerId: string, limit: number, leaseMs: number, busy: number[] = []): Promise<SourceRow[]> {
   const r = await sql<SourceRow>`

@@ -9,6 +9,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/types';
+import { markAppWelcomed } from './data';
 import { matchesFilters, type DestinationFilters } from './filters';
 
 /** How far back a welcome with filters looks for matching reviews before settling for fewer. */
@@ -53,11 +54,6 @@ export async function queueWelcome(trx: Transaction<Database>, w: WelcomeRequest
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
-  await trx
-    .updateTable('destination_apps')
-    .set({ welcomed_at: new Date() })
-    .where('destination_id', '=', w.destinationId)
-    .where('app_key', '=', w.appKey)
-    .execute();
+  await markAppWelcomed(trx, w.destinationId, w.appKey);
   return chosen.length;
 }

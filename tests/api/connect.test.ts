@@ -7,6 +7,8 @@ import { getDb } from '@/server/db/client';
 import { hitRateLimit, ipRateKey } from '@/server/http/rateLimit';
 import { CONNECT_LIMITS } from '@/server/connect/connect';
 import { MAIN_STOREFRONTS } from '@/lib/storefronts';
+import { createDestination, ensureApp, getDestinationStatus } from '@/server/monitor/service';
+import { sourcesFor } from '@/server/monitor/wantedSources';
 import { encodeBase64Url } from '@/lib/base64url';
 import { call } from '../helpers/request';
 import { marker, markersIn, newIosApp, newIp, newPlayApp, payloadFor, connectWorldWithEngine } from './support/connectWorld';
@@ -227,6 +229,28 @@ describe('POST /api/v1/oauth/platform/connect refuses what is wrong, with a mess
     expect(r.status).toBe(409);
     expect(r.json.error.code).toBe('address_unsubscribed');
   });
+});
+
+describe('one rule for the storefronts a connection watches', () => {
+  const sourceCountries = async (appId: string) =>
+    (await (await getDb()).selectFrom('monitored_sources').select('country').where('app_key', '=', `apple_app_store__${appId}`).execute()).map((s) => s.country).sort();
+
+  for (const country of ['all', 'gb', 'us']) {
+    test(`"${country}": the connect flow polls and wants exactly the storefronts sourcesFor names, as createDestination does`, async () => {
+      const wanted = sourcesFor('apple_app_store', country).map((s) => (s.kind === 'appstore_feed' ? s.country : s.language)).sort();
+      const viaConnect = newIosApp(t.w);
+      const r = await connect('slack', payloadFor({ app_id: viaConnect.appId, webhook_url: t.w.chat.hook('slack').url, country }));
+      expect(r.json, JSON.stringify(r.json)).toMatchObject({ data: { created: true } });
+      const direct = newIosApp(t.w);
+      await ensureApp({ store: 'apple_app_store', appId: direct.appId, title: direct.title });
+      const made = await createDestination({ platform: 'slack', url: t.w.chat.hook('slack').url, apps: [{ store: 'apple_app_store', appId: direct.appId }], country, welcomeCount: 0 });
+
+      expect(await sourceCountries(viaConnect.appId)).toEqual(wanted);
+      expect(await sourceCountries(direct.appId)).toEqual(wanted);
+      expect((await getDestinationStatus(r.json.data.destination_id))!.filters.countries).toEqual(wanted);
+      expect(made.status.filters.countries).toEqual(wanted);
+    });
+  }
 });
 
 describe('GET /api/v1/public/destination/{id}', () => {

@@ -10,7 +10,7 @@ import { json, type RecordedRequest } from '@/tests/fakes/http';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import ConnectFlow from '@/components/connect/ConnectFlow';
-import { decodeConnectionPayload } from '@/lib/connectionPayload';
+import { decodeConnectionPayload } from '@/server/connect/payload';
 import { useAppSelectionStore, type SelectedApp } from '@/stores/appSelection';
 import { useConnectionStore } from '@/stores/connection';
 

@@ -1,12 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { Base64UrlError, decodeBase64Url, encodeBase64Url } from '@/lib/base64url';
-import {
-  buildConnectionPayload,
-  connectionRequest,
-  decodeConnectionPayload,
-  encodeConnectionPayload,
-  InvalidConnectionPayloadError,
-} from '@/lib/connectionPayload';
+import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
+import { decodeConnectionPayload, InvalidConnectionPayloadError } from '@/server/connect/payload';
 
 const input = {
   platform: 'slack' as const,

@@ -1,0 +1,232 @@
+/**
+ * Data layer of destinations and their apps (tables `destinations`, `destination_apps`): every read and write of a
+ * destination as a record — connect, status, pause and resume, e-mail confirmation, anonymous expiry and claims. The
+ * service (service.ts) decides what to do; these functions only say how it is stored. The engine's own hot-path
+ * statements (leases and outcomes in deliveryWorker.ts / deliveryMarks.ts, the fan-out in ingest.ts, source demand in
+ * sourceDemand.ts) stay next to the code they serve.
+ *
+ * Functions taking `db` run inside the caller's transaction when given one.
+ */
+import { sql, type InsertObject, type Transaction, type UpdateObject } from 'kysely';
+import { getDb, type DB } from '../db/client';
+import type { Database, DestinationsTable } from '../db/types';
+import { msInterval as ms } from '../db/interval';
+import { OPEN, OPEN_STATUSES } from './deliveryStatus';
+
+type Db = DB | Transaction<Database>;
+
+/** Columns to set on a destination: values, or SQL such as now(). */
+export type DestinationChanges = UpdateObject<Database, 'destinations'>;
+
+export type DestinationStatusValue = DestinationsTable['status']['__select__'];
+
+/** The columns a destination gets back when it runs again (reconnected, resumed, confirmed, claimed). */
+export const RUNNING_AGAIN = {
+  status: 'active',
+  status_reason: null,
+  disabled_cause: null,
+  next_send_at: sql<Date>`now()`,
+  consecutive_failures: 0,
+} satisfies DestinationChanges;
+
+// ── connect ─────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The oldest destination with this webhook (or address) on this platform that already watches one of these apps. */
+export async function findConnectedDestination(db: Db, q: { targetHash: string; platform: string; appKeys: string[] }) {
+  return db
+    .selectFrom('destinations as d')
+    .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
+    .select(['d.id', 'd.org_id', 'd.status', 'd.disabled_cause'])
+    .where('d.target_hash', '=', q.targetHash)
+    .where('d.platform', '=', q.platform)
+    .where('da.app_key', 'in', q.appKeys)
+    .orderBy('d.created_at')
+    .executeTakeFirst();
+}
+
+/** True when a destination with this webhook (or address) was disabled because its recipient unsubscribed. */
+export async function isTargetUnsubscribed(db: Db, q: { targetHash: string; platform: string }): Promise<boolean> {
+  const row = await db
+    .selectFrom('destinations')
+    .select('id')
+    .where('target_hash', '=', q.targetHash)
+    .where('platform', '=', q.platform)
+    .where('status', '=', 'disabled')
+    .where('disabled_cause', '=', 'unsubscribed')
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export async function insertDestination(db: Db, values: InsertObject<Database, 'destinations'>): Promise<void> {
+  await db.insertInto('destinations').values(values).execute();
+}
+
+/** Sets these columns (and `updated_at`); returns how many rows changed. `onlyStatusNot` skips a destination in that status. */
+export async function updateDestination(db: Db, id: string, set: DestinationChanges, onlyStatusNot?: DestinationStatusValue): Promise<number> {
+  let q = db
+    .updateTable('destinations')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('id', '=', id);
+  if (onlyStatusNot) q = q.where('status', '!=', onlyStatusNot);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0);
+}
+
+/** What the welcome of each app of a destination reads: its filters, how many recent reviews, and whether all of them. */
+export async function getWelcomeSettings(db: Db, id: string) {
+  return db.selectFrom('destinations').select(['filters', 'welcome_count', 'backfill']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The apps a destination watches (app keys, sorted); `unwelcomed`: only those still waiting for their welcome. */
+export async function destinationAppKeys(db: Db, id: string, opts: { unwelcomed?: boolean } = {}): Promise<string[]> {
+  let q = db.selectFrom('destination_apps').select('app_key').where('destination_id', '=', id);
+  if (opts.unwelcomed) q = q.where('welcomed_at', 'is', null);
+  return (await q.orderBy('app_key').execute()).map((r) => r.app_key);
+}
+
+export async function linkDestinationApp(db: Db, id: string, appKey: string): Promise<void> {
+  await db.insertInto('destination_apps').values({ destination_id: id, app_key: appKey }).execute();
+}
+
+/** The destination got its welcome for this app (queued): later polls fan out to it as usual. */
+export async function markAppWelcomed(db: Db, id: string, appKey: string): Promise<void> {
+  await db.updateTable('destination_apps').set({ welcomed_at: new Date() }).where('destination_id', '=', id).where('app_key', '=', appKey).execute();
+}
+
+// ── status ──────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The columns a status page is built from (no target, no org). Undefined when there is no such destination. */
+export async function getStatusRow(db: Db, id: string) {
+  return db
+    .selectFrom('destinations')
+    .select(['id', 'platform', 'status', 'status_reason', 'label', 'target_hint', 'filters', 'warning', 'last_delivery_at', 'last_error', 'last_error_at', 'created_at', 'confirmation_sent_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The apps of a destination with their titles, in the order they were connected. */
+export async function destinationApps(db: Db, id: string) {
+  return db
+    .selectFrom('destination_apps as da')
+    .innerJoin('apps as a', 'a.key', 'da.app_key')
+    .select(['a.app_id', 'a.store', 'a.title', 'a.icon_url', 'a.key', 'da.welcomed_at'])
+    .where('da.destination_id', '=', id)
+    .orderBy('da.created_at')
+    .execute();
+}
+
+/** A destination's deliveries: still open, delivered, and delivered welcomes. */
+export async function deliveryCounts(db: Db, id: string) {
+  return db
+    .selectFrom('deliveries')
+    .select([
+      sql<number>`count(*) filter (where status in ${OPEN})::int`.as('queued'),
+      sql<number>`count(*) filter (where status = 'delivered')::int`.as('delivered'),
+      sql<number>`count(*) filter (where kind = 'welcome' and status = 'delivered')::int`.as('welcomes_delivered'),
+    ])
+    .where('destination_id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+/** Open deliveries of active destinations, and when the first of them is due (drainDeliveries). */
+export async function openDeliveryTotals(db: Db): Promise<{ n: number; next: Date | null }> {
+  return db
+    .selectFrom('deliveries as x')
+    .innerJoin('destinations as d', 'd.id', 'x.destination_id')
+    .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(greatest(x.next_attempt_at, d.next_send_at))`.as('next')])
+    .where('x.status', 'in', OPEN_STATUSES)
+    .where('d.status', '=', 'active')
+    .executeTakeFirstOrThrow();
+}
+
+/** A destination's status alone (undefined when there is no such destination). */
+export async function destinationStatusOf(db: Db, id: string): Promise<DestinationStatusValue | undefined> {
+  return (await db.selectFrom('destinations').select('status').where('id', '=', id).executeTakeFirst())?.status;
+}
+
+// ── e-mail destinations ─────────────────────────────────────────────────────────────────────────────────────────────
+
+/** An e-mail destination's encrypted address and status (`forUpdate`: locked until the transaction ends). */
+export async function getEmailDestination(db: Db, id: string, opts: { forUpdate?: boolean } = {}) {
+  let q = db.selectFrom('destinations').select(['status', 'target_enc']).where('id', '=', id).where('platform', '=', 'email');
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+/**
+ * Takes the right to send the confirmation e-mail now: true when none was sent in the last `cooldownMs` (and the
+ * destination is still pending); the send time is recorded at once. One conditional UPDATE under the row lock, so two
+ * requests at once (or two processes) cannot both send one within the cooldown. `previous` gives it back if the send
+ * fails.
+ */
+export async function claimConfirmationSend(
+  destinationId: string,
+  cooldownMs: number,
+): Promise<{ claimed: true; sentAt: Date; previous: Date | null } | { claimed: false; sentAt: Date | null }> {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('destinations')
+      .select(['status', 'confirmation_sent_at'])
+      .where('id', '=', destinationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row || row.status !== 'pending_confirmation') return { claimed: false, sentAt: row?.confirmation_sent_at ?? null };
+    const claimed = await trx
+      .updateTable('destinations')
+      .set({ confirmation_sent_at: sql`now()` })
+      .where('id', '=', destinationId)
+      .where((eb) => eb.or([eb('confirmation_sent_at', 'is', null), eb('confirmation_sent_at', '<=', sql<Date>`now() - ${ms(cooldownMs)}`)]))
+      .returning('confirmation_sent_at')
+      .executeTakeFirst();
+    return claimed?.confirmation_sent_at
+      ? { claimed: true, sentAt: new Date(claimed.confirmation_sent_at), previous: row.confirmation_sent_at }
+      : { claimed: false, sentAt: row.confirmation_sent_at };
+  });
+}
+
+/** The confirmation e-mail could not be sent: the next request may send it at once. */
+export async function releaseConfirmationSend(destinationId: string, previous: Date | null): Promise<void> {
+  const db = await getDb();
+  await db.updateTable('destinations').set({ confirmation_sent_at: previous }).where('id', '=', destinationId).execute();
+}
+
+// ── anonymous connections ───────────────────────────────────────────────────────────────────────────────────────────
+
+/** Pauses the active anonymous connections whose time is up, with this reason; returns how many. */
+export async function pauseExpiredAnonymous(db: Db, reason: string): Promise<number> {
+  const r = await db
+    .updateTable('destinations')
+    .set({ status: 'paused', status_reason: reason, disabled_cause: 'anonymous_expired', last_error: reason, last_error_at: sql`now()`, updated_at: sql`now()` })
+    .where('status', '=', 'active')
+    .where('org_id', 'is', null)
+    .where('expires_at', '<', sql<Date>`now()`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0);
+}
+
+/** The connections made without an account with this (lower-case) address, locked until the transaction ends. */
+export async function lockAnonymousByEmail(trx: Transaction<Database>, email: string) {
+  return trx.selectFrom('destinations').select(['id', 'status', 'disabled_cause']).where('org_id', 'is', null).where('created_by_email', '=', email).forUpdate().execute();
+}
+
+/** These destinations join the organisation and never expire. */
+export async function adoptDestinations(trx: Transaction<Database>, ids: string[], orgId: string): Promise<void> {
+  await trx.updateTable('destinations').set({ org_id: orgId, expires_at: null, updated_at: sql`now()` }).where('id', 'in', ids).execute();
+}
+
+/** These destinations run again from now on, their last error forgotten. */
+export async function resumeDestinations(trx: Transaction<Database>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await trx
+    .updateTable('destinations')
+    .set({ ...RUNNING_AGAIN, last_error: null })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Every app any of these destinations watches. */
+export async function appKeysOfDestinations(db: Db, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('destination_apps').select('app_key').distinct().where('destination_id', 'in', ids).execute()).map((a) => a.app_key);
+}
