@@ -3,7 +3,7 @@
  * OAuth `state`) to say which app's reviews go to which webhook. URL-safe base64 JSON, so it survives query strings.
  * Pure module — the API server imports the decoder, so no browser-only APIs here.
  */
-import { decodeBase64Url, encodeBase64Url } from './base64url';
+import { decode as decodeBase64Url, encode as encodeBase64Url } from 'jose/base64url';
 import { DEFAULT_COUNTRY, isAppStore, type AppStore, type Platform } from './appStores';
 
 export const CONNECTION_PAYLOAD_VERSION = 'v2';
@@ -56,13 +56,16 @@ export function connectionRequest(input: ConnectionPayloadInput): { platform: Pl
 
 export class InvalidConnectionPayloadError extends Error {}
 
+/** Strict: bytes that are not UTF-8 make the payload invalid rather than text with replacement characters. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 const STRING_FIELDS = ['user_email', 'source', 'webhook_url', 'app_id', 'country'] as const;
 
 /** Decode and check a payload; throws InvalidConnectionPayloadError with a message a 400 answer can show. */
 export function decodeConnectionPayload(encoded: string): ConnectionPayload {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(decodeBase64Url(encoded));
+    parsed = JSON.parse(utf8.decode(decodeBase64Url(encoded)));
   } catch {
     throw new InvalidConnectionPayloadError('The connection payload is not URL-safe base64 JSON.');
   }

@@ -7,7 +7,7 @@ import { getDb } from '@/server/db/client';
 import { hitRateLimit, ipRateKey } from '@/server/http/rateLimit';
 import { CONNECT_LIMITS } from '@/server/connect/connect';
 import { MAIN_STOREFRONTS } from '@/lib/storefronts';
-import { encodeBase64Url } from '@/lib/base64url';
+import { encode as encodeBase64Url } from 'jose/base64url';
 import { call } from '../helpers/request';
 import { marker, markersIn, newIosApp, newIp, newPlayApp, payloadFor, connectWorldWithEngine } from './support/connectWorld';
 import type { ChatPlatform } from '../fakes/chatWebhooks';
