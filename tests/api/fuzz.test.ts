@@ -46,7 +46,7 @@ beforeAll(async () => {
   nowhere = await startFakeServer([]);
   const outside: Record<string, string> = {};
   for (const key of Object.keys(env())) if (/_(BASE_URL|VERIFY_URL|TOKEN_URL)$/.test(key)) outside[key] = nowhere.url;
-  restoreEnv = setEnvForTests({ ...outside, DATA_DIR: dataDir, SMTP_URL: undefined, HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined, LLM_BASE_URL: undefined, TRANSLATE_BASE_URL: undefined });
+  restoreEnv = setEnvForTests({ ...outside, DATA_DIR: dataDir, SMTP_URL: undefined, HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined });
   db = await createTestDb();
   api = await startTestApi();
   await db.db.insertInto('orgs').values({ id: 'org_FuzzFuzzFuzzFuzzFuzzFuzz', name: 'fuzz' }).execute();
