@@ -28,7 +28,7 @@ export type AuthState = {
 };
 
 export const AUTH_STORAGE_NAME = 'arb-storage';
-export const AUTH_STORAGE_VERSION = 1;
+const AUTH_STORAGE_VERSION = 1;
 
 function onlyStrings(value: unknown): AuthData {
   if (typeof value !== 'object' || value === null) return {};

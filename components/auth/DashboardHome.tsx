@@ -19,7 +19,7 @@ import styles from './AuthForms.module.css';
 const useEarlyEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
 /** Exchanges the URL's hand-off code once the stored user is loaded; returns true when the page knows who is signed in. */
-export function useDashboardSession(): boolean {
+function useDashboardSession(): boolean {
   const hydrated = useAuthHydrated();
   const code = useRef<string | null | undefined>(undefined);
   const exchanging = useRef(false);

@@ -18,7 +18,7 @@ import { useCheckout } from '@/lib/queries/billing';
 import { useAuthStore } from '@/stores/auth';
 import styles from './AuthForms.module.css';
 
-export function isOrgId(value: unknown): value is string {
+function isOrgId(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith('org_');
 }
 

@@ -8,7 +8,7 @@ import dynamic from 'next/dynamic';
 import { useEffect, useState } from 'react';
 import type { AppSearchResult } from '@/lib/api/types';
 
-export const SEARCH_DEBOUNCE_MS = 250;
+const SEARCH_DEBOUNCE_MS = 250;
 
 export type AppSearchStatus = 'idle' | 'loading' | 'done' | 'error';
 /** `query` is the term the results answer (while a newer one loads, the previous results stay listed). */

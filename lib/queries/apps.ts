@@ -11,7 +11,7 @@ const PER_STORE = 8;
 const SEARCHED_STORES: AppStore[] = ['apple_app_store', 'google_play_store'];
 
 /** a1, g1, a2, g2…: the best matches of both stores stay near the top. */
-export function interleave(lists: AppSearchResult[][], perList = PER_STORE): AppSearchResult[] {
+function interleave(lists: AppSearchResult[][], perList = PER_STORE): AppSearchResult[] {
   const out: AppSearchResult[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < perList; i += 1) {
@@ -27,10 +27,10 @@ export function interleave(lists: AppSearchResult[][], perList = PER_STORE): App
   return out;
 }
 
-export class SearchUnavailableError extends Error {}
+class SearchUnavailableError extends Error {}
 
 /** Both stores at once, with the term the results answer; one store failing still shows the other's apps, both failing is an error. */
-export async function searchBothStores(term: string, country: string, signal: AbortSignal): Promise<{ term: string; results: AppSearchResult[] }> {
+async function searchBothStores(term: string, country: string, signal: AbortSignal): Promise<{ term: string; results: AppSearchResult[] }> {
   const { searchApps } = await import('@/lib/api/apps');
   const answers = await Promise.all(SEARCHED_STORES.map((appStore) => searchApps({ query: term, country, appStore }, signal)));
   if (answers.every((a) => a === null)) throw new SearchUnavailableError('Search is not available right now.');
@@ -42,7 +42,7 @@ export async function searchBothStores(term: string, country: string, signal: Ab
  * requests (the query function takes the signal), so a slow old answer never replaces a newer one. Not retried: the
  * visitor is typing, and the message says to try again.
  */
-export const appSearchQuery = (term: string, country: string) =>
+const appSearchQuery = (term: string, country: string) =>
   queryOptions({
     queryKey: ['appSearch', { term, country }],
     queryFn: ({ signal }) => searchBothStores(term, country, signal),
@@ -56,12 +56,12 @@ export function useAppSearchQuery(term: string, country: string) {
 }
 
 /** A store's 4xx (no such app, malformed id) will not change on a second try; a network or server failure might. */
-export function retryUnlessRefused(failureCount: number, error: Error): boolean {
+function retryUnlessRefused(failureCount: number, error: Error): boolean {
   const status = (error as Partial<ApiError>).status ?? 0;
   return !(status >= 400 && status < 500) && failureCount < 3;
 }
 
-export const appDetailsQuery = (app: { appId: string; appStore: AppStore; country?: string } | null) =>
+const appDetailsQuery = (app: { appId: string; appStore: AppStore; country?: string } | null) =>
   queryOptions({
     queryKey: ['appDetails', app],
     queryFn: async (): Promise<AppDetails> => {

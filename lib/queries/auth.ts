@@ -7,7 +7,7 @@ import { confirmEmailCode, crmExchange, exchangeToken, sendEmailCode } from '@/l
 import type { SignedInUser } from '@/lib/api/types';
 import { readAttribution } from '@/lib/referral';
 
-export const SEND_CODE_FAILED = 'We could not send a code to that address. Check it and try again.';
+const SEND_CODE_FAILED = 'We could not send a code to that address. Check it and try again.';
 export const SIGN_IN_FAILED = 'We could not finish signing you in. Please ask for a new code and try again.';
 
 export type Callbacks<T, V> = {

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { purchase } from '@/lib/api/billing';
 import type { Callbacks } from './auth';
 
-export const CHECKOUT_FAILED = 'We could not open the checkout. Please try again in a minute.';
+const CHECKOUT_FAILED = 'We could not open the checkout. Please try again in a minute.';
 
 /** POST v1/org/billing/purchase with the billing token: the checkout page's URL. */
 export function useCheckout(authToken: string, callbacks: Callbacks<string, string> = {}) {

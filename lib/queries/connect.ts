@@ -8,7 +8,7 @@ import { getPublicConfig } from '@/lib/api/oauth';
 import type { ApiBody } from '@/lib/api/openapi';
 import type { ConnectResult, Destination, DestinationState } from '@/lib/api/types';
 
-export const publicConfigQuery = () =>
+const publicConfigQuery = () =>
   queryOptions({ queryKey: ['publicConfig'], queryFn: getPublicConfig, staleTime: 10 * 60_000 });
 
 export function usePublicConfigQuery() {
@@ -19,7 +19,7 @@ export function usePublicConfigQuery() {
  * While the welcome is on its way the status is read every 2 s; after that every 15 s (errors can come later). An
  * e-mail destination waiting for its mailbox is read every 5 s, so the card turns connected soon after the click.
  */
-export function destinationRefetchMs(d: Destination | undefined): number {
+function destinationRefetchMs(d: Destination | undefined): number {
   if (!d) return 2000;
   if (d.status === 'pending_confirmation') return 5000;
   const settled = d.welcome === 'delivered' && d.queued === 0;
@@ -29,7 +29,7 @@ export function destinationRefetchMs(d: Destination | undefined): number {
 /** The fields of GET v1/public/destination/{id} the status card reads. */
 export type DestinationDetails = Destination & DestinationState;
 
-export const destinationQuery = (id: string | null) =>
+const destinationQuery = (id: string | null) =>
   queryOptions({
     queryKey: ['destination', { id }],
     queryFn: async () => (await getDestination(id!)) as DestinationDetails,

@@ -14,7 +14,7 @@ export type TokenScope = 'full' | 'billing';
 /** `email` is empty for billing tokens; `sessionId` is set for full ones. */
 export type AuthClaims = { userId: string; orgId: string; email: string; scope: TokenScope; sessionId?: string };
 
-export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const BILLING_TOKEN_TTL_SECONDS = 2 * 3600;
 
 export function signAccessToken(claims: { userId: string; orgId: string; email: string; sessionId: string }, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
