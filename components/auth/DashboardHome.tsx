@@ -8,9 +8,10 @@
  */
 import Link from 'next/link';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { exchangeHandoffCode, signOutEverywhere } from '@/lib/api/auth';
+import { exchangeHandoffCode } from '@/lib/api/auth';
 import { takeCodeFromAddressBar } from '@/lib/dashboardLink';
-import { freshAccessToken, keepSessionFresh } from '@/lib/session';
+import { useSignOutEverywhere } from '@/lib/queries/session';
+import { keepSessionFresh } from '@/lib/session';
 import { readTokenClaims } from '@/lib/tokenClaims';
 import { useAuthHydrated, useAuthStore } from '@/stores/auth';
 import styles from './AuthForms.module.css';
@@ -54,25 +55,13 @@ function useDashboardSession(): boolean {
 }
 
 function SignOutEverywhere() {
-  const [state, setState] = useState<'idle' | 'busy'>('idle');
-  const [error, setError] = useState('');
-  const run = async () => {
-    setState('busy');
-    setError('');
-    try {
-      const token = await freshAccessToken();
-      if (!token) throw new Error('Your session has ended. Sign in again.');
-      await signOutEverywhere(token);
-      useAuthStore.getState().logout();
-    } catch (e) {
-      setError((e as Error).message || 'We could not sign you out everywhere. Try again.');
-      setState('idle');
-    }
-  };
+  const signOut = useSignOutEverywhere();
+  const busy = signOut.isPending;
+  const error = signOut.error ? signOut.error.message || 'We could not sign you out everywhere. Try again.' : '';
   return (
     <div className={styles.lead}>
-      <button type="button" className={styles.primary} disabled={state === 'busy'} aria-busy={state === 'busy'} onClick={() => void run()}>
-        {state === 'busy' ? 'Signing out everywhere…' : 'Sign out everywhere'}
+      <button type="button" className={styles.primary} disabled={busy} aria-busy={busy} onClick={() => signOut.mutate()}>
+        {busy ? 'Signing out everywhere…' : 'Sign out everywhere'}
       </button>
       <p>Ends every session of your account: this browser and every other device.</p>
       {error ? (
