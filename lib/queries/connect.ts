@@ -44,8 +44,8 @@ export function useDestinationQuery(id: string | null) {
   return useQuery(destinationQuery(id));
 }
 
-/** The connect answer's `status` is the destination's status as GET v1/public/destination/{id} answers it. */
-function destinationStatusOf(result: ConnectResult): DestinationDetails | null {
+/** A connect answer's `status` is the destination's status as GET v1/public/destination/{id} answers it. */
+export function destinationStatusOf(result: Pick<ConnectResult, 'status'>): DestinationDetails | null {
   const status: unknown = result.status;
   return status && typeof status === 'object' && typeof (status as { status?: unknown }).status === 'string' ? (status as DestinationDetails) : null;
 }

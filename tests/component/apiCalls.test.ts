@@ -175,7 +175,7 @@ describe('apps and public calls', () => {
     ]);
     await expect(connectPlatform({ platform: 'discord', payload: 'eyJ2IjoxfQ' })).resolves.toMatchObject({ destination_id: 'd1' });
     expect(await body('/api/v1/oauth/platform/connect')).toEqual({ platform: 'discord', payload: 'eyJ2IjoxfQ' });
-    await expect(connectBot({ platform: 'msteams', code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd2' });
+    await expect(connectBot({ platform: 'discord', code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd2' });
     await expect(finishSlackOAuth({ code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd3' });
     await expect(getDestination('d 1')).resolves.toMatchObject({ id: 'd 1', status: 'active' });
   });
