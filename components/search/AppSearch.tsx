@@ -31,8 +31,10 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
   const setSelectedAppDetails = useAppSelectionStore((s) => s.setSelectedAppDetails);
   const term = useDebouncedTerm(query, isOpen);
   const [found, setFound] = useState<AppSearchState>(IDLE_SEARCH);
-  // The search code is downloaded on the first focus or keystroke, not with the page.
+  // The search code is downloaded when the first term is searched (the debounce is over), not with the page, and not
+  // while the visitor is still typing: evaluating it then could hold key presses back past the debounce.
   const [searching, setSearching] = useState(false);
+  if (term && !searching) setSearching(true);
   const report = useCallback((r: AppSearchReport) => setFound((s) => nextSearchState(s, r)), []);
   // An emptied box forgets the last results at once (adjusting state while rendering, as React recommends).
   if (!query.trim() && found !== IDLE_SEARCH) setFound(IDLE_SEARCH);
@@ -107,13 +109,11 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
           placeholder={placeholder}
           value={query}
           onChange={(event) => {
-            setSearching(true);
             setQuery(event.target.value);
             setIsOpen(true);
             setActive(-1);
           }}
           onFocus={() => {
-            setSearching(true);
             if (query.trim() && results.length) setIsOpen(true);
           }}
           onKeyDown={onKeyDown}

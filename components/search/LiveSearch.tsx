@@ -1,5 +1,5 @@
 /**
- * The search box's query, as a component that renders nothing: it is loaded on the box's first focus or keystroke
+ * The search box's query, as a component that renders nothing: it is loaded when the box searches its first term
  * (with React Query and its own client) and tells the box when the search for `term` starts and what it found.
  * An empty term (emptied box, closed list) searches nothing and reports nothing.
  */

@@ -1,8 +1,8 @@
 /**
  * Search-as-you-type over both stores. Typing is debounced (250 ms): the term searched is the box's text once it has
  * not changed for that long, and an emptied box forgets the last results at once. The searching itself is a React
- * Query hook (useAppSearchQuery in lib/queries/apps.ts) inside LiveSearch, a component downloaded when the visitor
- * first focuses or types in the box, so the home page's first load carries neither React Query nor the HTTP client.
+ * Query hook (useAppSearchQuery in lib/queries/apps.ts) inside LiveSearch, a component downloaded when the first term
+ * is searched, so the home page's first load carries neither React Query nor the HTTP client.
  */
 import dynamic from 'next/dynamic';
 import { useEffect, useState } from 'react';
@@ -38,5 +38,5 @@ export function useDebouncedTerm(text: string, enabled: boolean): string {
   return term;
 }
 
-/** Runs the search for `term` and reports its state; rendered in the browser only, from the first focus on. */
+/** Runs the search for `term` and reports its state; rendered in the browser only, from the first search on. */
 export const LiveSearch = dynamic(() => import('./LiveSearch'), { ssr: false });

@@ -19,7 +19,7 @@ const searchBody = (r: RecordedRequest) => JSON.parse(r.body) as { query: string
 let fake: ApiFake;
 let aborted: string[];
 
-// The page downloads the search code (React Query, the HTTP client) on the box's first focus; here that code is
+// The page downloads the search code (React Query, the HTTP client) with the first search; here that code is
 // compiled once up front, so the timings below measure the search and not the test runner's first compile.
 beforeAll(async () => {
   await Promise.all([import('@/components/search/LiveSearch'), import('@/components/search/LinkedApp'), import('@/lib/api/apps')]);
