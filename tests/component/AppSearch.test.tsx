@@ -139,7 +139,7 @@ describe('home search', () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { user } = render(hero);
     await user.type(screen.getByRole('searchbox', { name: 'Search your app' }), 'broken');
-    expect(await screen.findByText('Search is not available right now. Please try again in a moment.', { selector: 'p' })).toBeInTheDocument();
+    expect(await screen.findByText('Search is not available right now. Please try again in a moment.', { selector: 'p' }, { timeout: 5000 })).toBeInTheDocument();
     consoleError.mockRestore();
   });
 });
