@@ -4,7 +4,7 @@
  * Browser side: building and encoding only. The server decodes and checks it with a zod schema
  * (server/connect/payload.ts), kept out of here so the pages that connect do not load zod.
  */
-import { encodeBase64Url } from './base64url';
+import { encode as encodeBase64Url } from 'jose/base64url';
 import { DEFAULT_COUNTRY, type AppStore, type Platform } from './appStores';
 
 export const CONNECTION_PAYLOAD_VERSION = 'v2';

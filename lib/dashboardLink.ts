@@ -4,7 +4,7 @@
  * read it (analytics included), then exchanges it once by POST for the session's tokens. The code is worthless after
  * that, or after 60 seconds.
  */
-export const DASHBOARD_TOKEN_PREFIX = 'home__';
+const DASHBOARD_TOKEN_PREFIX = 'home__';
 
 export function dashboardUrl(code: string | null | undefined): string {
   return code ? `/dashboard?token=${DASHBOARD_TOKEN_PREFIX}${encodeURIComponent(code)}` : '/dashboard';

@@ -3,8 +3,8 @@
  * with them; `referral` is written once (first touch wins) from `ref`, overridden by `utm_source` when both are there.
  * The values travel with the sign-in token exchange as metadata.
  */
-export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign'] as const;
-export const REFERRAL_KEY = 'referral';
+const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign'] as const;
+const REFERRAL_KEY = 'referral';
 
 export type Attribution = { utm_source: string | null; utm_medium: string | null; utm_campaign: string | null; referral: string | null };
 

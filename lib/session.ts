@@ -21,7 +21,7 @@ function needsRenewal(token: string | undefined, now = Date.now()): boolean {
 }
 
 /** One renewal at a time per tab: parallel callers share it. Null when there is no live session to renew. */
-export function renewNow(): Promise<string | null> {
+function renewNow(): Promise<string | null> {
   renewing ??= (async () => {
     const { refreshToken } = useAuthStore.getState().authData;
     if (!refreshToken) return null;

@@ -22,7 +22,7 @@ export type WebhookUrlCheck =
 
 export type WebhookUrlOptions = { allowPrivate?: boolean };
 
-export const WEBHOOK_PLATFORM_NAMES: Record<WebhookPlatform, string> = {
+const WEBHOOK_PLATFORM_NAMES: Record<WebhookPlatform, string> = {
   slack: 'Slack',
   msteams: 'Microsoft Teams',
   mattermost: 'Mattermost',

@@ -68,7 +68,7 @@ const INITIAL = {
 };
 
 /** Fire-and-forget: the event is analytics, the selection must not wait for it. */
-export function recordAppSelected(app: SelectedApp): Promise<boolean> {
+function recordAppSelected(app: SelectedApp): Promise<boolean> {
   return import('@/lib/api/apps').then((m) => m.sendAppSelectedEvent(app.id, app.store));
 }
 

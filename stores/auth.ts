@@ -28,7 +28,7 @@ export type AuthState = {
 };
 
 export const AUTH_STORAGE_NAME = 'arb-storage';
-export const AUTH_STORAGE_VERSION = 1;
+const AUTH_STORAGE_VERSION = 1;
 
 function onlyStrings(value: unknown): AuthData {
   if (typeof value !== 'object' || value === null) return {};
@@ -105,3 +105,14 @@ export const selectIsSignedIn = (s: AuthState): boolean => Boolean(s.authData.em
 /** The header's dropdown label: display name, else name, else e-mail. */
 export const selectUserLabel = (s: AuthState): string =>
   s.authData.displayName?.trim() || s.authData.name?.trim() || s.authData.email || '';
+
+/** A session the API just started (sign-in, hand-off, invitation link) becomes the stored auth data. */
+export function storeSession(user: { authToken: string; refreshToken: string; email: string; name?: string; displayName?: string }): void {
+  useAuthStore.getState().setAuthData({
+    authToken: user.authToken,
+    refreshToken: user.refreshToken,
+    email: user.email,
+    ...(user.name ? { name: user.name } : {}),
+    ...(user.displayName ? { displayName: user.displayName } : {}),
+  });
+}

@@ -7,7 +7,7 @@ import dynamic from 'next/dynamic';
 
 const HCaptcha = dynamic(() => import('@hcaptcha/react-hcaptcha'), { ssr: false, loading: () => null });
 
-export const CAPTCHA_SITEKEY = process.env.NEXT_PUBLIC_HCAPTCHA_SITEKEY || '';
+const CAPTCHA_SITEKEY = process.env.NEXT_PUBLIC_HCAPTCHA_SITEKEY || '';
 
 export default function Captcha({ onToken }: { onToken: (token: string) => void }) {
   if (!CAPTCHA_SITEKEY) return null;

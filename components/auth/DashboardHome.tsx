@@ -4,33 +4,18 @@
  * navigation) is DashboardShell's.
  */
 import Link from 'next/link';
-import { useState } from 'react';
-import { signOutEverywhere } from '@/lib/api/auth';
-import { freshAccessToken } from '@/lib/session';
-import { useAuthStore } from '@/stores/auth';
 import DashboardShell, { useSignedIn } from '@/components/dashboard/DashboardShell';
+import { useSignOutEverywhere } from '@/lib/queries/session';
 import styles from './AuthForms.module.css';
 
 function SignOutEverywhere() {
-  const [state, setState] = useState<'idle' | 'busy'>('idle');
-  const [error, setError] = useState('');
-  const run = async () => {
-    setState('busy');
-    setError('');
-    try {
-      const token = await freshAccessToken();
-      if (!token) throw new Error('Your session has ended. Sign in again.');
-      await signOutEverywhere(token);
-      useAuthStore.getState().logout();
-    } catch (e) {
-      setError((e as Error).message || 'We could not sign you out everywhere. Try again.');
-      setState('idle');
-    }
-  };
+  const signOut = useSignOutEverywhere();
+  const busy = signOut.isPending;
+  const error = signOut.error ? signOut.error.message || 'We could not sign you out everywhere. Try again.' : '';
   return (
     <div className={styles.lead}>
-      <button type="button" className={styles.primary} disabled={state === 'busy'} aria-busy={state === 'busy'} onClick={() => void run()}>
-        {state === 'busy' ? 'Signing out everywhere…' : 'Sign out everywhere'}
+      <button type="button" className={styles.primary} disabled={busy} aria-busy={busy} onClick={() => signOut.mutate()}>
+        {busy ? 'Signing out everywhere…' : 'Sign out everywhere'}
       </button>
       <p>Ends every session of your account: this browser and every other device.</p>
       {error ? (

@@ -10,7 +10,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { acceptInvitation } from '@/lib/api/org';
 import { readAttribution } from '@/lib/referral';
-import { useAuthStore } from '@/stores/auth';
+import { storeSession } from '@/stores/auth';
 import styles from './AuthForms.module.css';
 
 const useEarlyEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
@@ -28,13 +28,7 @@ async function join(token: string | null): Promise<string | null> {
   if (!token) return 'This invitation link is incomplete. Open it again from the e-mail, or sign in with the invited address.';
   try {
     const user = await acceptInvitation(token, readAttribution());
-    useAuthStore.getState().setAuthData({
-      authToken: user.authToken,
-      refreshToken: user.refreshToken,
-      email: user.email,
-      ...(user.name ? { name: user.name } : {}),
-      ...(user.displayName ? { displayName: user.displayName } : {}),
-    });
+    storeSession(user);
     return null;
   } catch (e) {
     return (e as Error).message;

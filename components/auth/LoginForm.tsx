@@ -3,18 +3,13 @@
  * v1/auth/email/confirm → a one-time token → POST v1/auth/token/exchange with the stored attribution → signed in →
  * on to the sanitized redirect_to (default '/').
  */
-import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/router';
 import { useState, type FormEvent } from 'react';
-import { confirmEmailCode, exchangeToken, sendEmailCode } from '@/lib/api/auth';
+import { SIGN_IN_FAILED, useSendSignInCode, useSignInWithCode } from '@/lib/queries/auth';
 import { sanitizeRedirect } from '@/lib/redirect';
-import { readAttribution } from '@/lib/referral';
 import { useAuthStore } from '@/stores/auth';
 import styles from './AuthForms.module.css';
 import Captcha from './Captcha';
-
-const SEND_FAILED = 'We could not send a code to that address. Check it and try again.';
-const EXCHANGE_FAILED = 'We could not finish signing you in. Please ask for a new code and try again.';
 
 export default function LoginForm() {
   const router = useRouter();
@@ -33,13 +28,7 @@ export default function LoginForm() {
     setCaptchaRound((n) => n + 1);
   };
 
-  const sendCode = useMutation({
-    mutationFn: async () => {
-      let serverMessage = '';
-      const sent = await sendEmailCode(email.trim(), captchaToken, { onError: (e) => (serverMessage = e.status && e.status < 500 ? e.message : '') });
-      if (!sent) throw new Error(serverMessage || SEND_FAILED);
-      return sent;
-    },
+  const sendCode = useSendSignInCode({
     onMutate: () => {
       setError('');
       setNotice('');
@@ -49,17 +38,11 @@ export default function LoginForm() {
       setCode('');
       setNotice(`We e-mailed a 6-digit code to ${email.trim()}.`);
     },
-    onError: (e: Error) => setError(e.message),
+    onError: (e) => setError(e.message),
     onSettled: nextCaptcha,
   });
 
-  const signIn = useMutation({
-    mutationFn: async () => {
-      const { token } = await confirmEmailCode(email.trim(), code.replace(/\s+/g, ''), captchaToken);
-      const user = await exchangeToken(token, readAttribution());
-      if (!user) throw new Error(EXCHANGE_FAILED);
-      return user;
-    },
+  const signIn = useSignInWithCode({
     onMutate: () => {
       setError('');
       setNotice('');
@@ -68,20 +51,20 @@ export default function LoginForm() {
       setAuthData({ authToken: user.authToken, refreshToken: user.refreshToken, email: user.email, name: user.name ?? null, displayName: user.displayName ?? null });
       await router.replace(sanitizeRedirect(router.query.redirect_to));
     },
-    onError: (e: Error) => {
+    onError: (e) => {
       // The confirm call answers wrong or expired codes with a message meant for the user: show it as is.
-      setError(e.message || EXCHANGE_FAILED);
+      setError(e.message || SIGN_IN_FAILED);
       nextCaptcha();
     },
   });
 
   const onSendCode = (event: FormEvent) => {
     event.preventDefault();
-    if (!sendCode.isPending) sendCode.mutate();
+    if (!sendCode.isPending) sendCode.mutate({ email: email.trim(), captchaToken });
   };
   const onSignIn = (event: FormEvent) => {
     event.preventDefault();
-    if (!signIn.isPending) signIn.mutate();
+    if (!signIn.isPending) signIn.mutate({ email: email.trim(), code: code.replace(/\s+/g, ''), captchaToken });
   };
 
   return (
@@ -139,7 +122,7 @@ export default function LoginForm() {
             {signIn.isPending ? 'Signing in…' : 'Sign in'}
           </button>
           <div className={styles.secondaryRow}>
-            <button type="button" className={styles.link} disabled={sendCode.isPending} onClick={() => sendCode.mutate()}>
+            <button type="button" className={styles.link} disabled={sendCode.isPending} onClick={() => sendCode.mutate({ email: email.trim(), captchaToken })}>
               Send a new code
             </button>
             <button

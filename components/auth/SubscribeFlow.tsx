@@ -6,37 +6,28 @@
  * checkout page (POST v1/org/billing/purchase, bearer) — the only thing that token can do. A failed org call shows
  * the product's toast, 'Some Error Occured'.
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { Plan } from '@/components/marketing/types';
-import { crmExchange } from '@/lib/api/auth';
-import { purchase } from '@/lib/api/billing';
 import { MESSAGES } from '@/lib/messages';
 import { topWindow } from '@/lib/navigation';
+import { useCrmExchangeQuery } from '@/lib/queries/auth';
+import { useCheckout } from '@/lib/queries/billing';
 import { useAuthStore } from '@/stores/auth';
 import styles from './AuthForms.module.css';
 
-export function isOrgId(value: unknown): value is string {
+function isOrgId(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith('org_');
 }
 
-const BILLING_FAILED = 'We could not open the checkout. Please try again in a minute.';
-
 function PlanCard({ plan, authToken }: { plan: Plan; authToken: string }) {
   const [error, setError] = useState('');
-  const checkout = useMutation({
-    mutationFn: async () => {
-      let message = '';
-      const result = await purchase({ price_id: plan.id }, authToken, { onError: (e) => (message = e.message) });
-      if (!result?.url) throw new Error(message || BILLING_FAILED);
-      return result.url;
-    },
+  const checkout = useCheckout(authToken, {
     onMutate: () => setError(''),
     onSuccess: (url) => topWindow.navigate(url),
-    onError: (e: Error) => setError(e.message),
+    onError: (e) => setError(e.message),
   });
   return (
     <li className={`${styles.plan} ${plan.highlighted ? styles.planHighlighted : ''}`}>
@@ -57,7 +48,7 @@ function PlanCard({ plan, authToken }: { plan: Plan; authToken: string }) {
           Talk to us
         </Link>
       ) : (
-        <button type="button" className={styles.primary} disabled={checkout.isPending} aria-busy={checkout.isPending} onClick={() => checkout.mutate()}>
+        <button type="button" className={styles.primary} disabled={checkout.isPending} aria-busy={checkout.isPending} onClick={() => checkout.mutate(plan.id)}>
           {checkout.isPending ? 'Opening checkout…' : `Choose ${plan.name}`}
         </button>
       )}
@@ -77,13 +68,7 @@ export default function SubscribeFlow({ plans }: { plans: Plan[] }) {
   const valid = router.isReady && isOrgId(orgId);
   const setAuthData = useAuthStore((s) => s.setAuthData);
 
-  const exchange = useQuery({
-    queryKey: ['crmExchange', { orgId }],
-    queryFn: () => crmExchange(orgId as string),
-    enabled: valid,
-    staleTime: Infinity,
-    retry: false,
-  });
+  const exchange = useCrmExchangeQuery(orgId, valid);
   const account = exchange.data ?? null;
 
   useEffect(() => {

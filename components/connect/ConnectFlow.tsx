@@ -6,14 +6,13 @@
  * POST v1/oauth/platform/connect. Slack and Discord can instead be installed through their OAuth page.
  * Loaded only once an app is picked (see LazyConnectFlow), with its own React Query client.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import QueryProvider from '@/components/common/QueryProvider';
 import type { Platform } from '@/lib/appStores';
 import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
 import { ALL_COUNTRIES } from '@/lib/storefronts';
-import { destinationKey, usePublicConfigQuery, type DestinationDetails } from '@/lib/queries/connect';
+import { useConnectMutation, usePublicConfigQuery, useStartOAuthMutation } from '@/lib/queries/connect';
 import { useAppSelectionStore } from '@/stores/appSelection';
 import { useAuthStore } from '@/stores/auth';
 import { useConnectionStore } from '@/stores/connection';
@@ -47,7 +46,8 @@ function Flow() {
   const source = useConnectionStore((s) => s.connectionSource);
   const authEmail = useAuthStore((s) => s.authData.email);
   const config = usePublicConfigQuery();
-  const queryClient = useQueryClient();
+  const connectMutation = useConnectMutation();
+  const startOAuthMutation = useStartOAuthMutation();
   const [oauthBusy, setOauthBusy] = useState(false);
   const [confirmationMessage, setConfirmationMessage] = useState<string | null>(null);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -125,11 +125,7 @@ function Flow() {
     c.setConnectionError(null);
     c.setConnectionState('connecting');
     try {
-      const { connectPlatform } = await import('@/lib/api/connect');
-      const result = await connectPlatform(connectionRequest(payloadInput()));
-      // The answer carries the connection's status: show it at once, the card keeps it fresh from there.
-      const status = (result as { status?: DestinationDetails }).status;
-      if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
+      const { result, status } = await connectMutation.mutateAsync(connectionRequest(payloadInput()));
       const pending = status?.status === 'pending_confirmation';
       setConfirmationMessage(pending ? (result.confirmation?.sent === false ? result.confirmation.message : null) : null);
       c.setDestinationId(result.destination_id);
@@ -151,9 +147,8 @@ function Flow() {
     setOauthBusy(true);
     c.setConnectionError(null);
     try {
-      const { startOAuth: start } = await import('@/lib/api/oauth');
       const payload = encodeConnectionPayload(buildConnectionPayload({ ...payloadInput(), webhookUrl: '' }));
-      const { url } = await start({ platform: p, payload });
+      const { url } = await startOAuthMutation.mutateAsync({ platform: p, payload });
       window.location.assign(url);
     } catch (err) {
       c.setConnectionError(errorMessage(err));

@@ -7,7 +7,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useEffect, useState } from 'react';
-import { decodeBase64Url } from '@/lib/base64url';
+import { unverifiedClaims } from '@/lib/tokenClaims';
 import styles from './Connect.module.css';
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
@@ -15,12 +15,8 @@ const message = (err: unknown, fallback: string) => (err instanceof Error && err
 
 /** What kind of link this is, read (not verified — the server does that) from the token's audience. */
 function linkPurpose(token: string): 'digest' | 'confirm' | 'destination' | null {
-  try {
-    const aud = (JSON.parse(decodeBase64Url(token.split('.')[1] ?? '')) as { aud?: unknown }).aud;
-    return aud === 'digest' || aud === 'confirm' || aud === 'destination' ? aud : null;
-  } catch {
-    return null;
-  }
+  const aud = unverifiedClaims(token)?.aud;
+  return aud === 'digest' || aud === 'confirm' || aud === 'destination' ? aud : null;
 }
 
 type Phase = { kind: 'ready' } | { kind: 'working' } | { kind: 'done'; text: string } | { kind: 'failed'; text: string };

@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { destinationKey, type DestinationDetails } from '@/lib/queries/connect';
+import { destinationKey, destinationStatusOf } from '@/lib/queries/connect';
 import styles from './Connect.module.css';
 import ConnectionStatus from './ConnectionStatus';
 
@@ -58,7 +58,7 @@ export default function OAuthReturn({ platform }: { platform: OAuthPlatform }) {
       try {
         const api = await import('@/lib/api/connect');
         const result = platform === 'slack' ? await api.finishSlackOAuth({ code, state }) : await api.connectBot({ platform, code, state });
-        const status = (result as { status?: DestinationDetails }).status;
+        const status = destinationStatusOf(result);
         if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
         setExchanged({ kind: 'done', destinationId: result.destination_id });
         // A reload then shows the status instead of replaying a used code; a failed URL update changes nothing shown.

@@ -7,7 +7,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { exchangeHandoffCode } from '@/lib/api/auth';
 import { takeCodeFromAddressBar } from '@/lib/dashboardLink';
-import { useAuthHydrated, useAuthStore } from '@/stores/auth';
+import { storeSession, useAuthHydrated } from '@/stores/auth';
 
 // Layout effects run before every passive effect of the same commit, the app shell's page view included.
 const useEarlyEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
@@ -33,13 +33,7 @@ export function useDashboardSession(): boolean {
     void exchangeHandoffCode(handoff).then((user) => {
       // A used or expired code leaves the stored session (if any) as it was.
       if (user) {
-        useAuthStore.getState().setAuthData({
-          authToken: user.authToken,
-          refreshToken: user.refreshToken,
-          email: user.email,
-          ...(user.name ? { name: user.name } : {}),
-          ...(user.displayName ? { displayName: user.displayName } : {}),
-        });
+        storeSession(user);
       }
       setReady(true);
     });

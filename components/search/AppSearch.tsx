@@ -12,7 +12,7 @@ import { APP_STORE_NAMES } from '@/lib/appStores';
 import { useAppSelectionStore } from '@/stores/appSelection';
 import styles from './AppSearch.module.css';
 import { SEARCH_INPUT_ID } from './searchFocus';
-import { useAppSearch } from './useAppSearch';
+import { IDLE_SEARCH, LiveSearch, nextSearchState, useDebouncedTerm, type AppSearchReport, type AppSearchState } from './useAppSearch';
 
 function statusText(status: string, count: number, term: string): string {
   if (status === 'loading') return 'Searching…';
@@ -29,7 +29,16 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
   const setIsOpen = useAppSelectionStore((s) => s.setIsOpen);
   const country = useAppSelectionStore((s) => s.selectedCountryCode);
   const setSelectedAppDetails = useAppSelectionStore((s) => s.setSelectedAppDetails);
-  const { status, results, query: answeredQuery } = useAppSearch(query, country, isOpen);
+  const term = useDebouncedTerm(query, isOpen);
+  const [found, setFound] = useState<AppSearchState>(IDLE_SEARCH);
+  // The search code is downloaded when the first term is searched (the debounce is over), not with the page, and not
+  // while the visitor is still typing: evaluating it then could hold key presses back past the debounce.
+  const [searching, setSearching] = useState(false);
+  if (term && !searching) setSearching(true);
+  const report = useCallback((r: AppSearchReport) => setFound((s) => nextSearchState(s, r)), []);
+  // An emptied box forgets the last results at once (adjusting state while rendering, as React recommends).
+  if (!query.trim() && found !== IDLE_SEARCH) setFound(IDLE_SEARCH);
+  const { status, results, query: answeredQuery } = found;
   const [active, setActive] = useState(-1);
   const wrapperRef = useRef<HTMLDivElement>(null);
   const listId = useId();
@@ -110,6 +119,7 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
           onKeyDown={onKeyDown}
         />
       </div>
+      {searching ? <LiveSearch term={term} country={country} onReport={report} /> : null}
       <div role="status" aria-live="polite" className="visually-hidden">
         {showList ? statusText(status, results.length, answeredQuery) : ''}
       </div>

@@ -9,7 +9,7 @@ import AppSearch from './AppSearch';
 import styles from './SearchHero.module.css';
 import SelectedAppCard from './SelectedAppCard';
 import SignupBanner from './SignupBanner';
-import { useAppFromUrl } from './useAppFromUrl';
+import { LinkedApp, linkedAppKey, useAppFromUrl } from './useAppFromUrl';
 
 export type SearchHeroProps = {
   eyebrow?: string;
@@ -21,13 +21,14 @@ export type SearchHeroProps = {
 };
 
 export default function SearchHero({ eyebrow, heading, lead, source, children }: SearchHeroProps) {
-  useAppFromUrl();
+  const linked = useAppFromUrl();
   const setConnectionSource = useConnectionStore((s) => s.setConnectionSource);
   const hasSelection = useAppSelectionStore((s) => s.selectedAppDetails !== null);
   useEffect(() => setConnectionSource(source), [setConnectionSource, source]);
 
   return (
     <section className={styles.hero} aria-labelledby="hero-heading">
+      {linked ? <LinkedApp key={linkedAppKey(linked)} app={linked} /> : null}
       <div className={styles.inner}>
         {eyebrow ? <p className={styles.eyebrow}>{eyebrow}</p> : null}
         <h1 id="hero-heading" className={styles.heading}>

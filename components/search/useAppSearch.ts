@@ -1,82 +1,42 @@
 /**
- * Search-as-you-type over both stores. Typing is debounced (250 ms); when a new query goes out, the request of the
- * previous one is aborted (AbortController), so a slow old answer can never overwrite a newer one. The HTTP module
- * is imported on the first search, keeping axios out of the home page's first load.
+ * Search-as-you-type over both stores. Typing is debounced (250 ms): the term searched is the box's text once it has
+ * not changed for that long, and an emptied box forgets the last results at once. The searching itself is a React
+ * Query hook (useAppSearchQuery in lib/queries/apps.ts) inside LiveSearch, a component downloaded when the first term
+ * is searched, so the home page's first load carries neither React Query nor the HTTP client.
  */
-import { useEffect, useRef, useState } from 'react';
+import dynamic from 'next/dynamic';
+import { useEffect, useState } from 'react';
 import type { AppSearchResult } from '@/lib/api/types';
-import type { AppStore } from '@/lib/appStores';
 
-export const SEARCH_DEBOUNCE_MS = 250;
-const PER_STORE = 8;
-const SEARCHED_STORES: AppStore[] = ['apple_app_store', 'google_play_store'];
+const SEARCH_DEBOUNCE_MS = 250;
 
 export type AppSearchStatus = 'idle' | 'loading' | 'done' | 'error';
+/** `query` is the term the results answer (while a newer one loads, the previous results stay listed). */
 export type AppSearchState = { status: AppSearchStatus; results: AppSearchResult[]; query: string };
 
-/** a1, g1, a2, g2…: the best matches of both stores stay near the top. */
-export function interleave(lists: AppSearchResult[][], perList = PER_STORE): AppSearchResult[] {
-  const out: AppSearchResult[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < perList; i += 1) {
-    for (const list of lists) {
-      const item = list[i];
-      if (!item) continue;
-      const key = `${item.app_store}:${item.app_id}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(item);
-    }
-  }
-  return out;
+export const IDLE_SEARCH: AppSearchState = { status: 'idle', results: [], query: '' };
+
+/** 'loading': a search started (the results shown so far stay until it answers); otherwise its answer. */
+export type AppSearchReport = 'loading' | AppSearchState;
+
+/** The state the box shows after `report`. */
+export function nextSearchState(current: AppSearchState, report: AppSearchReport): AppSearchState {
+  return report === 'loading' ? { ...current, status: 'loading' } : report;
 }
 
-export async function searchBothStores(query: string, country: string, signal: AbortSignal): Promise<AppSearchResult[] | null> {
-  const { searchApps } = await import('@/lib/api/apps');
-  const answers = await Promise.all(SEARCHED_STORES.map((appStore) => searchApps({ query, country, appStore }, signal)));
-  if (answers.every((a) => a === null)) return null;
-  return interleave(answers.map((a) => a ?? []));
-}
-
-const IDLE: AppSearchState = { status: 'idle', results: [], query: '' };
-
-/** `enabled` is false while the results list is closed (e.g. right after an app was picked). */
-export function useAppSearch(query: string, country: string, enabled: boolean): AppSearchState {
-  const [state, setState] = useState<AppSearchState>(IDLE);
-  const controllerRef = useRef<AbortController | null>(null);
-  // An emptied box forgets the last results at once (adjusting state while rendering, as React recommends, rather
-  // than in an effect after a render that showed them).
-  const empty = !query.trim();
-  const [wasEmpty, setWasEmpty] = useState(empty);
-  if (empty !== wasEmpty) {
-    setWasEmpty(empty);
-    if (empty) setState(IDLE);
-  }
-
+/** The term to search: the trimmed text once it stopped changing, '' at once when emptied or while `enabled` is false. */
+export function useDebouncedTerm(text: string, enabled: boolean): string {
+  const wanted = enabled ? text.trim() : '';
+  const [term, setTerm] = useState(wanted);
+  // An emptied box (or a closed list) stops searching at once, while rendering rather than in an effect.
+  if (wanted === '' && term !== '') setTerm('');
   useEffect(() => {
-    const term = query.trim();
-    if (!enabled || !term) {
-      controllerRef.current?.abort();
-      controllerRef.current = null;
-      return undefined;
-    }
-    const timer = setTimeout(() => {
-      controllerRef.current?.abort();
-      const controller = new AbortController();
-      controllerRef.current = controller;
-      setState((s) => ({ ...s, status: 'loading' }));
-      void searchBothStores(term, country, controller.signal)
-        // The search module itself failed to load (offline after the page was opened): same as a failed search.
-        .catch(() => null)
-        .then((results) => {
-          if (controller.signal.aborted) return;
-          setState(results === null ? { status: 'error', results: [], query: term } : { status: 'done', results, query: term });
-        });
-    }, SEARCH_DEBOUNCE_MS);
+    if (wanted === '') return undefined;
+    const timer = setTimeout(() => setTerm(wanted), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [query, country, enabled]);
-
-  useEffect(() => () => controllerRef.current?.abort(), []);
-
-  return state;
+  }, [wanted]);
+  return term;
 }
+
+/** Runs the search for `term` and reports its state; rendered in the browser only, from the first search on. */
+export const LiveSearch = dynamic(() => import('./LiveSearch'), { ssr: false });

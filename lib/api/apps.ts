@@ -2,6 +2,7 @@
 import axios from 'axios';
 import { DEFAULT_COUNTRY, type AppStore } from '@/lib/appStores';
 import { api, call } from './client';
+import type { ApiBody } from './openapi';
 import type { AppDetails, AppSearchResult } from './types';
 
 /** The search service's base: NEXT_PUBLIC_SEARCH_BASE, by default this site's own API. */
@@ -20,7 +21,7 @@ export async function searchApps(request: SearchRequest, signal?: AbortSignal): 
   try {
     const res = await api.post<{ data?: AppSearchResult[] } | AppSearchResult[]>(
       'search',
-      { query: request.query, country: request.country || DEFAULT_COUNTRY, app_store: request.appStore },
+      { query: request.query, country: request.country || DEFAULT_COUNTRY, app_store: request.appStore } satisfies ApiBody<'/api/search', 'post'>,
       { baseURL: searchBase(), signal },
     );
     // This project's API wraps answers in { data }; a bare edge service may answer with the array itself.

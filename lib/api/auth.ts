@@ -4,15 +4,16 @@
  */
 import { api, call, withBearer } from './client';
 import { orNull, type QuietOptions } from './quiet';
+import type { ApiData } from './openapi';
 import type { AttributionMetadata, SignedInUser } from './types';
 
 /** POST v1/auth/email — e-mails a 6-digit code. Null on error. */
-export function sendEmailCode(email: string, captchaToken: string, options?: QuietOptions): Promise<{ sent: boolean } | null> {
+export function sendEmailCode(email: string, captchaToken: string, options?: QuietOptions): Promise<ApiData<'/api/v1/auth/email', 'post'> | null> {
   return orNull(call(api.post('v1/auth/email', { email, captcha_token: captchaToken })), options);
 }
 
 /** POST v1/auth/email/confirm — the code for a one-time sign-in token. Throws ApiError so the page can say why. */
-export function confirmEmailCode(email: string, code: string, captchaToken: string): Promise<{ token: string }> {
+export function confirmEmailCode(email: string, code: string, captchaToken: string): Promise<ApiData<'/api/v1/auth/email/confirm', 'post'>> {
   return call(api.post('v1/auth/email/confirm', { email, code, captcha_token: captchaToken }));
 }
 
@@ -28,7 +29,7 @@ export function exchangeToken(token: string, metadata: AttributionMetadata, opti
 export async function refreshAuthToken(authToken: string, options?: QuietOptions): Promise<string | null> {
   const { freshAccessToken } = await import('@/lib/session');
   const token = (await freshAccessToken(authToken)) ?? authToken;
-  const data = await orNull(call<{ token: string }>(api.get('v1/auth/token/refresh', withBearer(token))), options);
+  const data = await orNull(call<ApiData<'/api/v1/auth/token/refresh', 'get'>>(api.get('v1/auth/token/refresh', withBearer(token))), options);
   return data?.token ?? null;
 }
 
@@ -39,12 +40,12 @@ export function exchangeHandoffCode(code: string, options?: QuietOptions): Promi
 
 /** POST v1/auth/token/renew — a new access token for the session of `refreshToken`. Null on error (session ended). */
 export async function renewAccessToken(refreshToken: string, options?: QuietOptions): Promise<string | null> {
-  const data = await orNull(call<{ authToken: string }>(api.post('v1/auth/token/renew', { refresh_token: refreshToken })), options);
+  const data = await orNull(call<ApiData<'/api/v1/auth/token/renew', 'post'>>(api.post('v1/auth/token/renew', { refresh_token: refreshToken })), options);
   return data?.authToken ?? null;
 }
 
 /** POST v1/auth/logout/everywhere — ends every session of the user. Throws ApiError so the page can say why. */
-export async function signOutEverywhere(authToken: string): Promise<{ ok: true; sessions: number }> {
+export async function signOutEverywhere(authToken: string): Promise<ApiData<'/api/v1/auth/logout/everywhere', 'post'>> {
   return call(api.post('v1/auth/logout/everywhere', {}, withBearer(authToken)));
 }
 
@@ -52,6 +53,6 @@ export async function signOutEverywhere(authToken: string): Promise<{ ok: true; 
  * POST v1/auth/token/crm-exchange — the org authentication call of /subscribe: a token that can only start a checkout,
  * and the owner's masked address (o***@example.com). Null on error.
  */
-export function crmExchange(orgId: string, options?: QuietOptions): Promise<{ authToken: string; email: string } | null> {
+export function crmExchange(orgId: string, options?: QuietOptions): Promise<ApiData<'/api/v1/auth/token/crm-exchange', 'post'> | null> {
   return orNull(call(api.post('v1/auth/token/crm-exchange', { org_id: orgId })), options);
 }

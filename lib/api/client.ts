@@ -6,9 +6,7 @@
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { apiBase } from './base';
 
-export const HTTP_TIMEOUT_MS = 50_000;
-
-export { apiBase } from './base';
+const HTTP_TIMEOUT_MS = 50_000;
 
 export class ApiError extends Error {
   constructor(

@@ -1,20 +1,20 @@
 /** Connecting an app to a chat platform, and reading a destination back. These throw ApiError with the server's message. */
-import type { Platform } from '@/lib/appStores';
 import { api, call } from './client';
+import type { ApiBody, ApiData } from './openapi';
 import type { ConnectResult, Destination } from './types';
 
 /** POST v1/oauth/platform/connect — `payload` is the encoded v2 connection payload (lib/connectionPayload). */
-export function connectPlatform(request: { platform: Platform; payload: string }): Promise<ConnectResult> {
+export function connectPlatform(request: ApiBody<'/api/v1/oauth/platform/connect', 'post'>): Promise<ConnectResult> {
   return call(api.post('v1/oauth/platform/connect', request));
 }
 
 /** POST v1/oauth/bot/connect — finishes a bot install (OAuth code + state). */
-export function connectBot(request: { platform: Platform; code: string; state: string }): Promise<{ destination_id: string }> {
+export function connectBot(request: ApiBody<'/api/v1/oauth/bot/connect', 'post'>): Promise<ApiData<'/api/v1/oauth/bot/connect', 'post'>> {
   return call(api.post('v1/oauth/bot/connect', request));
 }
 
 /** POST v1/oauth/slack/callback — finishes "Add to Slack". */
-export function finishSlackOAuth(request: { code: string; state: string }): Promise<{ destination_id: string }> {
+export function finishSlackOAuth(request: ApiBody<'/api/v1/oauth/slack/callback', 'post'>): Promise<ApiData<'/api/v1/oauth/slack/callback', 'post'>> {
   return call(api.post('v1/oauth/slack/callback', request));
 }
 

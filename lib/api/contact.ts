@@ -1,8 +1,9 @@
 /** The contact form's call (POST e-mail and message as JSON). */
 import { api, call } from './client';
+import type { ApiBody, ApiData } from './openapi';
 
-export type ContactMessage = { email: string; message: string };
+export type ContactMessage = ApiBody<'/api/v1/public/contact', 'post'>;
 
-export function sendContactMessage(body: ContactMessage): Promise<{ ok: true }> {
-  return call<{ ok: true }>(api.post('v1/public/contact', body));
+export function sendContactMessage(body: ContactMessage): Promise<ApiData<'/api/v1/public/contact', 'post'>> {
+  return call(api.post('v1/public/contact', body));
 }

@@ -1,7 +1,8 @@
 /** The connect flow's optional buttons: which installs this server offers, and starting one. Throw ApiError. */
 import { api, call } from './client';
+import type { ApiBody, ApiData } from './openapi';
 
-export type PublicConfig = { slack_oauth: boolean; discord_oauth: boolean; allow_private_webhooks: boolean };
+export type PublicConfig = ApiData<'/api/v1/public/config', 'get'>;
 
 /** GET v1/public/config — read at run time, so a server's client ids need no rebuild of the site. */
 export function getPublicConfig(): Promise<PublicConfig> {
@@ -9,6 +10,6 @@ export function getPublicConfig(): Promise<PublicConfig> {
 }
 
 /** POST v1/oauth/authorize — the platform's approval page, with the connection payload signed into `state`. */
-export function startOAuth(request: { platform: 'slack' | 'discord'; payload: string }): Promise<{ url: string }> {
+export function startOAuth(request: ApiBody<'/api/v1/oauth/authorize', 'post'>): Promise<ApiData<'/api/v1/oauth/authorize', 'post'>> {
   return call(api.post('v1/oauth/authorize', request));
 }

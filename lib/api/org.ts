@@ -1,12 +1,13 @@
 /** The signed-in app's organisation and team calls (GET/PATCH v1/org, members, invitations, leave, audit log). */
 import { api, ApiError, call, withBearer } from './client';
+import type { ApiBody, ApiData } from './openapi';
 import { freshAccessToken } from '@/lib/session';
 
-export type OrgRole = 'owner' | 'admin' | 'member';
-export type Organisation = { id: string; name: string; plan: string; role: OrgRole; members: number; created_at: string };
-export type OrgMember = { id: string; email: string; name: string | null; role: OrgRole; joined_at: string; last_sign_in_at: string | null; you: boolean };
-export type OrgInvitation = { id: string; email: string; role: Exclude<OrgRole, 'owner'>; created_at: string; expires_at: string };
-export type AuditEntry = { id: string; actor_email: string | null; action: string; target: string | null; details: Record<string, unknown>; created_at: string };
+export type Organisation = ApiData<'/api/v1/org', 'get'>;
+export type OrgRole = Organisation['role'];
+export type OrgMember = ApiData<'/api/v1/org/members', 'get'>[number];
+export type OrgInvitation = ApiData<'/api/v1/org/invitations', 'get'>[number];
+export type AuditEntry = ApiData<'/api/v1/org/audit-log', 'get'>[number];
 export type Page<T> = { data: T[]; has_more: boolean };
 
 /** The bearer header of the signed-in session (renewed first when it is about to run out). */
@@ -20,7 +21,7 @@ export const getOrganisation = async () => call<Organisation>(api.get('v1/org', 
 export const renameOrganisation = async (name: string) => call<{ name: string }>(api.patch('v1/org', { name }, await signedIn()));
 export const listMembers = async () => call<OrgMember[]>(api.get('v1/org/members', await signedIn()));
 export const listInvitations = async () => call<OrgInvitation[]>(api.get('v1/org/invitations', await signedIn()));
-export const inviteMember = async (input: { email: string; role: OrgInvitation['role'] }) =>
+export const inviteMember = async (input: ApiBody<'/api/v1/org/invitations', 'post'>) =>
   call<OrgInvitation>(api.post('v1/org/invitations', input, await signedIn()));
 export const cancelInvitation = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/invitations/${encodeURIComponent(id)}`, await signedIn()));
 export const changeMemberRole = async (id: string, role: OrgRole) =>
@@ -34,4 +35,4 @@ export async function auditLog(before?: string): Promise<Page<AuditEntry>> {
 
 /** POST v1/auth/invitation: the invitation link's token → the session's tokens (signs in and joins). */
 export const acceptInvitation = (token: string, metadata: Record<string, string | null>) =>
-  call<{ authToken: string; refreshToken: string; email: string; name?: string; displayName?: string }>(api.post('v1/auth/invitation', { token, metadata }));
+  call<ApiData<'/api/v1/auth/invitation', 'post'>>(api.post('v1/auth/invitation', { token, metadata }));

@@ -1,10 +1,14 @@
-/** React Query hooks of the connect flow (STYLE.md #2): the server's optional buttons and a connection's status. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+/**
+ * React Query hooks of the connect flow: the server's optional buttons, a connection's status, connecting and starting
+ * an OAuth install.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getDestination } from '@/lib/api/connect';
 import { getPublicConfig } from '@/lib/api/oauth';
-import type { Destination, DestinationState } from '@/lib/api/types';
+import type { ApiBody } from '@/lib/api/openapi';
+import type { ConnectResult, Destination, DestinationState } from '@/lib/api/types';
 
-export const publicConfigQuery = () =>
+const publicConfigQuery = () =>
   queryOptions({ queryKey: ['publicConfig'], queryFn: getPublicConfig, staleTime: 10 * 60_000 });
 
 export function usePublicConfigQuery() {
@@ -15,7 +19,7 @@ export function usePublicConfigQuery() {
  * While the welcome is on its way the status is read every 2 s; after that every 15 s (errors can come later). An
  * e-mail destination waiting for its mailbox is read every 5 s, so the card turns connected soon after the click.
  */
-export function destinationRefetchMs(d: Destination | undefined): number {
+function destinationRefetchMs(d: Destination | undefined): number {
   if (!d) return 2000;
   if (d.status === 'pending_confirmation') return 5000;
   const settled = d.welcome === 'delivered' && d.queued === 0;
@@ -25,7 +29,7 @@ export function destinationRefetchMs(d: Destination | undefined): number {
 /** The fields of GET v1/public/destination/{id} the status card reads. */
 export type DestinationDetails = Destination & DestinationState;
 
-export const destinationQuery = (id: string | null) =>
+const destinationQuery = (id: string | null) =>
   queryOptions({
     queryKey: ['destination', { id }],
     queryFn: async () => (await getDestination(id!)) as DestinationDetails,
@@ -38,4 +42,38 @@ export const destinationKey = (id: string) => destinationQuery(id).queryKey;
 
 export function useDestinationQuery(id: string | null) {
   return useQuery(destinationQuery(id));
+}
+
+/** A connect answer's `status` is the destination's status as GET v1/public/destination/{id} answers it. */
+export function destinationStatusOf(result: Pick<ConnectResult, 'status'>): DestinationDetails | null {
+  const status: unknown = result.status;
+  return status && typeof status === 'object' && typeof (status as { status?: unknown }).status === 'string' ? (status as DestinationDetails) : null;
+}
+
+/**
+ * POST v1/oauth/platform/connect with the encoded connection payload. The answer carries the connection's status:
+ * it seeds the destination's query, so the status card shows it at once and keeps it fresh from there.
+ */
+export function useConnectMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (request: ApiBody<'/api/v1/oauth/platform/connect', 'post'>) => {
+      const { connectPlatform } = await import('@/lib/api/connect');
+      const result = await connectPlatform(request);
+      return { result, status: destinationStatusOf(result) };
+    },
+    onSuccess: ({ result, status }) => {
+      if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
+    },
+  });
+}
+
+/** POST v1/oauth/authorize: the platform's approval page, with the connection payload signed into `state`. */
+export function useStartOAuthMutation() {
+  return useMutation({
+    mutationFn: async (request: ApiBody<'/api/v1/oauth/authorize', 'post'>) => {
+      const { startOAuth } = await import('@/lib/api/oauth');
+      return startOAuth(request);
+    },
+  });
 }

@@ -13,7 +13,7 @@ const g = globalThis as unknown as { __arbCaptchaOffLogged?: boolean };
 
 export type SiteverifyAnswer = { success: boolean; 'error-codes'?: string[] };
 
-export const captchaFailed = () =>
+const captchaFailed = () =>
   new HttpError(400, 'captcha_failed', 'The captcha check did not pass. Solve it again and retry.');
 
 /**

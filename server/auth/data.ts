@@ -99,7 +99,7 @@ export async function consumeSignInToken(tokenHash: string, now: Date, db?: DB):
 
 // --- users and orgs -----------------------------------------------------------------------------------------------
 
-export async function getUserByEmail(email: string, db?: DB): Promise<User | undefined> {
+async function getUserByEmail(email: string, db?: DB): Promise<User | undefined> {
   return (await dbOf(db)).selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 

@@ -25,10 +25,10 @@ import {
 } from './data';
 import { keyedHash, newLoginCode, newSignInToken, sameHash } from './secrets';
 
-export const CODE_VALID_MINUTES = 10;
-export const SIGN_IN_TOKEN_VALID_MINUTES = 10;
+const CODE_VALID_MINUTES = 10;
+const SIGN_IN_TOKEN_VALID_MINUTES = 10;
 
-export const SIGN_IN_LIMITS = {
+const SIGN_IN_LIMITS = {
   codesPerIp: { name: 'auth-email:ip', limit: 20, windowSeconds: 3600 },
   codesPerEmailAndIp: { name: 'auth-email:email-ip', limit: 10, windowSeconds: 3600 },
   codesPerEmail: { name: 'auth-email:email', limit: 20, windowSeconds: 3600 },

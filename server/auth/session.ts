@@ -26,10 +26,10 @@ import { invitationForToken, joinInvitedOrganisation, joinThroughLink } from '..
 
 export { BILLING_TOKEN_TTL_SECONDS } from './tokens';
 
-export const SESSION_DAYS = 30;
-export const HANDOFF_CODE_VALID_SECONDS = 60;
+const SESSION_DAYS = 30;
+const HANDOFF_CODE_VALID_SECONDS = 60;
 
-export const SESSION_LIMITS = {
+const SESSION_LIMITS = {
   exchangesPerIp: { name: 'token-exchange:ip', limit: 30, windowSeconds: 600 },
   crmExchangesPerIp: { name: 'crm-exchange:ip', limit: 30, windowSeconds: 600 },
   handoffsPerIp: { name: 'token-handoff:ip', limit: 60, windowSeconds: 600 },

@@ -1,5 +1,5 @@
 /**
- * Signed tokens (jose, HS256, AUTH_SECRET). Three kinds, told apart by `typ`:
+ * Sign-in tokens, signed by server/signedTokens.ts (HS256, AUTH_SECRET). Three kinds, told apart by `typ`:
  *   access  — 15 minutes, scope 'full': everything a signed-in user may do. Names its session (`sid`); a token whose
  *             session was revoked is refused even before it expires (sessionState.ts).
  *   refresh — until the session's absolute end; only POST v1/auth/token/renew accepts it, for a new access token.
@@ -7,52 +7,26 @@
  *             e-mail address (a JWT is readable by whoever holds it) and no session.
  * Tokens signed before sessions existed (no `typ`) are refused: they could not be revoked.
  */
-import { SignJWT, jwtVerify } from 'jose';
-import { env } from '../env';
+import { nowSeconds, signToken, verifyToken } from '../signedTokens';
 import { isSessionActive } from './sessionState';
 
 export type TokenScope = 'full' | 'billing';
 /** `email` is empty for billing tokens; `sessionId` is set for full ones. */
 export type AuthClaims = { userId: string; orgId: string; email: string; scope: TokenScope; sessionId?: string };
 
-export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const BILLING_TOKEN_TTL_SECONDS = 2 * 3600;
 
-const ISSUER = 'arb';
-const key = () => new TextEncoder().encode(env().AUTH_SECRET);
-
-type Payload = Record<string, string>;
-
-function sign(subject: string, payload: Payload, expiresAtSeconds: number): Promise<string> {
-  return new SignJWT(payload)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(subject)
-    .setIssuer(ISSUER)
-    .setIssuedAt()
-    .setExpirationTime(expiresAtSeconds)
-    .sign(key());
-}
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
 export function signAccessToken(claims: { userId: string; orgId: string; email: string; sessionId: string }, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
-  return sign(claims.userId, { typ: 'access', scope: 'full', org: claims.orgId, email: claims.email, sid: claims.sessionId }, nowSeconds() + ttlSeconds);
+  return signToken('access', { scope: 'full', org: claims.orgId, email: claims.email, sid: claims.sessionId }, { subject: claims.userId, expiresAt: nowSeconds() + ttlSeconds });
 }
 
 export function signRefreshToken(claims: { userId: string; sessionId: string; expiresAt: Date }): Promise<string> {
-  return sign(claims.userId, { typ: 'refresh', sid: claims.sessionId }, Math.floor(claims.expiresAt.getTime() / 1000));
+  return signToken('refresh', { sid: claims.sessionId }, { subject: claims.userId, expiresAt: Math.floor(claims.expiresAt.getTime() / 1000) });
 }
 
 export function signBillingToken(claims: { userId: string; orgId: string }, ttlSeconds = BILLING_TOKEN_TTL_SECONDS): Promise<string> {
-  return sign(claims.userId, { typ: 'billing', scope: 'billing', org: claims.orgId }, nowSeconds() + ttlSeconds);
-}
-
-async function payloadOf(token: string): Promise<Record<string, unknown> | null> {
-  try {
-    return (await jwtVerify(token, key(), { issuer: ISSUER, algorithms: ['HS256'] })).payload;
-  } catch {
-    return null;
-  }
+  return signToken('billing', { scope: 'billing', org: claims.orgId }, { subject: claims.userId, expiresAt: nowSeconds() + ttlSeconds });
 }
 
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -62,12 +36,14 @@ const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
  * token, or an access token whose session was revoked or has ended).
  */
 export async function verifyAuthToken(token: string): Promise<AuthClaims | null> {
-  const p = await payloadOf(token);
-  if (!p || !str(p.sub) || !str(p.org)) return null;
-  if (p.typ === 'billing' && p.scope === 'billing') {
+  const checked = await verifyToken(token, ['access', 'billing']);
+  if (!checked.ok) return null;
+  const p = checked.claims;
+  if (!str(p.sub) || !str(p.org)) return null;
+  if (checked.purpose === 'billing' && p.scope === 'billing') {
     return { userId: p.sub, orgId: p.org, email: '', scope: 'billing' };
   }
-  if (p.typ === 'access' && p.scope === 'full' && str(p.email) && str(p.sid)) {
+  if (checked.purpose === 'access' && p.scope === 'full' && str(p.email) && str(p.sid)) {
     if (!(await isSessionActive(p.sid))) return null;
     return { userId: p.sub, orgId: p.org, email: p.email, scope: 'full', sessionId: p.sid };
   }
@@ -76,7 +52,7 @@ export async function verifyAuthToken(token: string): Promise<AuthClaims | null>
 
 /** The session of a valid refresh token (signature and expiry checked here, the session's state by the caller). */
 export async function verifyRefreshToken(token: string): Promise<{ userId: string; sessionId: string } | null> {
-  const p = await payloadOf(token);
-  if (!p || p.typ !== 'refresh' || !str(p.sub) || !str(p.sid)) return null;
-  return { userId: p.sub, sessionId: p.sid };
+  const checked = await verifyToken(token, 'refresh');
+  if (!checked.ok || !str(checked.claims.sub) || !str(checked.claims.sid)) return null;
+  return { userId: checked.claims.sub, sessionId: checked.claims.sid };
 }

@@ -1,51 +1,39 @@
 /**
  * The OAuth `state`: the connection payload travels through Slack or Discord and comes back, so it is signed
- * (HS256 JWT with AUTH_SECRET, 10 minutes) — a state nobody signed, one that was altered, one for the other platform
+ * (an HS256 JWT of server/signedTokens.ts, 10 minutes) — a state nobody signed, one that was altered, one for the other platform
  * or an expired one is refused. It is also bound to the browser that started the install: the start call sets a
  * random nonce in an HttpOnly cookie and the state carries its hash, so a state lifted from someone else's link
  * cannot finish an install in another browser (OAuth's login-CSRF).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { SignJWT, jwtVerify } from 'jose';
 import { env } from '../env';
 import { badRequest } from '../http/errors';
+import { nowSeconds, signToken, verifyToken } from '../signedTokens';
 
 export type OAuthPlatform = 'slack' | 'discord';
 
 export const OAUTH_STATE_TTL_SECONDS = 600;
 export const NONCE_COOKIE = 'arb_oauth_nonce';
-const ISSUER = 'arb-oauth';
-const AUDIENCE = 'oauth-state';
-
-const key = () => new TextEncoder().encode(env().AUTH_SECRET);
 const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64url');
 }
 
-export async function signOAuthState(input: { platform: OAuthPlatform; payload: string; nonce: string }): Promise<string> {
-  return new SignJWT({ plt: input.platform, pl: input.payload, nh: hashNonce(input.nonce) })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + OAUTH_STATE_TTL_SECONDS)
-    .sign(key());
+export function signOAuthState(input: { platform: OAuthPlatform; payload: string; nonce: string }): Promise<string> {
+  return signToken('oauth_state', { plt: input.platform, pl: input.payload, nh: hashNonce(input.nonce) }, { expiresAt: nowSeconds() + OAUTH_STATE_TTL_SECONDS });
 }
 
 const START_AGAIN = 'Start again from the ARB page and approve ARB within 10 minutes.';
 
 /** The encoded connection payload the state carries; 400 when the state is not ours, expired or from another browser. */
 export async function verifyOAuthState(state: string, platform: OAuthPlatform, nonce: string | null): Promise<string> {
-  let claims;
-  try {
-    ({ payload: claims } = await jwtVerify(state, key(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }));
-  } catch (err) {
-    const expired = (err as { code?: string }).code === 'ERR_JWT_EXPIRED';
-    throw badRequest(expired ? `This connection request has expired. ${START_AGAIN}` : `state: this is not a connection request ARB started. ${START_AGAIN}`, 'invalid_state');
+  const checked = await verifyToken(state, 'oauth_state');
+  if (!checked.ok) {
+    throw badRequest(checked.expired ? `This connection request has expired. ${START_AGAIN}` : `state: this is not a connection request ARB started. ${START_AGAIN}`, 'invalid_state');
   }
+  const claims = checked.claims;
   if (claims.plt !== platform || typeof claims.pl !== 'string' || typeof claims.nh !== 'string') {
     throw badRequest(`state: this connection request was made for another platform. ${START_AGAIN}`, 'invalid_state');
   }

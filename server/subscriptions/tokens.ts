@@ -1,7 +1,7 @@
 /**
- * The links in review e-mails work without signing in: each carries a signed token (HS256 JWT, AUTH_SECRET) that says
- * exactly one thing, and the audience keeps the kinds apart — an unsubscribe token cannot confirm a digest, and no
- * e-mail token is accepted as a sign-in token or an OAuth state (different issuer, no `scope`).
+ * The links in review e-mails work without signing in: each carries a signed token (an HS256 JWT of
+ * server/signedTokens.ts) that says exactly one thing, and its purpose keeps the kinds apart: an unsubscribe token
+ * cannot confirm a digest, and no e-mail token is accepted as a sign-in token or an OAuth state.
  *   unsubscribe  { ea }                 never expires: the link in a year-old e-mail must still work
  *   digest       { sub, g }             turn on the daily digest for one subscription (30 days)
  *   confirm      { sub, kind, g }       an unsubscribed address confirms a new request (3 days)
@@ -13,12 +13,11 @@
  * `g` is the address's unsubscribe generation when the link was made (email_recipients.generation): every unsubscribe
  * moves it on, so a link made before an unsubscribe can never undo it. A token without `g` was made in generation 0.
  */
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { env } from '../env';
 import { decryptSecret, encryptSecret } from '../crypto';
+import { nowSeconds, signToken, verifyToken, type TokenPurpose } from '../signedTokens';
 
-const ISSUER = 'arb-email';
-const key = () => new TextEncoder().encode(env().AUTH_SECRET);
 
 export type ConfirmKind = 'recent_reviews' | 'summary';
 
@@ -48,12 +47,17 @@ function claimsOf(token: EmailToken): JWTPayload {
   }
 }
 
+const PURPOSES = {
+  unsubscribe: 'email_unsubscribe',
+  digest: 'email_digest',
+  confirm: 'email_confirm',
+  destination: 'email_destination',
+} as const satisfies Record<EmailToken['purpose'], TokenPurpose>;
+
 /** `now` (seconds) lets tests make a link that is already expired. */
-export async function signEmailToken(token: EmailToken, now = Math.floor(Date.now() / 1000)): Promise<string> {
-  let jwt = new SignJWT(claimsOf(token)).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(token.purpose).setIssuedAt(now);
+export function signEmailToken(token: EmailToken, now = nowSeconds()): Promise<string> {
   const ttl = EMAIL_TOKEN_TTL_SECONDS[token.purpose];
-  if (ttl) jwt = jwt.setExpirationTime(now + ttl);
-  return jwt.sign(key());
+  return signToken(PURPOSES[token.purpose], claimsOf(token), { issuedAt: now, expiresAt: ttl ? now + ttl : null });
 }
 
 export type TokenCheck<T> = { ok: true; value: T } | { ok: false; expired: boolean };
@@ -83,13 +87,10 @@ function valueOf(purpose: EmailToken['purpose'], payload: JWTPayload): EmailToke
 }
 
 export async function verifyEmailToken<P extends EmailToken['purpose']>(raw: string, purpose: P): Promise<TokenCheck<Extract<EmailToken, { purpose: P }>>> {
-  try {
-    const { payload } = await jwtVerify(raw, key(), { issuer: ISSUER, audience: purpose, algorithms: ['HS256'] });
-    const value = valueOf(purpose, payload);
-    return value ? { ok: true, value: value as Extract<EmailToken, { purpose: P }> } : { ok: false, expired: false };
-  } catch (err) {
-    return { ok: false, expired: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' };
-  }
+  const checked = await verifyToken(raw, PURPOSES[purpose]);
+  if (!checked.ok) return checked;
+  const value = valueOf(purpose, checked.claims);
+  return value ? { ok: true, value: value as Extract<EmailToken, { purpose: P }> } : { ok: false, expired: false };
 }
 
 /** The page behind an e-mail's "Unsubscribe" link: it asks before doing it (mail scanners open links). */

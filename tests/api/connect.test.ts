@@ -9,7 +9,7 @@ import { CONNECT_LIMITS } from '@/server/connect/connect';
 import { MAIN_STOREFRONTS } from '@/lib/storefronts';
 import { createDestination, ensureApp, getDestinationStatus } from '@/server/monitor/service';
 import { sourcesFor } from '@/server/monitor/wantedSources';
-import { encodeBase64Url } from '@/lib/base64url';
+import { encode as encodeBase64Url } from 'jose/base64url';
 import { call } from '../helpers/request';
 import { marker, markersIn, newIosApp, newIp, newPlayApp, payloadFor, connectWorldWithEngine } from './support/connectWorld';
 import type { ChatPlatform } from '../fakes/chatWebhooks';

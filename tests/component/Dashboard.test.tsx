@@ -4,7 +4,7 @@ import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './sup
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import DashboardHome from '@/components/auth/DashboardHome';
-import { encodeBase64Url } from '@/lib/base64url';
+import { encode as encodeBase64Url } from 'jose/base64url';
 import { topWindow } from '@/lib/navigation';
 import { AUTH_STORAGE_NAME, rehydrateAuth, useAuthStore } from '@/stores/auth';
 

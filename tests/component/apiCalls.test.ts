@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, test, vi, type MockInstance } 
 import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
 import { json } from '@/tests/fakes/http';
 import { searchApps, getAppDetails, sendAppSelectedEvent } from '@/lib/api/apps';
-import { getChat, sendChat, streamChat } from '@/lib/api/askArb';
 import { confirmEmailCode, crmExchange, exchangeToken, refreshAuthToken, sendEmailCode } from '@/lib/api/auth';
 import { openBillingPortal, purchase, quickPay } from '@/lib/api/billing';
 import { ApiError } from '@/lib/api/client';
@@ -176,7 +175,7 @@ describe('apps and public calls', () => {
     ]);
     await expect(connectPlatform({ platform: 'discord', payload: 'eyJ2IjoxfQ' })).resolves.toMatchObject({ destination_id: 'd1' });
     expect(await body('/api/v1/oauth/platform/connect')).toEqual({ platform: 'discord', payload: 'eyJ2IjoxfQ' });
-    await expect(connectBot({ platform: 'msteams', code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd2' });
+    await expect(connectBot({ platform: 'discord', code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd2' });
     await expect(finishSlackOAuth({ code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd3' });
     await expect(getDestination('d 1')).resolves.toMatchObject({ id: 'd 1', status: 'active' });
   });
@@ -188,44 +187,5 @@ describe('apps and public calls', () => {
     ]);
     await expect(requestReviewsByEmail({ email: 'a@b.co', app_id: '1', app_store: 'apple_app_store' })).resolves.toEqual({ queued: true });
     await expect(requestSummaryByEmail({ email: 'nope', app_id: '1', app_store: 'apple_app_store' })).rejects.toMatchObject({ message: 'Enter a valid e-mail address.' });
-  });
-});
-
-describe('Ask ARB', () => {
-  test('chat with an optional bearer, and reading a chat back', async () => {
-    fake = await startApiFake([
-      route('POST', '/api/v1/public/ask-arb/chat', ok({ chat_id: 'c1', message: { role: 'assistant', content: 'Hi' } })),
-      route('GET', '/api/v1/public/ask-arb/chat/c1', ok({ id: 'c1', messages: [] })),
-    ]);
-    await expect(sendChat({ messages: [{ role: 'user', content: 'Hello' }] }, 'tok')).resolves.toMatchObject({ chat_id: 'c1' });
-    const [req] = await fake.waitForRequests(1, notPreflight);
-    expect(req.headers.authorization).toBe('Bearer tok');
-    await expect(getChat('c1')).resolves.toEqual({ id: 'c1', messages: [] });
-  });
-
-  test('streaming uses fetch with stream: true and hands over each piece of text', async () => {
-    fake = await startApiFake([
-      route('POST', '/api/v1/public/ask-arb/chat', async (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Chat-Id': 'c9' });
-        res.write('Most reviews ');
-        await new Promise((r) => setTimeout(r, 20));
-        res.end('praise the new widget — ✓');
-      }),
-    ]);
-    vi.stubEnv('NEXT_PUBLIC_API_BASE', fake.apiBase);
-    const pieces: string[] = [];
-    const result = await streamChat({ messages: [{ role: 'user', content: 'What do users say?' }] }, { onText: (t) => pieces.push(t) });
-    expect(result).toEqual({ chatId: 'c9', text: 'Most reviews praise the new widget — ✓' });
-    expect(pieces.join('')).toBe(result.text);
-    expect(JSON.parse((await fake.waitForRequests(1, notPreflight))[0].body)).toMatchObject({ stream: true });
-  });
-
-  test('a streaming error carries the server’s message', async () => {
-    fake = await startApiFake([route('POST', '/api/v1/public/ask-arb/chat', fail(429, 'rate_limited', 'Ask ARB is busy. Try again in a minute.'))]);
-    vi.stubEnv('NEXT_PUBLIC_API_BASE', fake.apiBase);
-    await expect(streamChat({ messages: [{ role: 'user', content: 'Hi' }] }, { onText: () => undefined })).rejects.toMatchObject({
-      status: 429,
-      message: 'Ask ARB is busy. Try again in a minute.',
-    });
   });
 });

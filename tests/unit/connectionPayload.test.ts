@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { Base64UrlError, decodeBase64Url, encodeBase64Url } from '@/lib/base64url';
 import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
 import { decodeConnectionPayload, InvalidConnectionPayloadError } from '@/server/connect/payload';
+
+const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 const input = {
   platform: 'slack' as const,
@@ -12,18 +13,19 @@ const input = {
   appStore: 'apple_app_store' as const,
 };
 
-describe('base64url', () => {
-  test.each(['', 'a', 'ab', 'abc', 'abcd', 'Zoë’s app — 日本語 🚀', '?>?>~~~'])('round-trips %j like Node’s own base64url', (text) => {
-    const encoded = encodeBase64Url(text);
-    expect(encoded).toBe(Buffer.from(text, 'utf8').toString('base64url'));
-    expect(decodeBase64Url(encoded)).toBe(text);
+describe('payload encoding', () => {
+  test.each(['Zoë’s app — 日本語 🚀', '?>?>~~~', ''])('an app title %j round-trips, encoded like Node’s own base64url', (title) => {
+    const encoded = encodeConnectionPayload(buildConnectionPayload({ ...input, source: title }));
+    expect(encoded).toBe(Buffer.from(JSON.stringify(buildConnectionPayload({ ...input, source: title })), 'utf8').toString('base64url'));
+    expect(decodeConnectionPayload(encoded).source).toBe(title);
   });
 
-  test('tolerates padding and rejects foreign characters, bad lengths and non-UTF-8 bytes', () => {
-    expect(decodeBase64Url('YQ==')).toBe('a');
-    expect(() => decodeBase64Url('ab+c')).toThrow(Base64UrlError);
-    expect(() => decodeBase64Url('abcde')).toThrow(Base64UrlError);
-    expect(() => decodeBase64Url(Buffer.from([0xff, 0xfe]).toString('base64url'))).toThrow(Base64UrlError);
+  test('tolerates padding; refuses foreign characters, bad lengths and bytes that are not UTF-8', () => {
+    const padded = Buffer.from(JSON.stringify(buildConnectionPayload(input))).toString('base64');
+    expect(decodeConnectionPayload(padded.replace(/\+/g, '-').replace(/\//g, '_')).app_id).toBe(input.appId);
+    for (const bad of ['ab+c', 'abcde', Buffer.from([0xff, 0xfe]).toString('base64url')]) {
+      expect(() => decodeConnectionPayload(bad)).toThrow(InvalidConnectionPayloadError);
+    }
   });
 });
 
@@ -66,7 +68,7 @@ describe('connection payload v2', () => {
   });
 
   test('the decoder rejects what is not a v2 payload, with a message', () => {
-    const enc = (o: unknown) => encodeBase64Url(JSON.stringify(o));
+    const enc = (o: unknown) => b64url(JSON.stringify(o));
     const good = buildConnectionPayload(input);
     expect(() => decodeConnectionPayload('%%%')).toThrow(InvalidConnectionPayloadError);
     expect(() => decodeConnectionPayload(enc([1, 2]))).toThrow(/JSON object/);
@@ -80,6 +82,6 @@ describe('connection payload v2', () => {
   test('a payload without a country decodes to us', () => {
     const { country: _omit, ...rest } = buildConnectionPayload(input);
     void _omit;
-    expect(decodeConnectionPayload(encodeBase64Url(JSON.stringify({ ...rest, country: '' }))).country).toBe('us');
+    expect(decodeConnectionPayload(b64url(JSON.stringify({ ...rest, country: '' }))).country).toBe('us');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { encodeBase64Url } from '@/lib/base64url';
+import { encode as encodeBase64Url } from 'jose/base64url';
 import { dashboardUrl, tokenFromDashboardParam, urlWithoutToken } from '@/lib/dashboardLink';
 import { readTokenClaims } from '@/lib/tokenClaims';
 
