@@ -3,7 +3,7 @@
  * flashes white before the client takes over.
  *
  * The page's stylesheets are written into the HTML as <style> (they are a few kB): the first paint needs no request
- * beyond the page itself. Each file is still linked with media="print" — a link that never holds the screen back —
+ * beyond the page itself. Each file is still linked, `disabled` — a link the browser neither fetches nor applies —
  * because the bundler's runtime recognises an already loaded stylesheet by its <link>, and would otherwise fetch it
  * again and wait for it before starting the page's scripts.
  *
@@ -63,7 +63,8 @@ class InlineCssHead extends Head {
     const prefix = this.context.assetPrefix ?? '';
     return css.flatMap((file) => [
       <style key={`${file}-inline`} data-inline-css={file} dangerouslySetInnerHTML={{ __html: cssText(file) }} />,
-      <link key={file} rel="stylesheet" media="print" href={`${prefix}/_next/${file}`} />,
+      // `disabled` is a real attribute of <link> (not fetched while set) that React's types leave out of LinkHTMLAttributes.
+      <link key={file} rel="stylesheet" href={`${prefix}/_next/${file}`} {...{ disabled: true }} />,
     ]);
   }
 }
