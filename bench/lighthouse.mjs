@@ -9,7 +9,8 @@
 //
 // Output (stdout): `name: value unit` lines — the four scores, FCP/LCP/TBT per audit, both floors, and each page's
 // ratios to the floor. Diagnostics (what blocks the first paint, the largest element, the main thread's work) go to
-// stderr. LIGHTHOUSE_REPORTS=<dir> also writes each full report as JSON there.
+// stderr. LIGHTHOUSE_REPORTS=<dir> also writes each full report as JSON there, with the Chromium trace it was computed
+// from (<name>.trace.json, opens in Chrome DevTools' Performance panel).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,6 +70,7 @@ async function audit(name, url) {
   if (reportDir) {
     fs.mkdirSync(reportDir, { recursive: true });
     fs.writeFileSync(path.join(reportDir, `${name}.json`), result.report);
+    if (result.artifacts.Trace) fs.writeFileSync(path.join(reportDir, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
   }
   const scores = {};
   for (const id of CATEGORIES) {

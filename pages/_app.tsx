@@ -2,19 +2,19 @@
  * The page shell (docs/PRODUCT.md, Page shell): default SEO tags, the frame (header, main, footer), the route progress bar with
  * page views, toasts, the generic modals, and the browser-side start-up work (persisted user, attribution,
  * analytics). Only small modules here — every page downloads this file; the HTTP client, React Query and analytics
- * SDKs are loaded by the pages that need them. Toasts and modals show nothing until raised, so they mount when the
- * browser is first idle, after the page has painted and hydrated.
+ * SDKs are loaded by the pages that need them. Toasts and modals show nothing until raised, so their code is loaded
+ * and mounted when the browser is first idle, after the page has painted and hydrated.
  */
 import type { AppProps } from 'next/app';
-import { Toaster } from 'react-hot-toast';
-import Modal, { SharedModal } from '@/components/common/Modal';
+import dynamic from 'next/dynamic';
 import Layout from '@/components/layout/Layout';
 import ProgressBar from '@/components/layout/ProgressBar';
 import Seo from '@/components/layout/Seo';
 import WhenIdle from '@/components/layout/WhenIdle';
-import { TOAST_OPTIONS } from '@/lib/toast';
 import { useAppShellEffects } from '@/lib/useAppShellEffects';
 import '@/styles/globals.css';
+
+const ShellOverlays = dynamic(() => import('@/components/layout/ShellOverlays'), { ssr: false });
 
 /** The shell's start-up work in a component of its own: what it watches (the known e-mail) re-renders only it. */
 function AppShellEffects() {
@@ -32,9 +32,7 @@ export default function App({ Component, pageProps }: AppProps) {
         <Component {...pageProps} />
       </Layout>
       <WhenIdle>
-        <Toaster position="top-center" toastOptions={TOAST_OPTIONS} />
-        <Modal />
-        <SharedModal />
+        <ShellOverlays />
       </WhenIdle>
     </>
   );

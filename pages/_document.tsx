@@ -3,14 +3,20 @@
  * flashes white before the client takes over.
  *
  * The page's stylesheets are written into the HTML as <style> (they are a few kB): the first paint needs no request
- * beyond the page itself. Each file is still linked with media="print" — a link that never holds the screen back —
+ * beyond the page itself. Each file is still linked, `disabled` — a link the browser neither fetches nor applies —
  * because the bundler's runtime recognises an already loaded stylesheet by its <link>, and would otherwise fetch it
  * again and wait for it before starting the page's scripts.
+ *
+ * The page's scripts are requested once the parsed page has painted, not while it is parsed: the first paint needs
+ * none of them (everything on screen is in the HTML and its inlined CSS), so they never compete with it, and the
+ * largest element's paint never waits on their download. Each is written as an inert <script data-after-paint>
+ * carrying its address; one inline loader (the same text on every page, so one hash in the CSP) turns them into
+ * ordered scripts in the frame after the first paint — at once in a hidden tab, which paints nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Document, { Head, Html, Main, NextScript, type DocumentProps } from 'next/document';
-import type { ReactElement } from 'react';
+import { cloneElement, isValidElement, type ReactElement, type ReactNode } from 'react';
 import { env } from '@/server/env';
 
 type DocumentFiles = Parameters<Head['getCssLinks']>[0];
@@ -26,7 +32,30 @@ function cssText(file: string): string {
   return text;
 }
 
+/** Inert stand-in for a script the loader below starts after the first paint. */
+const AFTER_PAINT_TYPE = 'text/x-after-paint';
+
+/**
+ * Starts the stand-ins in document order, as `defer` would (async=false keeps the order): in the frame after the
+ * parsed document has painted (requestAnimationFrame runs before that paint, the timeout after it).
+ */
+const AFTER_PAINT_LOADER = `(function(){function go(){var s=document.querySelectorAll('script[type="${AFTER_PAINT_TYPE}"]');for(var i=0;i<s.length;i++){var e=document.createElement('script');e.src=s[i].getAttribute('data-src');e.async=false;if(s[i].crossOrigin)e.crossOrigin=s[i].crossOrigin;document.head.appendChild(e)}}function start(){if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})}if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',start);else start()})()`;
+
+function afterPaint(node: ReactNode): ReactNode {
+  if (!isValidElement<{ src?: string; defer?: boolean; type?: string }>(node) || node.type !== 'script' || !node.props.src) return node;
+  return cloneElement(node as ReactElement<Record<string, unknown>>, { src: undefined, defer: undefined, type: AFTER_PAINT_TYPE, 'data-src': node.props.src });
+}
+
 class InlineCssHead extends Head {
+  getScripts(files: DocumentFiles): ReactElement[] {
+    const scripts = super.getScripts(files);
+    if (this.context.isDevelopment) return scripts;
+    return [
+      ...scripts.map((s) => afterPaint(s) as ReactElement),
+      <script key="after-paint-loader" dangerouslySetInnerHTML={{ __html: AFTER_PAINT_LOADER }} />,
+    ];
+  }
+
   getCssLinks(files: DocumentFiles): ReactElement[] | null {
     if (this.context.isDevelopment) return super.getCssLinks(files);
     const css = files.allFiles.filter((f) => f.endsWith('.css'));
@@ -34,7 +63,8 @@ class InlineCssHead extends Head {
     const prefix = this.context.assetPrefix ?? '';
     return css.flatMap((file) => [
       <style key={`${file}-inline`} data-inline-css={file} dangerouslySetInnerHTML={{ __html: cssText(file) }} />,
-      <link key={file} rel="stylesheet" media="print" href={`${prefix}/_next/${file}`} />,
+      // `disabled` is a real attribute of <link> (not fetched while set) that React's types leave out of LinkHTMLAttributes.
+      <link key={file} rel="stylesheet" href={`${prefix}/_next/${file}`} {...{ disabled: true }} />,
     ]);
   }
 }

@@ -49,7 +49,7 @@ async function main() {
       return;
     }
     if (staticPages?.handle(req, res)) return;
-    if (pageCsp) hashPageCspOf(res, pageCsp);
+    if (pageCsp) hashPageCspOf(res, pageCsp, req.url ?? '');
     handle(req, res).catch((err) => {
       log.error('request handler failed', { err, path: req.url });
       if (!res.headersSent) {

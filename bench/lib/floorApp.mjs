@@ -15,6 +15,9 @@ export function buildFloorApp() {
   fs.mkdirSync(path.join(dir, 'pages'), { recursive: true });
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bench-floor', private: true }));
+  // Its own (empty) config: Next looks for next.config.* upwards from the app's folder, and would otherwise take this
+  // project's — whose Content-Security-Policy blocks the floor's inline chunk list, so its page never hydrated.
+  fs.writeFileSync(path.join(dir, 'next.config.js'), 'module.exports = {};\n');
   // The smallest page a search engine would accept: a language, a title, a description and a heading.
   fs.writeFileSync(
     path.join(dir, 'pages/_document.tsx'),

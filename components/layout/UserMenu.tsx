@@ -9,16 +9,16 @@
  */
 import Link from 'next/link';
 import { useCallback, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import toast from 'react-hot-toast';
 import { useDismiss } from '@/components/common/useDismiss';
 import { dashboardUrl } from '@/lib/dashboardLink';
 import { MESSAGES } from '@/lib/messages';
 import { topWindow } from '@/lib/navigation';
+import { withToast } from '@/lib/toast';
 import { selectUserLabel, useAuthStore } from '@/stores/auth';
 import styles from './Header.module.css';
 
 export async function openDashboard(authToken: string | undefined): Promise<void> {
-  toast.loading(MESSAGES.redirectingToDashboard, { id: 'dashboard-redirect' });
+  withToast((toast) => toast.loading(MESSAGES.redirectingToDashboard, { id: 'dashboard-redirect' }));
   let token: string | null = null;
   if (authToken) {
     const { refreshAuthToken } = await import('@/lib/api/auth');

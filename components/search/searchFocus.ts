@@ -2,8 +2,8 @@
  * "Try it Free" sends people to the home search box. The header and the search live in different trees, so they
  * meet on a fixed element id. Kept free of the search component itself so the header does not pull it in.
  */
-import toast from 'react-hot-toast';
 import { MESSAGES } from '@/lib/messages';
+import { withToast } from '@/lib/toast';
 
 export const SEARCH_INPUT_ID = 'app-search';
 /** docs/PRODUCT.md, Header: from another page, navigate first and focus about 1 s later. */
@@ -14,7 +14,7 @@ export function focusSearchBox(): boolean {
   if (!(input instanceof HTMLInputElement)) return false;
   input.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
   input.focus({ preventScroll: true });
-  toast(MESSAGES.tryFreeToast, { id: 'try-free' });
+  withToast((toast) => toast(MESSAGES.tryFreeToast, { id: 'try-free' }));
   return true;
 }
 

@@ -55,11 +55,27 @@ export function pageCspFor(distDir: string): PageCsp {
   };
 }
 
-/** Makes the CSP that Next sets on `res` (from the build's header rules) the one with the hashes. */
-export function hashPageCspOf(res: ServerResponse, pageCsp: PageCsp): void {
+/**
+ * The bundler's chunks and stylesheets (/_next/static/…). A browser applies a Content-Security-Policy only from a
+ * document (or a worker's script, and none of these is one), so on these files the header is dead weight: with every
+ * hash in it, ~2 kB on each of the dozen files a page loads.
+ */
+export function isBundleAsset(pathname: string): boolean {
+  return pathname.startsWith('/_next/static/');
+}
+
+/**
+ * Makes the CSP that Next sets on `res` (from the build's header rules) the one with the hashes; the bundle's files
+ * get none (isBundleAsset).
+ */
+export function hashPageCspOf(res: ServerResponse, pageCsp: PageCsp, pathname = ''): void {
   const setHeader = res.setHeader;
+  const bundleAsset = isBundleAsset(pathname);
   res.setHeader = function setHeaderWithHashes(this: ServerResponse, name: string, value: number | string | readonly string[]) {
-    if (typeof value === 'string' && name.toLowerCase() === 'content-security-policy') value = pageCsp(value);
+    if (name.toLowerCase() === 'content-security-policy') {
+      if (bundleAsset) return this;
+      if (typeof value === 'string') value = pageCsp(value);
+    }
     return setHeader.call(this, name, value);
   } as ServerResponse['setHeader'];
 }

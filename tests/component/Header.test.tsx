@@ -84,7 +84,7 @@ describe('Try it Free', () => {
     expect(search).not.toHaveFocus();
     act(() => void vi.advanceTimersByTime(100));
     expect(search).toHaveFocus();
-    expect(screen.getByText('Start by typing name of your app')).toBeInTheDocument();
+    expect(await screen.findByText('Start by typing name of your app')).toBeInTheDocument();
   });
 });
 

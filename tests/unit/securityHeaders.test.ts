@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy, securityHeaders, withScriptHashes } from '@/server/http/securityHeaders.cjs';
-import { buildScriptHashes, inlineScriptHashes } from '@/server/http/scriptHashes';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { buildScriptHashes, hashPageCspOf, inlineScriptHashes } from '@/server/http/scriptHashes';
 
 const directives = (csp: string) => Object.fromEntries(csp.split('; ').map((d) => { const [name, ...values] = d.split(' '); return [name, values]; }));
 
@@ -73,6 +75,24 @@ describe('inline scripts allowed by hash', () => {
     expect(d['script-src']).toEqual(["'self'", ...hashes, 'https://hcaptcha.com']);
     expect(d['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
     fs.rmSync(dist, { recursive: true, force: true });
+  });
+});
+
+describe('the CSP Next sets on what it serves', () => {
+  const served = (pathname: string) => {
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    hashPageCspOf(res, (csp) => `${csp} 'sha256-x'`, pathname);
+    res.setHeader('Content-Security-Policy', "script-src 'self'");
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    return res;
+  };
+
+  test('a page gets the hashes; the bundle\'s scripts and stylesheets carry no policy (browsers apply none from them)', () => {
+    expect(served('/no-such-page').getHeader('content-security-policy')).toBe("script-src 'self' 'sha256-x'");
+    const chunk = served('/_next/static/chunks/abc.js');
+    expect(chunk.getHeader('content-security-policy')).toBeUndefined();
+    expect(chunk.getHeader('x-content-type-options')).toBe('nosniff');
+    expect(served('/_next/static/chunks/abc.css?v=1').getHeader('content-security-policy')).toBeUndefined();
   });
 });
 
