@@ -10,7 +10,7 @@
 // Figures on the 2-core dev machine (busy, so ±30 %): deliver_postgres ~1,000–1,600/s, deliver_pglite ~850–1,250/s,
 // deliver_paced_postgres ~590/s at ~10 ms behind pace. Before grouping the per-message writes (deliveryMarks.ts):
 // ~520–800, ~380–515 and ~480–580/s at ~250 ms behind pace.
-import { benchEnv, figure, openBenchDb, type BenchDb } from './support/engineBench';
+import { benchEnv, figure, openBenchDb, profileWindow, startChatProcess, type BenchDb, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
 benchEnv({ WORKER_CONCURRENCY: '32' });
@@ -19,17 +19,15 @@ const TIME_BOX_MS = 15_000;
 let nextApp = 8_000_001;
 
 async function run(bench: BenchDb, destinations: number, perDestination: number, pacing: 'platform' | 'off', name: string) {
-  const { startChatWebhooks } = await import('../tests/fakes/chatWebhooks');
   const { createDestination, ensureApp, pollNow } = await import('../server/monitor/service');
   const { startEngine, engineOptionsFromEnv } = await import('../server/monitor/engine');
-  type Hook = ReturnType<Awaited<ReturnType<typeof startChatWebhooks>>['hook']>;
 
-  const chat = await startChatWebhooks();
+  const chat = await startChatProcess();
   const appId = String(nextApp++);
   const app = await ensureApp({ store: 'apple_app_store', appId, title: 'Bench Deliver' });
-  const hooks: Hook[] = [];
+  const hooks: RemoteHook[] = [];
   for (let i = 0; i < destinations; i++) {
-    const hook = chat.hook(PLATFORMS[i % PLATFORMS.length]);
+    const hook = await chat.hook(PLATFORMS[i % PLATFORMS.length]);
     hooks.push(hook);
     await createDestination({ platform: hook.platform, url: hook.url, apps: [{ store: 'apple_app_store', appId }], welcomeCount: 0 });
   }
@@ -53,28 +51,31 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
   };
   await pollNow(source.id, { adapterFor: () => adapter });
   const engine = startEngine(bench.db, engineOptionsFromEnv({ poll: false, pacing }));
-  const deliveredCount = () => hooks.reduce((s, h) => s + h.delivered().length, 0);
-  while (deliveredCount() < destinations) await new Promise((r) => setTimeout(r, 20)); // the intros, not timed
+  while ((await chat.deliveredCount()) < destinations) await new Promise((r) => setTimeout(r, 20)); // the intros, not timed
 
+  const stopProfile = await profileWindow(name);
   const started = performance.now();
   await pollNow(source.id, { adapterFor: () => adapter });
   const target = destinations * (perDestination + 1);
-  while (deliveredCount() < target && performance.now() - started < TIME_BOX_MS) await new Promise((r) => setTimeout(r, 20));
-  const sent = deliveredCount() - destinations;
+  let sent = 0;
+  while ((sent = await chat.deliveredCount()) < target && performance.now() - started < TIME_BOX_MS) await new Promise((r) => setTimeout(r, 20));
   const seconds = (performance.now() - started) / 1000;
+  sent -= destinations;
+  await stopProfile();
   await engine.stop();
   figure(name, sent / seconds, 'deliveries/s');
   if (pacing === 'platform') {
+    const arrivals = await chat.delivered();
     // GCRA after the intro at t: the last of n more messages may go at t + n·interval − (burst − 1)·interval at the
     // earliest. The latest such time over all destinations is when the platforms let the run end.
     const allowed = Math.max(...hooks.map((h) => {
       const { intervalMs, burst } = PLATFORM_PACE[h.platform];
-      return h.delivered()[0].receivedAt + (perDestination - burst + 1) * intervalMs;
+      return arrivals[h.url][0] + (perDestination - burst + 1) * intervalMs;
     }));
-    const last = Math.max(...hooks.map((h) => h.delivered().at(-1)!.receivedAt));
+    const last = Math.max(...hooks.map((h) => arrivals[h.url].at(-1)!));
     figure(`${name}_behind_pace`, Math.max(0, last - allowed), 'ms');
   }
-  await chat.close();
+  chat.stop();
 }
 
 async function main() {

@@ -4,7 +4,7 @@
 //   poll_cpu_steady   nothing new since the last poll (the common case);
 //   poll_cpu_new      5 new reviews per poll, stored and fanned out to 2 destinations.
 // Goal: ≤ 5 ms per poll.
-import { benchEnv, figure, openBenchDb, startFeedProcess, type BenchDb } from './support/engineBench';
+import { benchEnv, figure, openBenchDb, profileWindow, startFeedProcess, type BenchDb } from './support/engineBench';
 
 const APPS = 50; // one destination watches at most 50 apps
 const FIRST_APP = 7_100_000;
@@ -52,15 +52,19 @@ async function measureAll(feedUrl: string, bench: BenchDb) {
     return (used.user + used.system) / 1000 / ids.length;
   };
   await round(); // warm-up
+  let stopProfile = await profileWindow('poll_cpu_steady');
   let steady = 0;
   for (let i = 0; i < ROUNDS; i++) steady += await round();
+  await stopProfile();
   figure('poll_cpu_steady', steady / ROUNDS, 'ms/poll');
+  stopProfile = await profileWindow('poll_cpu_new');
   let fresh = 0;
   for (let i = 0; i < ROUNDS; i++) {
     fresh += await round(async () => {
       await Promise.all(refs.map((ref) => fetch(`${feedUrl}/__publish?app=${ref.appId}&n=5`, { method: 'POST' })));
     });
   }
+  await stopProfile();
   figure('poll_cpu_new', fresh / ROUNDS, 'ms/poll');
   await engine.stop();
 }
