@@ -64,6 +64,12 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
   await stopProfile();
   await engine.stop();
   figure(name, sent / seconds, 'deliveries/s');
+  if (process.env.BENCH_TIMELINE) {
+    const arrivals = await chat.delivered();
+    const t0 = performance.timeOrigin + started;
+    const ends = hooks.map((h) => Math.round(arrivals[h.url].at(-1)! - t0)).sort((a, b) => a - b);
+    console.log(`${name} last message per destination (ms):`, ends.join(' '));
+  }
   if (pacing === 'platform') {
     const arrivals = await chat.delivered();
     // GCRA after the intro at t: the last of n more messages may go at t + n·interval − (burst − 1)·interval at the
