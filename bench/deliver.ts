@@ -11,13 +11,14 @@
 // Each run is measured until its queue is empty or for at most 15 s. Goal: ≥ 1,000 deliveries/s across destinations.
 // BENCH_TIMELINE=1 also prints when each destination's last message arrived; BENCH_CPU_PROFILE_DIR=dir writes a CPU
 // profile of each measured run.
-// Figures: quiet machine (load 0.1), receivers in the bench's process, each destination held up to 2 s: PostgreSQL
-// 829/s, PGlite 783/s. The timeline then showed the run's shape: 32 destinations sent their 25 messages each in ~0.7 s,
-// then the 8 that found no free slot sent theirs, 8 at a time, for another ~0.5 s (Discord's pauses bound the last).
-// With a held destination given back after 250 ms while others wait (deliveryWorker.ts FAIR_SHARE_MS), all 40 end
-// within ~0.1–0.5 s of each other. Not measured on a quiet machine since: on the shared machine at load 17–32 the
-// figure swings 40–240/s for the old and the new engine alike (a run is ~1,000 messages, seconds long), so no after
-// figure is claimed here. Earlier, before grouping the per-message writes (deliveryMarks.ts): ~520–800, ~380–515/s.
+// Figures: quiet machine (load 0.1), receivers in the bench's process: PostgreSQL 829/s, PGlite 783/s. The timeline
+// shows the run's shape: 32 destinations send their 25 messages each in ~0.7 s, then the 8 that found no free slot
+// send theirs, 8 at a time, for another ~0.5 s (Discord's pauses bound the last) — about a third of the run. Giving a
+// held destination back after 250 ms while others wait was tried and dropped: under load the queue read alone can take
+// that long, and destinations were given back before sending anything (two workers at concurrency 2 on three
+// destinations nearly stopped). No after figure: on the shared machine at load 17–32 the figure swings 40–240/s for
+// the previous and the current engine alike. Earlier, before grouping the per-message writes (deliveryMarks.ts):
+// ~520–800, ~380–515/s.
 import { benchEnv, figure, openBenchDb, profileWindow, startChatProcess, type BenchDb, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 

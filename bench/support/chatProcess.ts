@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import { startChatWebhooks, type ChatHook, type ChatPlatform } from '../../tests/fakes/chatWebhooks';
+import { exitWithParent } from './engineBench';
 
 async function main() {
   const chat = await startChatWebhooks();
@@ -33,15 +34,7 @@ async function main() {
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   const port = (control.address() as { port: number }).port;
   process.stdout.write(`${chat.url} http://127.0.0.1:${port}\n`);
-  // Never outlive the benchmark that started it, even if that one crashed.
-  const parent = Number(process.env.BENCH_PARENT_PID);
-  setInterval(() => {
-    try {
-      process.kill(parent, 0);
-    } catch {
-      process.exit(0);
-    }
-  }, 500).unref();
+  exitWithParent();
 }
 
 void main();

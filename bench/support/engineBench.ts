@@ -48,6 +48,18 @@ export function figure(name: string, value: number, unit: string): void {
   process.stdout.write(`${name}: ${shown} ${unit}\n`);
 }
 
+/** In a bench's child process: never outlive the benchmark that started it, even if that one crashed. */
+export function exitWithParent(): void {
+  const parent = Number(process.env.BENCH_PARENT_PID);
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      process.exit(0);
+    }
+  }, 500).unref();
+}
+
 /** Starts a bench/support/*Process.ts script and resolves with the first line it prints (its URL or URLs). */
 async function startChild(script: string, env: Record<string, string>): Promise<{ line: string; stop: () => void }> {
   const { spawn } = await import('node:child_process');

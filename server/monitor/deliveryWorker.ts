@@ -37,12 +37,6 @@ export type DeliveryWorkerOptions = {
   sender: WebhookSender;
   /** Give the destination back after this long so other destinations (and other workers) get their turn. */
   maxHoldMs?: number;
-  /**
-   * Whether due destinations are waiting for a free slot of this worker. While they are, a destination is given back
-   * after FAIR_SHARE_MS instead of maxHoldMs: the waiting ones get their turn sooner, and a queue of many destinations
-   * ends with all the slots busy instead of a few late destinations sending their whole queues one message at a time.
-   */
-  othersWaiting?: () => boolean;
   /** Waits up to this long for the pace while holding; longer waits release the destination instead. */
   maxInlineWaitMs?: number;
   isStopping?: () => boolean;
@@ -73,8 +67,6 @@ export type ClaimedDestination = {
 };
 
 const BATCH = 100;
-/** How long a destination is held while others wait for a slot (see othersWaiting). */
-export const FAIR_SHARE_MS = 250;
 /** Retries of a failing webhook give up on a message after this long; until then the backoff keeps growing. */
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
 const BACKOFF_BASE_MS = 10_000;
@@ -190,9 +182,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
   const dlog = log.child({ destinationId: dest.id, platform: dest.platform, worker: opts.workerId });
   const { marks, loadQueue } = opts.groups ?? createDeliveryGroups(db, opts.workerId, opts.leaseMs);
   const pace = paceFor(dest.platform, opts.pacing);
-  const heldSince = Date.now();
-  const holdUntil = heldSince + (opts.maxHoldMs ?? 2000);
-  const shareUsed = () => opts.othersWaiting !== undefined && Date.now() > heldSince + FAIR_SHARE_MS && opts.othersWaiting();
+  const holdUntil = Date.now() + (opts.maxHoldMs ?? 2000);
   const maxInlineWait = opts.maxInlineWaitMs ?? 300;
   let tat = dest.pace_tat?.getTime() ?? null;
   let notBefore: number | null = null;
@@ -247,7 +237,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           await recordDelivered();
           await sleep(allowed - now);
         }
-        if (opts.isStopping?.() || Date.now() > holdUntil || shareUsed()) {
+        if (opts.isStopping?.() || Date.now() > holdUntil) {
           more = true;
           break outer;
         }

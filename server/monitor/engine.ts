@@ -68,8 +68,8 @@ function runLoop<T extends { id: K }, K>(spec: {
   idleMs: number;
   /** Claim up to n items, never one of `busy` (still being worked on here). */
   claim: (n: number, busy: K[]) => Promise<T[]>;
-  /** Resolves with when the item, given back unfinished, is due again (ms), or null. `othersWaiting`: see backlog below. */
-  work: (item: T, othersWaiting: () => boolean) => Promise<number | null>;
+  /** Resolves with when the item, given back unfinished, is due again (ms), or null. */
+  work: (item: T) => Promise<number | null>;
   onStop?: () => void;
 }): Loop {
   let stopping = false;
@@ -109,7 +109,6 @@ function runLoop<T extends { id: K }, K>(spec: {
   // slot call for a claim right away. Otherwise nothing was due then, and what becomes due later arrives by wake(),
   // by the due timer above or, from other processes, at the idle tick — a claim per finished item would find nothing.
   let backlog = true;
-  const othersWaiting = () => backlog && !stopping;
 
   const loop = (async () => {
     while (!stopping) {
@@ -128,7 +127,7 @@ function runLoop<T extends { id: K }, K>(spec: {
       for (const item of claimed) {
         busy.add(item.id);
         const p: Promise<unknown> = spec
-          .work(item, othersWaiting)
+          .work(item)
           .then((dueAt) => dueAt !== null && dueAt - Date.now() < spec.idleMs && pokeAt(dueAt))
           .catch((err) => log.error(`${spec.name}: work failed`, { err }))
           .finally(() => {
@@ -197,7 +196,7 @@ export function startEngine(db: DB, opts: EngineOptions): Engine {
         concurrency: opts.concurrency,
         idleMs: opts.idleMs,
         claim: (n, busy) => claimDestinations(db, opts.workerId, n, opts.leaseMs, busy),
-        work: async (dest, othersWaiting) => (await processDestination(db, dest, { ...opts, groups, othersWaiting, isStopping: () => stopping })).dueAt,
+        work: async (dest) => (await processDestination(db, dest, { ...opts, groups, isStopping: () => stopping })).dueAt,
         onStop: () => {
           stopping = true;
         },
