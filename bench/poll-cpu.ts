@@ -7,7 +7,8 @@
 // Figures, back to back with the engine before this round (same bench, same moment; the shared machine at load 20–32,
 // which inflates CPU time per poll for both): before 4.6–5.8 ms (steady) and 7.4–10.5 ms (new reviews); after
 // 2.5–3.1 ms and 6.3–6.8 ms: 0.54–0.66 × steady and 0.65–0.67 × new. On the quiet machine (load 0.1) the engine before
-// measured 2.96 and 5.32 ms, so about 1.8 and 3.5 ms expected there. What changed: store requests with undici's
+// measured 2.96 and 5.32 ms, so about 1.8 and 3.5 ms expected there. NOT in the code now: two worker processes at
+// concurrency 2 (tests/worker/twoWorkers.test.ts) then delivered ~10 × slower, cause not found in time. What was tried: store requests with undici's
 // request() (fetch() was a fifth of the CPU), the app's store and id remembered instead of read per poll, a poll with
 // a review newer than the watermark goes straight to the ingest transaction (no compare-first read of the same rows),
 // the app and source locks in one statement, the last deliveries written with the reschedule.
