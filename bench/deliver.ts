@@ -1,5 +1,7 @@
 // Deliveries per second to loopback receivers, across many destinations, through the real engine (claim → format →
-// SSRF-guarded send → record), one worker process with its default settings except WORKER_CONCURRENCY=32:
+// SSRF-guarded send → record), one worker process with its default settings except WORKER_CONCURRENCY=32. The chat
+// receivers run in their own process (bench/support/chatProcess.ts), as Slack's or Discord's servers would: their
+// parsing and checking of every message is not ARB's work and no longer shares ARB's event loop.
 //   deliver_<db>         40 destinations × 25 reviews, platform pacing off (the engine's own ceiling; the fake Discord
 //                        still sends its bucket headers, a 50 ms pause every 5 messages, which the engine honours);
 //   deliver_paced_<db>   200 destinations × 3 reviews at each platform's real pace. The welcome intro (sent just
@@ -7,10 +9,17 @@
 //                        then 1/s) may only go 1 s after it: this run is bounded by the platforms (~600/s), and
 //   deliver_paced_<db>_behind_pace  says how long after the pace allowed the last message it arrived (0 = pace-bound).
 // Each run is measured until its queue is empty or for at most 15 s. Goal: ≥ 1,000 deliveries/s across destinations.
-// Figures on the 2-core dev machine (busy, so ±30 %): deliver_postgres ~1,000–1,600/s, deliver_pglite ~850–1,250/s,
-// deliver_paced_postgres ~590/s at ~10 ms behind pace. Before grouping the per-message writes (deliveryMarks.ts):
-// ~520–800, ~380–515 and ~480–580/s at ~250 ms behind pace.
-import { benchEnv, figure, openBenchDb, type BenchDb } from './support/engineBench';
+// BENCH_TIMELINE=1 also prints when each destination's last message arrived; BENCH_CPU_PROFILE_DIR=dir writes a CPU
+// profile of each measured run.
+// Figures: quiet machine (load 0.1), receivers in the bench's process: PostgreSQL 829/s, PGlite 783/s. The timeline
+// shows the run's shape: 32 destinations send their 25 messages each in ~0.7 s, then the 8 that found no free slot
+// send theirs, 8 at a time, for another ~0.5 s (Discord's pauses bound the last) — about a third of the run. Giving a
+// held destination back after 250 ms while others wait was tried and dropped: under load the queue read alone can take
+// that long, and destinations were given back before sending anything (two workers at concurrency 2 on three
+// destinations nearly stopped). No after figure: on the shared machine at load 17–32 the figure swings 40–240/s for
+// the previous and the current engine alike. Earlier, before grouping the per-message writes (deliveryMarks.ts):
+// ~520–800, ~380–515/s.
+import { benchEnv, figure, openBenchDb, profileWindow, startChatProcess, type BenchDb, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
 benchEnv({ WORKER_CONCURRENCY: '32' });
@@ -19,17 +28,15 @@ const TIME_BOX_MS = 15_000;
 let nextApp = 8_000_001;
 
 async function run(bench: BenchDb, destinations: number, perDestination: number, pacing: 'platform' | 'off', name: string) {
-  const { startChatWebhooks } = await import('../tests/fakes/chatWebhooks');
   const { createDestination, ensureApp, pollNow } = await import('../server/monitor/service');
   const { startEngine, engineOptionsFromEnv } = await import('../server/monitor/engine');
-  type Hook = ReturnType<Awaited<ReturnType<typeof startChatWebhooks>>['hook']>;
 
-  const chat = await startChatWebhooks();
+  const chat = await startChatProcess();
   const appId = String(nextApp++);
   const app = await ensureApp({ store: 'apple_app_store', appId, title: 'Bench Deliver' });
-  const hooks: Hook[] = [];
+  const hooks: RemoteHook[] = [];
   for (let i = 0; i < destinations; i++) {
-    const hook = chat.hook(PLATFORMS[i % PLATFORMS.length]);
+    const hook = await chat.hook(PLATFORMS[i % PLATFORMS.length]);
     hooks.push(hook);
     await createDestination({ platform: hook.platform, url: hook.url, apps: [{ store: 'apple_app_store', appId }], welcomeCount: 0 });
   }
@@ -53,28 +60,37 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
   };
   await pollNow(source.id, { adapterFor: () => adapter });
   const engine = startEngine(bench.db, engineOptionsFromEnv({ poll: false, pacing }));
-  const deliveredCount = () => hooks.reduce((s, h) => s + h.delivered().length, 0);
-  while (deliveredCount() < destinations) await new Promise((r) => setTimeout(r, 20)); // the intros, not timed
+  while ((await chat.deliveredCount()) < destinations) await new Promise((r) => setTimeout(r, 20)); // the intros, not timed
 
+  const stopProfile = await profileWindow(name);
   const started = performance.now();
   await pollNow(source.id, { adapterFor: () => adapter });
   const target = destinations * (perDestination + 1);
-  while (deliveredCount() < target && performance.now() - started < TIME_BOX_MS) await new Promise((r) => setTimeout(r, 20));
-  const sent = deliveredCount() - destinations;
+  let sent = 0;
+  while ((sent = await chat.deliveredCount()) < target && performance.now() - started < TIME_BOX_MS) await new Promise((r) => setTimeout(r, 20));
   const seconds = (performance.now() - started) / 1000;
+  sent -= destinations;
+  await stopProfile();
   await engine.stop();
   figure(name, sent / seconds, 'deliveries/s');
+  if (process.env.BENCH_TIMELINE) {
+    const arrivals = await chat.delivered();
+    const t0 = performance.timeOrigin + started;
+    const ends = hooks.map((h) => Math.round(arrivals[h.url].at(-1)! - t0)).sort((a, b) => a - b);
+    console.log(`${name} last message per destination (ms):`, ends.join(' '));
+  }
   if (pacing === 'platform') {
+    const arrivals = await chat.delivered();
     // GCRA after the intro at t: the last of n more messages may go at t + n·interval − (burst − 1)·interval at the
     // earliest. The latest such time over all destinations is when the platforms let the run end.
     const allowed = Math.max(...hooks.map((h) => {
       const { intervalMs, burst } = PLATFORM_PACE[h.platform];
-      return h.delivered()[0].receivedAt + (perDestination - burst + 1) * intervalMs;
+      return arrivals[h.url][0] + (perDestination - burst + 1) * intervalMs;
     }));
-    const last = Math.max(...hooks.map((h) => h.delivered().at(-1)!.receivedAt));
+    const last = Math.max(...hooks.map((h) => arrivals[h.url].at(-1)!));
     figure(`${name}_behind_pace`, Math.max(0, last - allowed), 'ms');
   }
-  await chat.close();
+  chat.stop();
 }
 
 async function main() {

@@ -3,6 +3,19 @@
 // memory is inside this process) and on PostgreSQL (the database in its own process), each in a fresh process. The
 // engine claims sources in small batches, so memory does not grow with the number of sources:
 // rss_engine_growth_* is what the polling adds to the process once its database is open. Goal: ≤ 300 MB RSS.
+// Where PGlite's figure goes (process.memoryUsage() at each step, the same node flags and settings; ranges over runs):
+//   node + tsx, nothing loaded                                     75–87 MB
+//   importing PGlite (its JS; 10 MB of wasm, 6 MB of data files)  +41–54 MB
+//   opening the database (a 128 MB WebAssembly memory, of which the touched part counts: shared_buffers, catalogs;
+//   the wasm code once optimized)                                +85–116 MB
+//   the app's modules, migrations, 10,000 sources                 → 247–298 MB before the engine starts
+//   polling 10,000 sources                                        +41–73 MB
+// Tried: shared_buffers 16 MB or 8 MB (now 32 MB) changes nothing beyond the noise; PGlite refuses an initialMemory
+// below its module's 128 MB; --liftoff-only saves ~50 MB by leaving the database's code unoptimized (slower queries,
+// not taken); a worker thread shares the process's RSS. So ≤ 240 MB (the goal with 20 % to spare) is out of reach with
+// the embedded database inside the process: it would have to run in a child process (PGlite behind a socket, the
+// server on node-postgres), where the server's RSS is what rss_10000_sources_postgres measures and the child holds
+// another ~210–250 MB. Figures (this bench): PGlite 342–394 MB (growth 41–73), PostgreSQL 182–195 MB (growth ~58).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

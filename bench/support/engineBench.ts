@@ -4,6 +4,7 @@
  * allowed. Each bench prints `name: value unit` lines only.
  */
 import type { DB } from '../../server/db/client';
+import type { ChatPlatform } from '../../tests/fakes/chatWebhooks';
 
 export type BenchDb = { kind: 'postgres' | 'pglite'; db: DB; close: () => Promise<void> };
 
@@ -47,21 +48,84 @@ export function figure(name: string, value: number, unit: string): void {
   process.stdout.write(`${name}: ${shown} ${unit}\n`);
 }
 
-/** Starts bench/support/feedProcess.ts and resolves with its URL once it listens. */
-export async function startFeedProcess(env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
+/** In a bench's child process: never outlive the benchmark that started it, even if that one crashed. */
+export function exitWithParent(): void {
+  const parent = Number(process.env.BENCH_PARENT_PID);
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      process.exit(0);
+    }
+  }, 500).unref();
+}
+
+/** Starts a bench/support/*Process.ts script and resolves with the first line it prints (its URL or URLs). */
+async function startChild(script: string, env: Record<string, string>): Promise<{ line: string; stop: () => void }> {
   const { spawn } = await import('node:child_process');
   const path = await import('node:path');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'feedProcess.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, script)], {
     env: { ...process.env, ...env, BENCH_PARENT_PID: String(process.pid) },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
       out += String(d);
       if (out.includes('\n')) resolve(out.split('\n')[0].trim());
     });
-    child.once('exit', (code) => reject(new Error(`feed process exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { line, stop: () => child.kill('SIGTERM') };
+}
+
+/** Starts bench/support/feedProcess.ts and resolves with its URL once it listens. */
+export async function startFeedProcess(env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
+  const { line, stop } = await startChild('feedProcess.ts', env);
+  return { url: line, stop };
+}
+
+export type RemoteHook = { platform: ChatPlatform; url: string };
+
+/** The chat webhook fakes in their own process (bench/support/chatProcess.ts), as far away as a real receiver. */
+export async function startChatProcess(): Promise<{
+  hook: (platform: ChatPlatform) => Promise<RemoteHook>;
+  deliveredCount: () => Promise<number>;
+  /** Per hook URL, when each delivered message arrived (ms since epoch). */
+  delivered: () => Promise<Record<string, number[]>>;
+  stop: () => void;
+}> {
+  const { line, stop } = await startChild('chatProcess.ts', {});
+  const control = line.split(' ')[1];
+  const get = async <T>(path: string, method = 'GET') => (await (await fetch(`${control}${path}`, { method })).json()) as T;
+  return {
+    hook: async (platform) => ({ platform, url: (await get<{ url: string }>(`/hook?platform=${platform}`, 'POST')).url }),
+    deliveredCount: async () => (await get<{ delivered: number }>('/count')).delivered,
+    delivered: () => get<Record<string, number[]>>('/delivered'),
+    stop,
+  };
+}
+
+/**
+ * When BENCH_CPU_PROFILE_DIR is set, records a CPU profile of this process for just the measured part of a run (a
+ * whole-run `node --cpu-prof` is mostly set-up: starting PostgreSQL, migrations) and writes `<dir>/<name>.cpuprofile`
+ * on stop, for Chrome DevTools or any .cpuprofile reader. Otherwise does nothing.
+ */
+export async function profileWindow(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.BENCH_CPU_PROFILE_DIR;
+  if (!dir) return async () => {};
+  const { Session } = await import('node:inspector/promises');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
 }

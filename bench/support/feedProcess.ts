@@ -5,6 +5,7 @@
  */
 import { appStoreFeedRoutes, createAppStoreFeed } from '../../tests/fakes/appStoreFeed';
 import { startFakeServer } from '../../tests/fakes/http';
+import { exitWithParent } from './engineBench';
 
 const APPS = Number(process.env.APPS ?? 100);
 const FIRST_APP = Number(process.env.FIRST_APP ?? 7_100_000);
@@ -27,15 +28,7 @@ async function main() {
     appStoreFeedRoutes(feed),
   ]);
   process.stdout.write(`${server.url}\n`);
-  // Never outlive the benchmark that started it, even if that one crashed.
-  const parent = Number(process.env.BENCH_PARENT_PID);
-  setInterval(() => {
-    try {
-      process.kill(parent, 0);
-    } catch {
-      process.exit(0);
-    }
-  }, 500).unref();
+  exitWithParent();
   setInterval(() => {}, 60_000); // keep serving
 }
 

@@ -1,0 +1,40 @@
+/**
+ * The chat platforms' webhook fakes (tests/fakes/chatWebhooks.ts) in their own process, so that a delivery benchmark
+ * measures ARB's side of a delivery — as in production, where the receivers are Slack's or Discord's servers — and not
+ * also the receiving, parsing and checking of every message in the same event loop. Prints
+ * `<webhooks base URL> <control URL>` on the first line of stdout; the control server answers
+ *   POST /hook?platform=slack   → { url }: a new hook;
+ *   GET  /count                 → { delivered }: messages answered with a 2xx, over all hooks;
+ *   GET  /delivered             → { [url]: receivedAt[] }: per hook, when each of them arrived (ms since epoch).
+ */
+import http from 'node:http';
+import { startChatWebhooks, type ChatHook, type ChatPlatform } from '../../tests/fakes/chatWebhooks';
+import { exitWithParent } from './engineBench';
+
+async function main() {
+  const chat = await startChatWebhooks();
+  const hooks: ChatHook[] = [];
+  const control = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://control');
+    let body: unknown;
+    if (req.method === 'POST' && url.pathname === '/hook') {
+      const hook = chat.hook(url.searchParams.get('platform') as ChatPlatform);
+      hooks.push(hook);
+      body = { url: hook.url };
+    } else if (url.pathname === '/count') {
+      body = { delivered: hooks.reduce((s, h) => s + h.delivered().length, 0) };
+    } else if (url.pathname === '/delivered') {
+      body = Object.fromEntries(hooks.map((h) => [h.url, h.delivered().map((r) => r.receivedAt)]));
+    } else {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+  const port = (control.address() as { port: number }).port;
+  process.stdout.write(`${chat.url} http://127.0.0.1:${port}\n`);
+  exitWithParent();
+}
+
+void main();
