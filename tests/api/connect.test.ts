@@ -131,6 +131,13 @@ describe('POST /api/v1/oauth/platform/connect', () => {
     const sources = await db.selectFrom('monitored_sources').select('country').where('app_key', '=', `apple_app_store__${app.appId}`).execute();
     expect(sources.map((s) => s.country).sort()).toEqual([...MAIN_STOREFRONTS].sort());
     await hook.waitForDelivered(1);
+    // The welcome goes out once the US feed is read; the other storefronts' first polls may still be running, and a
+    // poll that finishes reschedules its source (which would swallow the "poll now" below). Wait for Japan's first.
+    const jp = () => db.selectFrom('monitored_sources').select('last_success_at').where('app_key', '=', `apple_app_store__${app.appId}`).where('country', '=', 'jp').executeTakeFirstOrThrow();
+    for (const deadline = Date.now() + 20_000; !(await jp()).last_success_at; ) {
+      if (Date.now() > deadline) throw new Error('the Japanese storefront was never polled');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     t.w.feed.publish(app.appId, 'jp', { content: `素晴らしい ${marker(31)}` });
     await db.updateTable('monitored_sources').set({ next_poll_at: new Date() }).where('app_key', '=', `apple_app_store__${app.appId}`).where('country', '=', 'jp').execute();
     const got = await hook.waitForDelivered(2);
