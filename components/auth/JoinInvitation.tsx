@@ -6,14 +6,13 @@
  */
 import Link from 'next/link';
 import { useRouter } from 'next/router';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useEarlyEffect } from '@/lib/useEarlyEffect';
 import toast from 'react-hot-toast';
 import { acceptInvitation } from '@/lib/api/org';
 import { readAttribution } from '@/lib/referral';
 import { storeSession } from '@/stores/auth';
 import styles from './AuthForms.module.css';
-
-const useEarlyEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
 /** The fragment's token, removed from the address bar (and so from history and analytics). */
 function takeTokenFromFragment(): string | null {

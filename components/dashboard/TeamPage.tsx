@@ -8,6 +8,7 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import type { OrgMember, OrgRole } from '@/lib/api/org';
 import { describeAuditEntry } from '@/lib/auditText';
+import { assignableRoles, canManageTeam, roleLabel } from '@/shared/orgRoles';
 import {
   useAuditLog,
   useCancelInvitation,
@@ -23,8 +24,6 @@ import {
 import { useAuthStore } from '@/stores/auth';
 import styles from './Dashboard.module.css';
 
-const RANK: Record<OrgRole, number> = { member: 1, admin: 2, owner: 3 };
-const ROLE_LABEL: Record<OrgRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 const errorToast = (e: unknown) => toast.error((e as Error).message || 'Something went wrong. Try again.');
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
 
@@ -59,17 +58,10 @@ function OrganisationName({ name, canRename }: { name: string; canRename: boolea
   );
 }
 
-/** Roles the caller may give this member: none above their own, and owners only by owners. */
-function rolesFor(me: OrgRole, target: OrgMember): OrgRole[] {
-  if (RANK[me] < RANK.admin || RANK[target.role] > RANK[me]) return [];
-  if (target.role === 'owner' && me !== 'owner') return [];
-  return (['owner', 'admin', 'member'] as const).filter((r) => RANK[r] <= RANK[me] && (r !== 'owner' || me === 'owner'));
-}
-
 function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
-  const changeRole = useChangeRole({ onSuccess: (m) => toast.success(`${m.email} is now ${ROLE_LABEL[m.role].toLowerCase()}`), onError: errorToast });
+  const changeRole = useChangeRole({ onSuccess: (m) => toast.success(`${m.email} is now ${roleLabel(m.role).toLowerCase()}`), onError: errorToast });
   const remove = useRemoveMember({ onSuccess: () => toast.success(`${member.email} was removed`), onError: errorToast });
-  const roles = member.you ? [] : rolesFor(me, member);
+  const roles = member.you ? [] : assignableRoles(me, member.role);
   const who = member.name ? `${member.name} (${member.email})` : member.email;
   return (
     <tr>
@@ -88,12 +80,12 @@ function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
           >
             {roles.map((r) => (
               <option key={r} value={r}>
-                {ROLE_LABEL[r]}
+                {roleLabel(r)}
               </option>
             ))}
           </select>
         ) : (
-          ROLE_LABEL[member.role]
+          roleLabel(member.role)
         )}
       </td>
       <td>{date(member.joined_at)}</td>
@@ -192,7 +184,7 @@ function Invitations() {
       {invitations.data.map((i) => (
         <li key={i.id} className={styles.row}>
           <span>
-            {i.email} · {ROLE_LABEL[i.role]} · until {date(i.expires_at)}
+            {i.email} · {roleLabel(i.role)} · until {date(i.expires_at)}
           </span>
           <button
             type="button"
@@ -279,7 +271,7 @@ export default function TeamPage() {
   if (org.isPending) return <Skeleton rows={4} label="Loading your organisation" />;
   if (org.isError) return <p role="alert">{org.error.message}</p>;
   const me = org.data.role;
-  const manages = RANK[me] >= RANK.admin;
+  const manages = canManageTeam(me);
   return (
     <>
       <section className={styles.section} aria-labelledby="org-heading">
@@ -288,7 +280,7 @@ export default function TeamPage() {
         </h2>
         <OrganisationName key={org.data.id} name={org.data.name} canRename={manages} />
         <p className={styles.muted}>
-          You are {ROLE_LABEL[me].toLowerCase()} · {org.data.members} {org.data.members === 1 ? 'member' : 'members'}
+          You are {roleLabel(me).toLowerCase()} · {org.data.members} {org.data.members === 1 ? 'member' : 'members'}
         </p>
       </section>
       <section className={styles.section} aria-labelledby="members-heading">

@@ -4,13 +4,11 @@
  * view), then exchanged by POST v1/auth/token/handoff for the session's tokens, which replace the stored auth data.
  * Waits for the persisted user to load first, so a stored session is never mistaken for "signed out".
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useEarlyEffect } from '@/lib/useEarlyEffect';
 import { exchangeHandoffCode } from '@/lib/api/auth';
 import { takeCodeFromAddressBar } from '@/lib/dashboardLink';
 import { storeSession, useAuthHydrated } from '@/stores/auth';
-
-// Layout effects run before every passive effect of the same commit, the app shell's page view included.
-const useEarlyEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
 /** Exchanges the URL's hand-off code once the stored user is loaded; returns true when the page knows who is signed in. */
 export function useDashboardSession(): boolean {

@@ -19,8 +19,9 @@ export interface OrgsTable {
   created_at: Generated<Timestamp>;
 }
 
-/** owner > admin > member: members read and reply; admins also manage apps, destinations, keys and the team; owners also billing and deletion. */
-export type OrgRole = 'owner' | 'admin' | 'member';
+/** owner > admin > member (shared/orgRoles.ts says who may do what). */
+import type { OrgRole } from '@/shared/orgRoles';
+export type { OrgRole };
 
 export interface UsersTable {
   id: string;

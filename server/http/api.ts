@@ -111,6 +111,11 @@ class SerializedAnswer {
   constructor(readonly body: Buffer) {}
 }
 
+/** A cursor page, the shape of every list that pages: `{ "data": items, "has_more": … }`. */
+export function pageAnswer(items: readonly unknown[], hasMore: boolean): SerializedAnswer {
+  return new SerializedAnswer(Buffer.from(JSON.stringify({ data: items, has_more: hasMore })));
+}
+
 const serialized = new WeakMap<object, SerializedAnswer>();
 
 /**
@@ -119,11 +124,6 @@ const serialized = new WeakMap<object, SerializedAnswer>();
  * rest of the request). Only for DEEPLY frozen values (an object of primitives, an array of such): the kept JSON must
  * not go stale. A value that is not frozen is serialized each time, as usual.
  */
-/** A cursor page, the shape of every list that pages: `{ "data": items, "has_more": … }`. */
-export function pageAnswer(items: readonly unknown[], hasMore: boolean): SerializedAnswer {
-  return new SerializedAnswer(Buffer.from(JSON.stringify({ data: items, has_more: hasMore })));
-}
-
 export function cachedAnswer(value: object): SerializedAnswer {
   let answer = serialized.get(value);
   if (!answer) {

@@ -8,8 +8,8 @@ import { emailAddress } from '../http/schemas';
 import type { AuditEntry, Invitation, Member } from './data';
 import { cancelInvitation, inviteMember } from './invitations';
 import { membershipOf, requireRole, type Membership } from './membership';
-import { INVITABLE_ROLES, ORG_ROLES } from './roles';
-import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, teamOf } from './team';
+import { INVITABLE_ROLES, ORG_ROLES } from '@/shared/orgRoles';
+import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf } from './team';
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,64}$/;
 const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;
@@ -91,7 +91,7 @@ export const listOrgMembers = endpoint({
   response: z.array(memberShape),
   handler: async ({ auth }) => {
     const m = await membershipOf(auth);
-    return (await teamOf(m)).members.map(memberJson(m));
+    return (await membersOf(m)).map(memberJson(m));
   },
 });
 
@@ -136,7 +136,7 @@ export const listOrgInvitations = endpoint({
   tags: ['org'],
   auth: 'user',
   response: z.array(invitationShape),
-  handler: async ({ auth }) => (await teamOf(await requireRole(auth, 'admin', 'see invitations'))).invitations.map(invitationJson),
+  handler: async ({ auth }) => (await openInvitationsOf(await requireRole(auth, 'admin', 'see invitations'))).map(invitationJson),
 });
 
 export const createOrgInvitation = endpoint({

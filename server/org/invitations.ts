@@ -30,7 +30,7 @@ import {
 } from './data';
 import { invitationEmail } from './invitationEmail';
 import type { Membership } from './membership';
-import { canManageMember, roleLabel, type OrgRole } from './roles';
+import { canManageMember, roleLabel, type OrgRole } from '@/shared/orgRoles';
 
 export const INVITATION_VALID_DAYS = 7;
 /** Each invitation sends an e-mail from our domain to an address someone typed: bounded per organisation. */
@@ -61,7 +61,8 @@ export async function inviteMember(m: Membership, input: { email: string; role: 
   try {
     await sendMail(invitationEmail({ to: input.email, orgName: org.name, inviter: m.email, role: roleLabel(input.role).toLowerCase(), token, validDays: INVITATION_VALID_DAYS }));
   } catch (err) {
-    // The invitation stays: signing in with the address still joins, and inviting again sends a new link.
+    // Nobody received its link, so the invitation is withdrawn (a sign-in with the address must not join on it); the
+    // admin sees why and can invite again.
     await revokeInvitation(m.orgId, invitation.id, now);
     if (err instanceof MailDeliveryError) throw new HttpError(502, 'mail_failed', `The invitation e-mail could not be sent: ${err.message} Try again later.`);
     throw err;

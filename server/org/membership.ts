@@ -5,7 +5,7 @@
 import type { AuthClaims } from '../auth/tokens';
 import { getUserById } from '../auth/data';
 import { forbidden, unauthorized } from '../http/errors';
-import { atLeast, roleLabel, type OrgRole } from './roles';
+import { atLeast, roleLabel, type OrgRole } from '@/shared/orgRoles';
 
 export type Membership = { userId: string; email: string; orgId: string; role: OrgRole };
 

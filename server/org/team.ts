@@ -27,7 +27,7 @@ import {
   type Org,
 } from './data';
 import type { Membership } from './membership';
-import { canManageMember, canManageTeam, type OrgRole } from './roles';
+import { canManageMember, type OrgRole } from '@/shared/orgRoles';
 
 const conflict = (code: string, message: string) => new HttpError(409, code, message);
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
@@ -46,11 +46,10 @@ export async function renameOrganisation(m: Membership, name: string): Promise<v
   await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'org.renamed', details: { from: org.name, to: name } });
 }
 
-/** Members, and (for those who manage the team) the invitations still open. */
-export async function teamOf(m: Membership, now = new Date()): Promise<{ members: Member[]; invitations: Invitation[] }> {
-  const [members, invitations] = await Promise.all([listMembers(m.orgId), canManageTeam(m.role) ? listOpenInvitations(m.orgId, now) : []]);
-  return { members, invitations };
-}
+export const membersOf = (m: Membership): Promise<Member[]> => listMembers(m.orgId);
+
+/** The invitations still open (the caller's role was checked by requireRole). */
+export const openInvitationsOf = (m: Membership, now = new Date()): Promise<Invitation[]> => listOpenInvitations(m.orgId, now);
 
 /** The member `userId` of the caller's organisation, or a 404 (someone of another organisation is not found here). */
 async function memberOrNotFound(m: Membership, userId: string): Promise<Member> {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { atLeast, canManageMember, canManageTeam } from '@/server/org/roles';
+import { assignableRoles, atLeast, canManageMember, canManageTeam } from '@/shared/orgRoles';
 
 describe('who may manage whom', () => {
   test('rank: owner > admin > member', () => {
@@ -22,5 +22,12 @@ describe('who may manage whom', () => {
     ['owner', 'member', 'owner', true],
   ] as const)('%s acting on a %s (new role %s): %s', (actor, target, newRole, allowed) => {
     expect(canManageMember(actor, target, newRole)).toBe(allowed);
+  });
+
+  test('the roles a picker offers: none for a member or above oneself, owners only from owners', () => {
+    expect(assignableRoles('member', 'member')).toEqual([]);
+    expect(assignableRoles('admin', 'owner')).toEqual([]);
+    expect(assignableRoles('admin', 'member')).toEqual(['admin', 'member']);
+    expect(assignableRoles('owner', 'admin')).toEqual(['owner', 'admin', 'member']);
   });
 });

@@ -5,9 +5,7 @@
  * owner > admin > member. Members read and reply; admins also manage apps, destinations, API keys and the team;
  * owners also billing, ownership and deletion. Nobody manages someone ranked above them, and only an owner makes owners.
  */
-import type { OrgRole } from '../db/types';
-
-export type { OrgRole };
+export type OrgRole = 'owner' | 'admin' | 'member';
 export const ORG_ROLES: readonly OrgRole[] = ['owner', 'admin', 'member'];
 export const INVITABLE_ROLES = ['admin', 'member'] as const;
 
@@ -28,6 +26,11 @@ export function canManageMember(actor: OrgRole, target: OrgRole, newRole?: OrgRo
   // An admin cannot demote or remove an owner (ranked above), and making or unmaking owners is for owners only.
   if ((target === 'owner' || newRole === 'owner') && actor !== 'owner') return false;
   return true;
+}
+
+/** The roles `actor` may give `target` (their current one included), or none when `actor` may not change them. */
+export function assignableRoles(actor: OrgRole, target: OrgRole): OrgRole[] {
+  return canManageMember(actor, target) ? ORG_ROLES.filter((r) => canManageMember(actor, target, r)) : [];
 }
 
 export function roleLabel(role: OrgRole): string {
