@@ -87,6 +87,15 @@ export function endpoint<
 
 const DEFAULT_MAX_BODY = 64 * 1024;
 
+/**
+ * JSON.parse turns a number too large for a double (`1e999999`) into Infinity, which no field means and which
+ * JSON.stringify would write back as null: such a body is refused as invalid JSON, the same whatever the endpoint.
+ */
+function finiteNumbers(_key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new SyntaxError('number out of range');
+  return value;
+}
+
 export function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) {
   if (res.headersSent) return;
   const body = JSON.stringify(payload);
@@ -278,7 +287,7 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
     return readBody(req, ep.maxBodyBytes ?? DEFAULT_MAX_BODY).then((raw) => {
       let json: unknown;
       try {
-        json = raw.trim() === '' ? undefined : JSON.parse(raw);
+        json = raw.trim() === '' ? undefined : JSON.parse(raw, finiteNumbers);
       } catch {
         throw new HttpError(400, 'invalid_json', 'Request body is not valid JSON.');
       }

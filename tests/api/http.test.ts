@@ -56,6 +56,12 @@ describe('bodies', () => {
     expect(r.json.error).toEqual({ code: 'invalid_json', message: 'Request body is not valid JSON.' });
   });
 
+  test('a number too large for a double (JSON.parse would make it Infinity) → 400 invalid_json', async () => {
+    const r = await call(fixtures, 'POST', '/api/v1/echo', undefined, { rawBody: '{"text": "hi", "n": 1e999999}', headers: { 'Content-Type': 'application/json' } });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toEqual({ code: 'invalid_json', message: 'Request body is not valid JSON.' });
+  });
+
   test('a missing body → 400 saying so', async () => {
     const r = await call(fixtures, 'POST', '/api/v1/echo', undefined, { headers: { 'Content-Type': 'application/json' } });
     expect(r.status).toBe(400);
