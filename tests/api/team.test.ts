@@ -2,7 +2,7 @@
 // fake: rename, invitations (link and code sign-in both join), roles, removal, leaving, the audit log, and that nobody
 // reaches another organisation's people.
 import { describe, expect, test } from 'vitest';
-import { sessionFor, type TestUser } from '../helpers/session';
+import { newOwner } from '../helpers/orgs';
 import { setUpMailApi } from '../helpers/apiWorld';
 import { signInWithCode } from '../helpers/emailSignIn';
 import { call } from '../helpers/request';
@@ -12,12 +12,6 @@ const w = setUpMailApi('team', { HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: 
 let n = 0;
 const nextIp = () => `198.18.${Math.floor(++n / 250)}.${(n % 250) + 1}`;
 const uniq = () => `${Date.now().toString(36)}${++n}`;
-/** A new organisation with its owner signed in. */
-async function newOwner(name = 'owner'): Promise<TestUser & { token: string }> {
-  const id = uniq();
-  const user = { userId: `usr_${name}${id}`, orgId: `org_${name}${id}ABCDEFGHIJKLMNOP`, email: `${name}-${id}@example.com` };
-  return { ...user, token: (await sessionFor(user)).authToken };
-}
 
 type Member = { id: string; email: string; role: string; you: boolean };
 type Invitation = { id: string; email: string; role: string };
