@@ -7,7 +7,10 @@ import Layout from '@/components/layout/Layout';
 import ProgressBar, { PROGRESS_MAXIMUM } from '@/components/layout/ProgressBar';
 import { registerAnalyticsSink, resetAnalyticsForTests } from '@/lib/analytics';
 
-afterEach(() => {
+afterEach(async () => {
+  // done() takes the bar away from two timers later (fade, then remove): let them run while this file's document
+  // exists, or they fire into the next file's torn-down environment.
+  await waitFor(() => expect(document.getElementById('nprogress')).toBeNull(), { timeout: 1_000 }).catch(() => undefined);
   NProgress.remove();
   NProgress.status = null;
   resetAnalyticsForTests();

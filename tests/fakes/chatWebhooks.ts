@@ -60,6 +60,7 @@ export type ChatHook = {
   /** Answer the next `n` requests, then hold every one after them until release(). */
   holdAfter(n: number): void;
   release(): void;
+  /** Waits for `n` answered requests; fails when none has arrived for `timeoutMs` (15 s). */
   waitForDelivered(n: number, timeoutMs?: number): Promise<ChatRequest[]>;
   waitForRequests(n: number, filter?: (r: ChatRequest) => boolean, timeoutMs?: number): Promise<ChatRequest[]>;
 };
@@ -358,11 +359,20 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
 
   const server = await startFakeServer([handler]);
 
+  /**
+   * Waits until `check` passes. It gives up when no request has reached the hook for `timeoutMs`, not at a fixed time
+   * from the start: a delivery engine that keeps delivering on a slow, busy machine is not a failure, one that stops is.
+   */
   async function waitOn(hook: HookState, check: () => ChatRequest[] | null, what: () => string, timeoutMs: number): Promise<ChatRequest[]> {
-    const deadline = Date.now() + timeoutMs;
+    let deadline = Date.now() + timeoutMs;
+    let seen = hook.requests.length;
     for (;;) {
       const done = check();
       if (done) return done;
+      if (hook.requests.length !== seen) {
+        seen = hook.requests.length;
+        deadline = Date.now() + timeoutMs;
+      }
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`chat fake (${hook.platform}): ${what()}`);
       await new Promise<void>((resolve) => {
