@@ -21,6 +21,9 @@ import v1OauthSlackCallback from '@/pages/api/v1/oauth/slack/callback';
 import v1Org from '@/pages/api/v1/org/index';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
+import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
+import v1OrgDestinationsId from '@/pages/api/v1/org/destinations/[id]';
+import v1OrgDestinationsIdTest from '@/pages/api/v1/org/destinations/[id]/test';
 import v1OrgInvitations from '@/pages/api/v1/org/invitations/index';
 import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
 import v1OrgLeave from '@/pages/api/v1/org/leave';
@@ -58,6 +61,9 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org', route: v1Org },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
+  { path: '/api/v1/org/destinations', route: v1OrgDestinations },
+  { path: '/api/v1/org/destinations/[id]', route: v1OrgDestinationsId },
+  { path: '/api/v1/org/destinations/[id]/test', route: v1OrgDestinationsIdTest },
   { path: '/api/v1/org/invitations', route: v1OrgInvitations },
   { path: '/api/v1/org/invitations/[id]', route: v1OrgInvitationsId },
   { path: '/api/v1/org/leave', route: v1OrgLeave },
