@@ -19,6 +19,8 @@ import v1OauthBotConnect from '@/pages/api/v1/oauth/bot/connect';
 import v1OauthPlatformConnect from '@/pages/api/v1/oauth/platform/connect';
 import v1OauthSlackCallback from '@/pages/api/v1/oauth/slack/callback';
 import v1Org from '@/pages/api/v1/org/index';
+import v1OrgApiKeys from '@/pages/api/v1/org/api-keys/index';
+import v1OrgApiKeysId from '@/pages/api/v1/org/api-keys/[id]';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
 import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
@@ -59,6 +61,8 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/oauth/platform/connect', route: v1OauthPlatformConnect },
   { path: '/api/v1/oauth/slack/callback', route: v1OauthSlackCallback },
   { path: '/api/v1/org', route: v1Org },
+  { path: '/api/v1/org/api-keys', route: v1OrgApiKeys },
+  { path: '/api/v1/org/api-keys/[id]', route: v1OrgApiKeysId },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
   { path: '/api/v1/org/destinations', route: v1OrgDestinations },

@@ -36,7 +36,7 @@ const invitationShape = z.object({ id: z.string(), email: z.string(), role: invi
 const auditShape = z.object({
   id: z.string(),
   actor_email: z.string().nullable(),
-  action: z.string().meta({ description: 'org.renamed, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, member.left' }),
+  action: z.string().meta({ description: 'org.renamed, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, member.left, destination.added, destination.updated, destination.paused, destination.resumed, destination.deleted, api_key.created, api_key.revoked' }),
   target: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   created_at: z.string(),
