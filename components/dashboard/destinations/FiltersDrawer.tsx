@@ -1,0 +1,119 @@
+/**
+ * Edit a destination's filters, apps and translation language in a drawer (rsuite's, loaded only on the dashboard).
+ * Lists are typed comma-separated; the server checks every value and its message is shown as a toast when it refuses.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import Drawer from 'rsuite/Drawer';
+import 'rsuite/Drawer/styles/index.css';
+import type { OrgDestination } from '@/lib/api/destinations';
+import { useChangeDestination } from '@/lib/queries/destinations';
+import { errorToast } from '../common';
+import styles from '../Dashboard.module.css';
+import own from './Destinations.module.css';
+import { listText, splitList } from './filterText';
+
+type Props = {
+  destination: OrgDestination;
+  /** Every app of the organisation (key → title): a destination may watch any of them. */
+  apps: Map<string, string>;
+  open: boolean;
+  onClose: () => void;
+};
+
+export default function FiltersDrawer({ destination: d, apps, open, onClose }: Props) {
+  const id = useId();
+  const [ratings, setRatings] = useState<number[]>(d.filters.ratings ?? []);
+  const [countries, setCountries] = useState(listText(d.filters.countries));
+  const [languages, setLanguages] = useState(listText(d.filters.languages));
+  const [keywords, setKeywords] = useState(listText(d.filters.keywords));
+  const [appKeys, setAppKeys] = useState(d.apps.map((a) => a.app_key));
+  const [translateTo, setTranslateTo] = useState(d.translate_to ?? '');
+  const change = useChangeDestination({
+    onSuccess: () => {
+      toast.success('Filters saved');
+      onClose();
+    },
+    onError: errorToast,
+  });
+  const toggle = <T,>(list: T[], v: T) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    change.mutate({
+      id: d.id,
+      change: {
+        filters: { ratings: [...ratings].sort(), countries: splitList(countries), languages: splitList(languages), keywords: splitList(keywords) },
+        apps: appKeys,
+        translate_to: translateTo.trim() || null,
+      },
+    });
+  };
+  return (
+    <Drawer open={open} onClose={onClose} placement="right" size="sm" aria-labelledby={`${id}-title`} closeButton={false}>
+      <Drawer.Header closeButton={false}>
+        <Drawer.Title id={`${id}-title`}>Filters of {d.label ?? d.target}</Drawer.Title>
+      </Drawer.Header>
+      <Drawer.Body>
+        <form className={own.drawerForm} onSubmit={submit}>
+          <p className={styles.muted}>Only reviews that match every filter are posted. Leave a field empty to take them all.</p>
+          <fieldset className={own.fieldset}>
+            <legend>Star ratings</legend>
+            <div className={own.checks}>
+              {[1, 2, 3, 4, 5].map((r) => (
+                <label key={r}>
+                  <input type="checkbox" checked={ratings.includes(r)} onChange={() => setRatings(toggle(ratings, r))} /> {r} {r === 1 ? 'star' : 'stars'}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-countries`}>Countries</label>
+            <input id={`${id}-countries`} className={styles.input} value={countries} onChange={(e) => setCountries(e.target.value)} aria-describedby={`${id}-countries-hint`} />
+            <span id={`${id}-countries-hint`} className={own.hint}>
+              Two-letter codes, comma-separated, e.g. us, gb. App Store storefronts added here are watched too.
+            </span>
+          </div>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-languages`}>Languages</label>
+            <input id={`${id}-languages`} className={styles.input} value={languages} onChange={(e) => setLanguages(e.target.value)} aria-describedby={`${id}-languages-hint`} />
+            <span id={`${id}-languages-hint`} className={own.hint}>
+              Codes like en, pt-br, comma-separated.
+            </span>
+          </div>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-keywords`}>Keywords</label>
+            <input id={`${id}-keywords`} className={styles.input} value={keywords} onChange={(e) => setKeywords(e.target.value)} aria-describedby={`${id}-keywords-hint`} />
+            <span id={`${id}-keywords-hint`} className={own.hint}>
+              Post only reviews containing one of these words, comma-separated.
+            </span>
+          </div>
+          <fieldset className={own.fieldset}>
+            <legend>Apps</legend>
+            <div className={own.checks}>
+              {[...apps].map(([key, title]) => (
+                <label key={key}>
+                  <input type="checkbox" checked={appKeys.includes(key)} onChange={() => setAppKeys(toggle(appKeys, key))} /> {title}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-translate`}>Translate reviews into</label>
+            <input id={`${id}-translate`} className={styles.input} value={translateTo} placeholder="e.g. en" onChange={(e) => setTranslateTo(e.target.value)} aria-describedby={`${id}-translate-hint`} />
+            <span id={`${id}-translate-hint`} className={own.hint}>
+              A language code, or empty for none. Saved now; reviews are translated once translation is available.
+            </span>
+          </div>
+          <div className={styles.row}>
+            <button type="submit" className={styles.button} disabled={change.isPending || appKeys.length === 0}>
+              Save filters
+            </button>
+            <button type="button" className={styles.quiet} onClick={onClose}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </Drawer.Body>
+    </Drawer>
+  );
+}
