@@ -65,7 +65,7 @@ test('connect Slack from the dashboard, see it, pause it, send a test, edit its 
   expect(await seriousViolations(page)).toEqual([]);
   await filters.getByRole('button', { name: 'Save filters' }).click();
   await expect(filters).toBeHidden();
-  await expect(card).toContainText('1 star · containing “crash” or “refund”');
+  await expect(card).toContainText('1 star · countries US · containing “crash” or “refund”');
 
   await card.getByRole('button', { name: 'Resume' }).click();
   await expect(card).toContainText('Active');
