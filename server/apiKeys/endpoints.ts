@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { endpoint } from '../http/api';
+import { displayName } from '../http/schemas';
 import { membershipOf, requireRole } from '../org/membership';
 import type { ApiKeyRow } from './data';
 import { createApiKey, listApiKeys, revokeKey } from './service';
@@ -33,12 +34,7 @@ export const createOrgApiKey = endpoint({
   tags: ['org'],
   auth: 'user',
   body: z.object({
-    name: z
-      .string('name must be a string.')
-      .trim()
-      .min(1, 'Give the key a name, e.g. the integration that will use it.')
-      .max(100, 'The name can be at most 100 characters.')
-      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'The name cannot contain control characters.'),
+    name: displayName('Give the key a name, e.g. the integration that will use it.'),
   }),
   response: z.object({ id: z.string(), name: z.string(), prefix: z.string(), created_at: z.string(), key: z.string().meta({ description: 'arb_…: shown once.' }) }),
   handler: async (ctx) => {

@@ -2,7 +2,7 @@
  * Edit a destination's filters, apps and translation language in a drawer (rsuite's, loaded only on the dashboard).
  * Lists are typed comma-separated; the server checks every value and its message is shown as a toast when it refuses.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import Drawer from 'rsuite/Drawer';
 import 'rsuite/Drawer/styles/index.css';
@@ -20,6 +20,19 @@ type Props = {
   open: boolean;
   onClose: () => void;
 };
+
+/** A text field with its hint, read by screen readers with the field. */
+function ListField(p: { id: string; label: string; value: string; onChange: (v: string) => void; placeholder?: string; children: ReactNode }) {
+  return (
+    <div className={styles.field}>
+      <label htmlFor={p.id}>{p.label}</label>
+      <input id={p.id} className={styles.input} value={p.value} placeholder={p.placeholder} onChange={(e) => p.onChange(e.target.value)} aria-describedby={`${p.id}-hint`} />
+      <span id={`${p.id}-hint`} className={own.hint}>
+        {p.children}
+      </span>
+    </div>
+  );
+}
 
 export default function FiltersDrawer({ destination: d, apps, open, onClose }: Props) {
   const id = useId();
@@ -66,27 +79,15 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
               ))}
             </div>
           </fieldset>
-          <div className={styles.field}>
-            <label htmlFor={`${id}-countries`}>Countries</label>
-            <input id={`${id}-countries`} className={styles.input} value={countries} onChange={(e) => setCountries(e.target.value)} aria-describedby={`${id}-countries-hint`} />
-            <span id={`${id}-countries-hint`} className={own.hint}>
-              Two-letter codes, comma-separated, e.g. us, gb. App Store storefronts added here are watched too.
-            </span>
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${id}-languages`}>Languages</label>
-            <input id={`${id}-languages`} className={styles.input} value={languages} onChange={(e) => setLanguages(e.target.value)} aria-describedby={`${id}-languages-hint`} />
-            <span id={`${id}-languages-hint`} className={own.hint}>
-              Codes like en, pt-br, comma-separated.
-            </span>
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${id}-keywords`}>Keywords</label>
-            <input id={`${id}-keywords`} className={styles.input} value={keywords} onChange={(e) => setKeywords(e.target.value)} aria-describedby={`${id}-keywords-hint`} />
-            <span id={`${id}-keywords-hint`} className={own.hint}>
-              Post only reviews containing one of these words, comma-separated.
-            </span>
-          </div>
+          <ListField id={`${id}-countries`} label="Countries" value={countries} onChange={setCountries}>
+            Two-letter codes, comma-separated, e.g. us, gb. App Store storefronts added here are watched too.
+          </ListField>
+          <ListField id={`${id}-languages`} label="Languages" value={languages} onChange={setLanguages}>
+            Codes like en, pt-br, comma-separated.
+          </ListField>
+          <ListField id={`${id}-keywords`} label="Keywords" value={keywords} onChange={setKeywords}>
+            Post only reviews containing one of these words, comma-separated.
+          </ListField>
           <fieldset className={own.fieldset}>
             <legend>Apps</legend>
             <div className={own.checks}>
@@ -97,13 +98,9 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
               ))}
             </div>
           </fieldset>
-          <div className={styles.field}>
-            <label htmlFor={`${id}-translate`}>Translate reviews into</label>
-            <input id={`${id}-translate`} className={styles.input} value={translateTo} placeholder="e.g. en" onChange={(e) => setTranslateTo(e.target.value)} aria-describedby={`${id}-translate-hint`} />
-            <span id={`${id}-translate-hint`} className={own.hint}>
-              A language code, or empty for none. Saved now; reviews are translated once translation is available.
-            </span>
-          </div>
+          <ListField id={`${id}-translate`} label="Translate reviews into" value={translateTo} onChange={setTranslateTo} placeholder="e.g. en">
+            A language code, or empty for none. Saved now; reviews are translated once translation is available.
+          </ListField>
           <div className={styles.row}>
             <button type="submit" className={styles.button} disabled={change.isPending || appKeys.length === 0}>
               Save filters
