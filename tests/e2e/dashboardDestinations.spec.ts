@@ -37,6 +37,7 @@ test('connect Slack from the dashboard, see it, pause it, send a test, edit its 
   await expect(page.getByRole('heading', { name: /^Connected to your/ })).toBeVisible({ timeout: 20_000 });
   const welcome = await connect.delivered(hook.id, 3);
   expect(welcome[0].raw).toContain(app.title);
+  expect(await seriousViolations(page)).toEqual([]);
   await drawer.getByRole('button', { name: 'Close' }).click();
   await expect(drawer).toBeHidden();
 
@@ -56,13 +57,18 @@ test('connect Slack from the dashboard, see it, pause it, send a test, edit its 
   expect(got[3].raw).toContain('Test message from ARB');
   expect(got[3].body).toMatchObject({ blocks: expect.any(Array) });
 
-  // The filters drawer, with the keyboard: Escape closes it, the form saves.
+  // The filters drawer: Escape closes it without saving; the form saves.
   await card.getByRole('button', { name: 'Edit filters' }).click();
   const filters = page.getByRole('dialog', { name: /^Filters of/ });
   await expect(filters).toBeVisible();
   await filters.getByRole('checkbox', { name: '1 star' }).check();
   await filters.getByLabel('Keywords').fill('crash, refund');
   expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(filters).toBeHidden();
+  await card.getByRole('button', { name: 'Edit filters' }).click();
+  await filters.getByRole('checkbox', { name: '1 star' }).check();
+  await filters.getByLabel('Keywords').fill('crash, refund');
   await filters.getByRole('button', { name: 'Save filters' }).click();
   await expect(filters).toBeHidden();
   await expect(card).toContainText('1 star · countries US · containing “crash” or “refund”');
