@@ -21,6 +21,20 @@ export function describeAuditEntry(e: Pick<AuditEntry, 'action' | 'target' | 'de
       return `removed ${who}`;
     case 'member.left':
       return 'left the organisation';
+    case 'destination.added':
+      return `added the destination ${who}`;
+    case 'destination.updated':
+      return `changed the settings of ${who}`;
+    case 'destination.paused':
+      return `paused ${who}`;
+    case 'destination.resumed':
+      return `resumed ${who}`;
+    case 'destination.deleted':
+      return `deleted the destination ${who}`;
+    case 'api_key.created':
+      return `created the API key “${who}”`;
+    case 'api_key.revoked':
+      return `revoked the API key “${who}”`;
     default:
       return `${e.action.replace(/[._]/g, ' ')}${e.target ? ` ${e.target}` : ''}`;
   }

@@ -5,6 +5,10 @@
  * storefront; the browser then builds the v2 connection payload (lib/connectionPayload) and calls
  * POST v1/oauth/platform/connect. Slack and Discord can instead be installed through their OAuth page.
  * Loaded only once an app is picked (see LazyConnectFlow), with its own React Query client.
+ *
+ * The dashboard's "Add destination" uses the same flow `forOrganisation`: the call carries the session, so the
+ * connection is the organisation's at once (an admin's own address needs no confirmation e-mail). OAuth installs are
+ * not offered there: their return page connects without a session.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -32,7 +36,14 @@ function errorMessage(err: unknown): string {
   return err instanceof Error && err.message ? err.message : 'Something went wrong. Please try again.';
 }
 
-function Flow() {
+type FlowProps = {
+  /** Connect with the signed-in session, for the caller's organisation (the dashboard). */
+  forOrganisation?: boolean;
+  /** After a connection was made (the dashboard refreshes its list). */
+  onConnected?: (destinationId: string) => void;
+};
+
+function Flow({ forOrganisation = false, onConnected }: FlowProps) {
   const app = useAppSelectionStore((s) => s.selectedAppDetails);
   const countryCode = useAppSelectionStore((s) => s.selectedCountryCode);
   const continueEnabled = useAppSelectionStore((s) => s.continueButtonEnabled);
@@ -46,7 +57,7 @@ function Flow() {
   const source = useConnectionStore((s) => s.connectionSource);
   const authEmail = useAuthStore((s) => s.authData.email);
   const config = usePublicConfigQuery();
-  const connectMutation = useConnectMutation();
+  const connectMutation = useConnectMutation({ signedIn: forOrganisation });
   const startOAuthMutation = useStartOAuthMutation();
   const [oauthBusy, setOauthBusy] = useState(false);
   const [confirmationMessage, setConfirmationMessage] = useState<string | null>(null);
@@ -130,6 +141,7 @@ function Flow() {
       setConfirmationMessage(pending ? (result.confirmation?.sent === false ? result.confirmation.message : null) : null);
       c.setDestinationId(result.destination_id);
       c.setConnectionState('connected');
+      onConnected?.(result.destination_id);
       c.setShowSignupBanner(true);
       // The status card carries the invitation to sign up from here on; the search hero's banner would be a second one.
       useAppSelectionStore.getState().setShowSignupBanner(false);
@@ -199,7 +211,7 @@ function Flow() {
             appStore={app.store}
             values={values}
             onChange={changeValues}
-            config={config.data}
+            config={forOrganisation && config.data ? { ...config.data, slack_oauth: false, discord_oauth: false } : config.data}
             busy={state === 'connecting'}
             onBack={() => {
               focusNext.current = 'platform';
@@ -225,10 +237,10 @@ function Flow() {
   );
 }
 
-export default function ConnectFlow() {
+export default function ConnectFlow(props: FlowProps) {
   return (
     <QueryProvider>
-      <Flow />
+      <Flow {...props} />
     </QueryProvider>
   );
 }

@@ -15,7 +15,9 @@ import styles from './Dashboard.module.css';
 
 export const DASHBOARD_LINKS = [
   { href: '/dashboard', label: 'Overview' },
+  { href: '/dashboard/destinations', label: 'Destinations' },
   { href: '/dashboard/team', label: 'Team' },
+  { href: '/dashboard/api-keys', label: 'API keys' },
 ] as const;
 
 /** Whether the stored auth data is a real sign-in (a billing-only token from /subscribe opens no dashboard). */

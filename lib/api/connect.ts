@@ -1,11 +1,12 @@
 /** Connecting an app to a chat platform, and reading a destination back. These throw ApiError with the server's message. */
+import type { AxiosRequestConfig } from 'axios';
 import { api, call } from './client';
 import type { ApiBody, ApiData } from './openapi';
 import type { ConnectResult, Destination } from './types';
 
-/** POST v1/oauth/platform/connect — `payload` is the encoded v2 connection payload (lib/connectionPayload). */
-export function connectPlatform(request: ApiBody<'/api/v1/oauth/platform/connect', 'post'>): Promise<ConnectResult> {
-  return call(api.post('v1/oauth/platform/connect', request));
+/** POST v1/oauth/platform/connect — `payload` is the encoded v2 connection payload (lib/connectionPayload); `config` carries a session's bearer (the dashboard). */
+export function connectPlatform(request: ApiBody<'/api/v1/oauth/platform/connect', 'post'>, config?: AxiosRequestConfig): Promise<ConnectResult> {
+  return call(api.post('v1/oauth/platform/connect', request, config));
 }
 
 /** POST v1/oauth/bot/connect — finishes a bot install (OAuth code + state). */

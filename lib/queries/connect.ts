@@ -54,12 +54,13 @@ export function destinationStatusOf(result: Pick<ConnectResult, 'status'>): Dest
  * POST v1/oauth/platform/connect with the encoded connection payload. The answer carries the connection's status:
  * it seeds the destination's query, so the status card shows it at once and keeps it fresh from there.
  */
-export function useConnectMutation() {
+export function useConnectMutation({ signedIn = false }: { /** Send the session: the organisation's connection. */ signedIn?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (request: ApiBody<'/api/v1/oauth/platform/connect', 'post'>) => {
       const { connectPlatform } = await import('@/lib/api/connect');
-      const result = await connectPlatform(request);
+      const session = signedIn ? await (await import('@/lib/api/org')).signedIn() : undefined;
+      const result = await connectPlatform(request, session);
       return { result, status: destinationStatusOf(result) };
     },
     onSuccess: ({ result, status }) => {

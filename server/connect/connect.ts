@@ -9,6 +9,9 @@ import type { AuthClaims } from '../auth/tokens';
 import { HttpError } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
+import { PLATFORM_NAMES } from '../destinations/deliver';
+import { recordAudit } from '../org/data';
+import { requireRole, type Membership } from '../org/membership';
 import { createDestination, type DestinationStatus, type DestinationTarget } from '../monitor/service';
 import { storefrontsFor } from '../monitor/wantedSources';
 import { isAddressUnsubscribed } from '../subscriptions/data';
@@ -76,7 +79,17 @@ function destinationTarget(platform: ConnectRequest['platform'], target: Connect
   return { platform, url: target.url, warning: target.warning };
 }
 
+/**
+ * A signed-in caller (the dashboard's "Add destination" sends its session) connects for their organisation, which
+ * takes an admin: the organisation and role are read from the database, not the token. Without a session the
+ * connection is anonymous, as on the home page.
+ */
+async function connectingMember(auth: AuthClaims | null): Promise<Membership | null> {
+  return auth?.scope === 'full' ? requireRole(auth, 'admin', 'add destinations') : null;
+}
+
 export async function connectDestination(req: ConnectRequest & { target: ConnectTarget }, ctx: ConnectContext): Promise<ConnectResult> {
+  const member = await connectingMember(ctx.auth);
   await enforceRateLimit(CONNECT_LIMITS.perIp, ipRateKey(ctx.ip), 'Too many connections from your network in the last hour. Try again later.');
   if (req.target.kind === 'email') {
     await enforceRateLimit(CONNECT_LIMITS.perAddress, mailboxKey(req.target.email), 'This address was signed up several times today already. Try again tomorrow.');
@@ -89,13 +102,16 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
   const app = await registerApp(req.app, storefrontsFor(req.country)[0]);
   const created = await createDestination({
     ...destinationTarget(req.platform, req.target),
-    orgId: ctx.auth?.orgId ?? null,
+    orgId: member?.orgId ?? ctx.auth?.orgId ?? null,
     label: ctx.label ?? undefined,
     apps: [{ store: req.app.store, appId: req.app.appId }],
     ...(req.app.store === 'apple_app_store' ? { country: req.country } : {}),
     createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,
     addressConfirmed,
   });
+  if (member && created.created) {
+    await recordAudit({ orgId: member.orgId, actor: { userId: member.userId, email: member.email }, action: 'destination.added', target: `${PLATFORM_NAMES[req.platform]} ${created.status.label ?? created.status.target}`, details: { id: created.id, app: created.status.app?.title ?? null } });
+  }
   const pending = created.status.status === 'pending_confirmation';
   const confirmation = pending && req.target.kind === 'email' ? await requestDestinationConfirmation(created.id, req.target.email) : null;
   log.info('connection made', { destinationId: created.id, platform: req.platform, created: created.created, pending, source: req.source, country: req.country || null });

@@ -209,6 +209,8 @@ export interface DestinationsTable {
   lease_until: NullableTimestamp;
   /** Anonymous chat connections: paused after this time unless claimed (server/monitor/anonymous.ts). */
   expires_at: NullableTimestamp;
+  /** Language its reviews should be translated into (e.g. "en"); stored, not acted on yet. */
+  translate_to: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -318,6 +320,21 @@ export interface AuditLogTable {
   created_at: Generated<Timestamp>;
 }
 
+// ── 0013 API keys ──────────────────────────────────────────────────────────────────────────────────────────────────
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  name: string;
+  /** The key's first characters (`arb_` + 6), shown in the list. */
+  prefix: string;
+  /** Keyed hash of the whole key (server/apiKeys); the key itself is never stored. */
+  key_hash: string;
+  created_by: string | null;
+  created_at: Generated<Timestamp>;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -342,4 +359,5 @@ export interface Database {
   key_fingerprints: KeyFingerprintsTable;
   org_invitations: OrgInvitationsTable;
   audit_log: AuditLogTable;
+  api_keys: ApiKeysTable;
 }

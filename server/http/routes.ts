@@ -19,8 +19,13 @@ import v1OauthBotConnect from '@/pages/api/v1/oauth/bot/connect';
 import v1OauthPlatformConnect from '@/pages/api/v1/oauth/platform/connect';
 import v1OauthSlackCallback from '@/pages/api/v1/oauth/slack/callback';
 import v1Org from '@/pages/api/v1/org/index';
+import v1OrgApiKeys from '@/pages/api/v1/org/api-keys/index';
+import v1OrgApiKeysId from '@/pages/api/v1/org/api-keys/[id]';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
+import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
+import v1OrgDestinationsId from '@/pages/api/v1/org/destinations/[id]';
+import v1OrgDestinationsIdTest from '@/pages/api/v1/org/destinations/[id]/test';
 import v1OrgInvitations from '@/pages/api/v1/org/invitations/index';
 import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
 import v1OrgLeave from '@/pages/api/v1/org/leave';
@@ -56,8 +61,13 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/oauth/platform/connect', route: v1OauthPlatformConnect },
   { path: '/api/v1/oauth/slack/callback', route: v1OauthSlackCallback },
   { path: '/api/v1/org', route: v1Org },
+  { path: '/api/v1/org/api-keys', route: v1OrgApiKeys },
+  { path: '/api/v1/org/api-keys/[id]', route: v1OrgApiKeysId },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
+  { path: '/api/v1/org/destinations', route: v1OrgDestinations },
+  { path: '/api/v1/org/destinations/[id]', route: v1OrgDestinationsId },
+  { path: '/api/v1/org/destinations/[id]/test', route: v1OrgDestinationsIdTest },
   { path: '/api/v1/org/invitations', route: v1OrgInvitations },
   { path: '/api/v1/org/invitations/[id]', route: v1OrgInvitationsId },
   { path: '/api/v1/org/leave', route: v1OrgLeave },

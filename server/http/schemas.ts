@@ -5,3 +5,12 @@ import { z } from 'zod';
 export const emailAddress = z
   .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.email('Enter a valid e-mail address.').max(254))
   .meta({ description: 'E-mail address (compared case-insensitively).', example: 'jane@example.com' });
+
+/** A name people give something (an organisation, an API key): trimmed, 1–100 characters, no control characters. */
+export const displayName = (whenEmpty: string) =>
+  z
+    .string('name must be a string.')
+    .trim()
+    .min(1, whenEmpty)
+    .max(100, 'The name can be at most 100 characters.')
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'The name cannot contain control characters.');

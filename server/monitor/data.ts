@@ -230,3 +230,75 @@ export async function appKeysOfDestinations(db: Db, ids: string[]): Promise<stri
   if (ids.length === 0) return [];
   return (await db.selectFrom('destination_apps').select('app_key').distinct().where('destination_id', 'in', ids).execute()).map((a) => a.app_key);
 }
+
+// ── an organisation's destinations (the dashboard) ──────────────────────────────────────────────────────────────
+
+/** What the dashboard lists of a destination: never the target itself, only its hint. */
+const ORG_DESTINATION_COLUMNS = [
+  'id',
+  'platform',
+  'status',
+  'status_reason',
+  'disabled_cause',
+  'label',
+  'target_hint',
+  'filters',
+  'translate_to',
+  'warning',
+  'last_delivery_at',
+  'last_error',
+  'last_error_at',
+  'created_at',
+] as const;
+
+/** Every destination of the organisation, newest first. */
+export async function listOrgDestinationRows(db: Db, orgId: string) {
+  return db.selectFrom('destinations').select(ORG_DESTINATION_COLUMNS).where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+/** One destination of the organisation (undefined when it has none with this id: another's is not found either). */
+export async function getOrgDestinationRow(db: Db, orgId: string, id: string) {
+  return db.selectFrom('destinations').select(ORG_DESTINATION_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The apps of these destinations with their titles, in the order each was connected. */
+export async function appsOfDestinations(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('destination_apps as da')
+    .innerJoin('apps as a', 'a.key', 'da.app_key')
+    .select(['da.destination_id', 'a.key', 'a.app_id', 'a.store', 'a.title', 'a.icon_url', 'a.store_url'])
+    .where('da.destination_id', 'in', ids)
+    .orderBy('da.created_at')
+    .orderBy('a.key')
+    .execute();
+}
+
+/** Every app any destination of the organisation watches. */
+export async function orgDestinationAppKeys(db: Db, orgId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('destination_apps as da')
+    .innerJoin('destinations as d', 'd.id', 'da.destination_id')
+    .select('da.app_key')
+    .distinct()
+    .where('d.org_id', '=', orgId)
+    .execute();
+  return rows.map((r) => r.app_key);
+}
+
+/** A destination's platform and encrypted target, for sending it a message outside the queue (a test). */
+export async function getDestinationTarget(db: Db, id: string) {
+  return db.selectFrom('destinations').select(['platform', 'target_enc', 'status']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The destination stops watching these apps. */
+export async function unlinkDestinationApps(db: Db, id: string, appKeys: string[]): Promise<void> {
+  if (appKeys.length === 0) return;
+  await db.deleteFrom('destination_apps').where('destination_id', '=', id).where('app_key', 'in', appKeys).execute();
+}
+
+/** Deletes a destination of the organisation with its apps and deliveries (cascade); false when it had none with this id. */
+export async function deleteOrgDestination(db: Db, orgId: string, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('destinations').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0) === 1;
+}

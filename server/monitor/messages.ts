@@ -8,7 +8,7 @@ import { formatFor, type OutgoingMessage } from '../destinations/format';
 import type { FormattedMessage, Platform, ReviewMessageInput } from '../destinations/types';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../subscriptions/tokens';
 import type { AppStore, NormalizedReview } from '../sources/types';
-import { appInfoOf } from './apps';
+import { appInfoOf, type AppRow } from './apps';
 
 export type OpenDelivery = {
   id: number;
@@ -105,6 +105,49 @@ export async function buildMessage(platform: Platform, target: string, d: OpenDe
             previous: d.kind === 'updated' && d.prev_body !== null ? { rating: d.prev_rating ?? 0, body: d.prev_body, title: d.prev_title } : null,
           },
         };
+  if (platform === 'email') return withUnsubscribe(target, (ctx) => formatFor(platform, message, ctx));
+  return formatFor(platform, message);
+}
+
+/** The words of a test message: a review-shaped message, so the channel shows exactly how reviews will look. */
+export const TEST_MESSAGE_TITLE = 'Test message from ARB';
+
+/**
+ * A test message for a destination, formatted like a review of `app` (the platform's real review layout), sent when an
+ * admin asks for one from the dashboard. Nothing is stored: it is not a review.
+ */
+export async function buildTestMessage(
+  platform: Platform,
+  target: string,
+  app: Pick<AppRow, 'store' | 'app_id' | 'title' | 'icon_url' | 'store_url'>,
+  now = new Date(),
+): Promise<FormattedMessage> {
+  const message: OutgoingMessage = {
+    type: 'review',
+    input: {
+      kind: 'new',
+      app: appInfoOf(app),
+      sentiment: null,
+      previous: null,
+      review: {
+        store: app.store,
+        appId: app.app_id,
+        storeReviewId: `arb-test-${now.getTime()}`,
+        country: null,
+        language: null,
+        authorName: 'ARB',
+        title: TEST_MESSAGE_TITLE,
+        body: `This is a test: new reviews of ${app.title} will appear here like this one. Sent from the ARB dashboard.`,
+        rating: 5,
+        appVersion: null,
+        createdAt: now,
+        updatedAt: now,
+        replyText: null,
+        replyUpdatedAt: null,
+        permalink: null,
+      },
+    },
+  };
   if (platform === 'email') return withUnsubscribe(target, (ctx) => formatFor(platform, message, ctx));
   return formatFor(platform, message);
 }

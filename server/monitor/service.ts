@@ -33,6 +33,7 @@ import {
   linkDestinationApp,
   openDeliveryTotals,
   RUNNING_AGAIN,
+  unlinkDestinationApps,
   updateDestination,
   type DestinationStatusValue,
 } from './data';
@@ -324,6 +325,61 @@ export async function setDestinationPaused(id: string, paused: boolean, reason =
     wake('deliver');
   }
   return (await getDestinationStatus(id))!;
+}
+
+/** What an organisation's admin may change on a destination besides pausing it (absent fields stay as they are). */
+export type DestinationSettings = {
+  filters?: DestinationFilters;
+  /** The apps it watches (app keys of registered apps; at least one). */
+  appKeys?: string[];
+  /** Language to translate its reviews into, or null for none. Stored only: nothing translates yet. */
+  translateTo?: string | null;
+};
+
+/** App Store storefronts a destination's country filter asks for (those that are storefronts), 'us' without one. */
+function wantedStorefronts(filters: DestinationFilters): string[] {
+  const codes = (filters.countries ?? []).filter(isStorefrontCode);
+  return codes.length ? codes : [...storefrontsFor(null)];
+}
+
+/**
+ * Changes a destination's filters, apps or translation language. An app added gets its sources (the storefronts its
+ * country filter names, for App Store apps) and its welcome like a new connection; a storefront added to the country
+ * filter starts being watched too, since wanting its reviews means watching it (wantedSources.ts). The apps' locks are
+ * held while the apps change, as for a new connection, so a review is welcomed or fanned out, never neither.
+ */
+export async function updateDestinationSettings(id: string, settings: DestinationSettings): Promise<void> {
+  const db = await getDb();
+  await db.transaction().execute(async (trx) => {
+    const current = await destinationAppKeys(trx, id);
+    const wanted = settings.appKeys ? [...new Set(settings.appKeys)].sort() : current;
+    for (const key of [...new Set([...current, ...wanted])].sort()) {
+      if (!(await lockApp(trx, key))) throw badRequest(`apps: ${key} is not an app of this organisation.`, 'unknown_app');
+    }
+    const filters = settings.filters ? normalizeFilters(settings.filters) : readFilters((await getWelcomeSettings(trx, id)).filters);
+    await updateDestination(trx, id, {
+      ...(settings.filters ? { filters: JSON.stringify(filters) } : {}),
+      ...(settings.translateTo !== undefined ? { translate_to: settings.translateTo } : {}),
+    });
+    await unlinkDestinationApps(
+      trx,
+      id,
+      current.filter((k) => !wanted.includes(k)),
+    );
+    const added = wanted.filter((k) => !current.includes(k));
+    for (const key of added) await linkDestinationApp(trx, id, key);
+    // Sources for the apps added, and for storefronts the country filter now asks for.
+    const refresh = settings.filters ? wanted : added;
+    for (const key of refresh) {
+      const store = key.startsWith('apple_app_store') ? 'apple_app_store' : 'google_play_store';
+      if (store === 'apple_app_store') for (const country of wantedStorefronts(filters)) await ensureSource(trx, { appKey: key, kind: 'appstore_feed', country });
+      else if (added.includes(key)) for (const s of sourcesFor(store, null)) await ensureSource(trx, { appKey: key, ...s });
+    }
+    await activateNeededSources(trx, wanted);
+    if ((await destinationStatusOf(trx, id)) !== 'pending_confirmation') await welcomeWaitingApps(trx, id);
+  });
+  wake('poll');
+  wake('deliver');
 }
 
 export type ConfirmedDestination = { id: string; appTitles: string[]; alreadyConfirmed: boolean };

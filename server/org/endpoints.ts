@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { endpoint, pageAnswer } from '../http/api';
-import { emailAddress } from '../http/schemas';
+import { displayName, emailAddress } from '../http/schemas';
 import type { AuditEntry, Invitation, Member } from './data';
 import { cancelInvitation, inviteMember } from './invitations';
 import { membershipOf, requireRole, type Membership } from './membership';
@@ -36,7 +36,7 @@ const invitationShape = z.object({ id: z.string(), email: z.string(), role: invi
 const auditShape = z.object({
   id: z.string(),
   actor_email: z.string().nullable(),
-  action: z.string().meta({ description: 'org.renamed, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, member.left' }),
+  action: z.string().meta({ description: 'org.renamed, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, member.left, destination.added, destination.updated, destination.paused, destination.resumed, destination.deleted, api_key.created, api_key.revoked' }),
   target: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   created_at: z.string(),
@@ -70,12 +70,7 @@ export const updateOrganisation = endpoint({
   tags: ['org'],
   auth: 'user',
   body: z.object({
-    name: z
-      .string('name must be a string.')
-      .trim()
-      .min(1, 'Enter a name for the organisation.')
-      .max(100, 'The name can be at most 100 characters.')
-      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'The name cannot contain control characters.'),
+    name: displayName('Enter a name for the organisation.'),
   }),
   response: z.object({ name: z.string() }),
   handler: async ({ auth, body }) => {

@@ -13,6 +13,7 @@ import { signEmailToken } from '@/server/subscriptions/tokens';
 import { emailRequestsSettled } from '@/server/subscriptions/service';
 import { decodeJwt } from 'jose';
 import { call } from '../helpers/request';
+import { newOwner } from '../helpers/orgs';
 import type { ReceivedMail } from '../fakes/smtp';
 import { linkToken, marker, markersIn, newIosApp, newIp, payloadFor, connectWorldWithEngine } from './support/connectWorld';
 
@@ -266,10 +267,10 @@ describe('old links cannot undo a later unsubscribe', () => {
 describe('a signed-in user’s own address (service level)', () => {
   test('skips the confirmation when asked; anyone else’s address still waits for its mailbox', async () => {
     const app = appWithReviews(2);
-    const own = `${uniqueLocal('me')}@example.com`;
-    const orgId = `org_${uniqueLocal('consent').padEnd(24, 'x').slice(0, 24)}`;
-    await (await getDb()).insertInto('orgs').values({ id: orgId, name: 'Consent test' }).execute();
-    const auth = { userId: 'usr_test', orgId, email: own, scope: 'full' as const };
+    // A real owner: connecting with a session is for the caller's organisation, whose role is read from the database.
+    const owner = await newOwner('consent');
+    const own = owner.email;
+    const auth = { userId: owner.userId, orgId: owner.orgId, email: own, scope: 'full' as const };
     const req = (email: string) => {
       const parsed = parseConnectionPayload('email', payloadFor({ app_id: app.appId, user_email: email }), 'required');
       return { ...parsed, target: parsed.target! };

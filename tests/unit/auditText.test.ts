@@ -10,7 +10,14 @@ describe('audit entries in plain words', () => {
     [{ action: 'member.role_changed', target: 'bob@x.com', details: { from: 'member', to: 'admin' } }, 'changed the role of bob@x.com from member to admin'],
     [{ action: 'member.removed', target: 'bob@x.com', details: { role: 'member' } }, 'removed bob@x.com'],
     [{ action: 'member.left', target: 'bob@x.com', details: {} }, 'left the organisation'],
-    [{ action: 'destination.paused', target: 'dst_1', details: {} }, 'destination paused dst_1'],
+    [{ action: 'destination.added', target: 'Slack #reviews', details: {} }, 'added the destination Slack #reviews'],
+    [{ action: 'destination.updated', target: 'Slack #reviews', details: {} }, 'changed the settings of Slack #reviews'],
+    [{ action: 'destination.paused', target: 'Slack #reviews', details: {} }, 'paused Slack #reviews'],
+    [{ action: 'destination.resumed', target: 'Slack #reviews', details: {} }, 'resumed Slack #reviews'],
+    [{ action: 'destination.deleted', target: 'Slack #reviews', details: {} }, 'deleted the destination Slack #reviews'],
+    [{ action: 'api_key.created', target: 'CI', details: {} }, 'created the API key “CI”'],
+    [{ action: 'api_key.revoked', target: 'CI', details: {} }, 'revoked the API key “CI”'],
+    [{ action: 'something.else_happened', target: 'x', details: {} }, 'something else happened x'],
   ])('%j', (entry, words) => {
     expect(describeAuditEntry(entry)).toBe(words);
   });

@@ -9,6 +9,7 @@ import * as m0007 from './0007_secrets_fingerprint';
 import * as m0008 from './0008_source_format_errors';
 import * as m0009 from './0009_disabled_cause';
 import * as m0010 from './0010_team';
+import * as m0013 from './0013_api_keys';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0008_source_format_errors': m0008,
   '0009_disabled_cause': m0009,
   '0010_team': m0010,
+  '0013_api_keys': m0013,
 };

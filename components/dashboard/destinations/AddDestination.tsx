@@ -1,0 +1,42 @@
+/**
+ * "Add destination": the home page's own flow — search the app, pick the platform, paste the webhook (or address) —
+ * in a drawer, connecting with the signed-in session so the new destination is the organisation's at once.
+ */
+import { useId } from 'react';
+import Drawer from 'rsuite/Drawer';
+import 'rsuite/Drawer/styles/index.css';
+import ConnectFlow from '@/components/connect/ConnectFlow';
+import AppSearch from '@/components/search/AppSearch';
+import SelectedAppCard from '@/components/search/SelectedAppCard';
+import { useAppSelectionStore } from '@/stores/appSelection';
+import styles from '../Dashboard.module.css';
+import own from './Destinations.module.css';
+
+export default function AddDestination({ open, onClose, onConnected }: { open: boolean; onClose: () => void; onConnected: () => void }) {
+  const id = useId();
+  const picked = useAppSelectionStore((s) => s.selectedAppDetails !== null);
+  return (
+    <Drawer open={open} onClose={onClose} placement="right" size="md" aria-labelledby={`${id}-title`} closeButton={false}>
+      <Drawer.Header closeButton={false}>
+        <Drawer.Title id={`${id}-title`}>Add destination</Drawer.Title>
+      </Drawer.Header>
+      <Drawer.Body>
+        <div className={own.addBody}>
+          <p className={styles.muted}>Find the app, then choose where its reviews go. The destination belongs to your organisation at once.</p>
+          <AppSearch />
+          {picked ? (
+            <>
+              <SelectedAppCard />
+              <ConnectFlow forOrganisation onConnected={onConnected} />
+            </>
+          ) : null}
+          <div className={styles.row}>
+            <button type="button" className={styles.quiet} onClick={onClose}>
+              Close
+            </button>
+          </div>
+        </div>
+      </Drawer.Body>
+    </Drawer>
+  );
+}

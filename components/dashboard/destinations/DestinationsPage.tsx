@@ -1,0 +1,198 @@
+/**
+ * /dashboard/destinations: every channel and inbox the organisation delivers to, each as a card with its state in
+ * words (what is wrong and how to fix it), last delivery and last error. Admins pause and resume, send a test message,
+ * edit filters (a drawer), delete, and add destinations with the home page's connect flow. Members read: the page says
+ * why they see no buttons. Roles are enforced by the server; the page only follows them.
+ */
+import dynamic from 'next/dynamic';
+import { useId, useMemo, useState } from 'react';
+import toast from 'react-hot-toast';
+import type { OrgDestination } from '@/lib/api/destinations';
+import { useChangeDestination, useDeleteDestination, useDestinations, useTestDestination, destinationKeys } from '@/lib/queries/destinations';
+import { useOrganisation } from '@/lib/queries/team';
+import { useQueryClient } from '@tanstack/react-query';
+import { atLeast, roleLabel } from '@/shared/orgRoles';
+import { useAppSelectionStore } from '@/stores/appSelection';
+import { useConnectionStore } from '@/stores/connection';
+import { dateTime, errorToast, Skeleton } from '../common';
+import styles from '../Dashboard.module.css';
+import own from './Destinations.module.css';
+import { describeFilters } from './filterText';
+
+// The drawers (and rsuite) load when first opened.
+const FiltersDrawer = dynamic(() => import('./FiltersDrawer'), { ssr: false });
+const AddDestination = dynamic(() => import('./AddDestination'), { ssr: false });
+
+/** A new start for "Add destination": no app picked, no connection under way (stores shared with the home page's flow). */
+function startOver() {
+  useAppSelectionStore.getState().resetSelection();
+  useConnectionStore.getState().resetConnection();
+}
+
+const STATUS_WORDS: Record<OrgDestination['status'], string> = {
+  active: 'Active',
+  paused: 'Paused',
+  disabled: 'Disabled',
+  pending_confirmation: 'Waiting for confirmation',
+};
+
+const nameOf = (d: OrgDestination) => d.label ?? d.target;
+
+function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage: boolean; apps: Map<string, string> }) {
+  const headingId = useId();
+  const [editing, setEditing] = useState(false);
+  const [testResult, setTestResult] = useState<string | null>(null);
+  const change = useChangeDestination({ onSuccess: (r) => toast.success(r.status === 'paused' ? 'Destination paused' : 'Destination resumed'), onError: errorToast });
+  const test = useTestDestination({
+    onSuccess: (r) => {
+      setTestResult(r.message);
+      if (r.ok) toast.success('Test message sent');
+      else toast.error(r.message);
+    },
+    onError: errorToast,
+  });
+  const remove = useDeleteDestination({ onSuccess: () => toast.success('Destination deleted'), onError: errorToast });
+  const stopped = d.status !== 'active';
+  return (
+    <li>
+      <article className={own.card} aria-labelledby={headingId}>
+        <div className={own.cardHead}>
+          <h2 id={headingId} className={own.cardTitle}>
+            {d.platform_name} · {nameOf(d)}
+          </h2>
+          <span className={`${own.badge} ${own[d.status]}`}>{STATUS_WORDS[d.status]}</span>
+        </div>
+        {stopped && (d.status_reason || d.fix) ? (
+          <div className={own.problem}>
+            {d.status_reason ? <p>{d.status_reason}</p> : null}
+            {d.fix ? <p>{d.fix}</p> : null}
+          </div>
+        ) : null}
+        <dl className={own.facts}>
+          <dt>Apps</dt>
+          <dd>{d.apps.map((a) => a.title).join(', ') || '—'}</dd>
+          {d.label ? (
+            <>
+              <dt>Posts to</dt>
+              <dd>{d.target}</dd>
+            </>
+          ) : null}
+          <dt>Filters</dt>
+          <dd>{describeFilters(d.filters)}</dd>
+          {d.translate_to ? (
+            <>
+              <dt>Translate into</dt>
+              <dd>{d.translate_to} (saved; translation is not available yet)</dd>
+            </>
+          ) : null}
+          <dt>Last delivery</dt>
+          <dd>{d.last_delivery_at ? <time dateTime={d.last_delivery_at}>{dateTime(d.last_delivery_at)}</time> : 'None yet'}</dd>
+          {d.last_error ? (
+            <>
+              <dt>Last error</dt>
+              <dd>
+                {d.last_error}
+                {d.last_error_at ? ` (${dateTime(d.last_error_at)})` : ''}
+              </dd>
+            </>
+          ) : null}
+          {d.warning ? (
+            <>
+              <dt>Note</dt>
+              <dd>{d.warning}</dd>
+            </>
+          ) : null}
+        </dl>
+        {canManage ? (
+          <div className={own.actions}>
+            {d.status === 'pending_confirmation' ? null : (
+              <button
+                type="button"
+                className={styles.quiet}
+                disabled={change.isPending || d.cause === 'unsubscribed'}
+                onClick={() => change.mutate({ id: d.id, change: { paused: d.status === 'active' } })}
+              >
+                {d.status === 'active' ? 'Pause' : 'Resume'}
+              </button>
+            )}
+            <button type="button" className={styles.quiet} disabled={test.isPending || d.status === 'pending_confirmation'} aria-busy={test.isPending} onClick={() => test.mutate(d.id)}>
+              Send test
+            </button>
+            <button type="button" className={styles.quiet} onClick={() => setEditing(true)}>
+              Edit filters
+            </button>
+            <button
+              type="button"
+              className={styles.danger}
+              disabled={remove.isPending}
+              onClick={() => {
+                if (!window.confirm(`Delete the ${d.platform_name} destination ${nameOf(d)}? It stops receiving reviews at once.`)) return;
+                remove.mutate(d.id);
+              }}
+            >
+              Delete
+            </button>
+          </div>
+        ) : null}
+        <p role="status" className={own.result}>
+          {testResult}
+        </p>
+        {editing ? <FiltersDrawer destination={d} apps={apps} open={editing} onClose={() => setEditing(false)} /> : null}
+      </article>
+    </li>
+  );
+}
+
+export default function DestinationsPage() {
+  const org = useOrganisation();
+  const destinations = useDestinations();
+  const client = useQueryClient();
+  const [adding, setAdding] = useState(false);
+  // The organisation's apps: those its destinations watch (each may be moved to any of them).
+  const apps = useMemo(() => new Map((destinations.data ?? []).flatMap((d) => d.apps.map((a) => [a.app_key, a.title] as const))), [destinations.data]);
+  if (org.isPending || destinations.isPending) return <Skeleton rows={4} label="Loading destinations" />;
+  if (org.isError) return <p role="alert">{org.error.message}</p>;
+  if (destinations.isError) return <p role="alert">{destinations.error.message}</p>;
+  const canManage = atLeast(org.data.role, 'admin');
+  const openAdd = () => {
+    startOver();
+    setAdding(true);
+  };
+  return (
+    <>
+      <div className={own.header}>
+        {canManage ? (
+          <>
+            <p className={styles.muted}>Every channel and inbox your organisation’s reviews go to.</p>
+            <button type="button" className={styles.button} onClick={openAdd}>
+              Add destination
+            </button>
+          </>
+        ) : (
+          <p className={styles.muted}>
+            Only admins and the owner can add or change destinations. You are a {roleLabel(org.data.role).toLowerCase()}.
+          </p>
+        )}
+      </div>
+      {destinations.data.length === 0 ? (
+        <p className={styles.muted}>No destinations yet. {canManage ? 'Add one to get reviews in a channel or an inbox.' : ''}</p>
+      ) : (
+        <ul className={own.list} aria-label="Destinations">
+          {destinations.data.map((d) => (
+            <DestinationCard key={d.id} d={d} canManage={canManage} apps={apps} />
+          ))}
+        </ul>
+      )}
+      {adding ? (
+        <AddDestination
+          open={adding}
+          onClose={() => {
+            setAdding(false);
+            startOver();
+          }}
+          onConnected={() => void client.invalidateQueries({ queryKey: destinationKeys.all })}
+        />
+      ) : null}
+    </>
+  );
+}

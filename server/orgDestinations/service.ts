@@ -1,0 +1,181 @@
+/**
+ * An organisation's destinations as its dashboard sees them: list them with their state in plain words (what is wrong
+ * and how to fix it), change them (pause/resume, filters, apps, translation language), delete them, and send one a
+ * test message through the same formatter and sender as reviews. Every call is scoped to the caller's organisation: a
+ * destination of another organisation is not found (404). Members read; admins change (the endpoints check roles).
+ * Every change is recorded in the organisation's audit log.
+ */
+import { getDb } from '../db/client';
+import { decryptSecret } from '../crypto';
+import { HttpError, notFound } from '../http/errors';
+import { enforceRateLimit, type RateLimitRule } from '../http/rateLimit';
+import { log } from '../log';
+import { deliver, PLATFORM_NAMES, prepareTarget } from '../destinations/deliver';
+import { defaultWebhookSender } from '../destinations/send';
+import type { Platform } from '../destinations/types';
+import { appsOfDestinations, deleteOrgDestination, getDestinationTarget, getOrgDestinationRow, listOrgDestinationRows, orgDestinationAppKeys } from '../monitor/data';
+import { readFilters, type DestinationFilters } from '../monitor/filters';
+import { buildTestMessage } from '../monitor/messages';
+import { setDestinationPaused, updateDestinationSettings } from '../monitor/service';
+import type { AppStore } from '../sources/types';
+import type { DisabledCause } from '../db/types';
+import { recordAudit } from '../org/data';
+import type { Membership } from '../org/membership';
+import { fixFor } from './status';
+
+export const TEST_MESSAGE_LIMITS = {
+  /** A test is for checking a channel, not for posting into it: a few per destination… */
+  perDestination: { name: 'destination-test:dst', limit: 5, windowSeconds: 600 } satisfies RateLimitRule,
+  /** …and a bound per organisation, so a script cannot turn the button into a spam cannon. */
+  perOrg: { name: 'destination-test:org', limit: 30, windowSeconds: 3600 } satisfies RateLimitRule,
+};
+
+export type OrgDestinationApp = { app_key: string; app_id: string; app_store: AppStore; title: string; icon_url: string | null };
+
+export type OrgDestination = {
+  id: string;
+  platform: Platform;
+  platform_name: string;
+  label: string | null;
+  target: string;
+  apps: OrgDestinationApp[];
+  filters: DestinationFilters;
+  translate_to: string | null;
+  status: 'active' | 'paused' | 'disabled' | 'pending_confirmation';
+  status_reason: string | null;
+  /** Who or what stopped it, as a value (null while active or pending). */
+  cause: DisabledCause | null;
+  fix: string | null;
+  warning: string | null;
+  last_delivery_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  created_at: string;
+};
+
+export type DestinationChange = { paused?: boolean; filters?: DestinationFilters; apps?: string[]; translate_to?: string | null };
+
+export type TestResult = { ok: boolean; status: number; message: string };
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+type Row = NonNullable<Awaited<ReturnType<typeof getOrgDestinationRow>>>;
+type AppLink = Awaited<ReturnType<typeof appsOfDestinations>>[number];
+
+function toJson(d: Row, apps: AppLink[]): OrgDestination {
+  const platform = d.platform as Platform;
+  // An error older than the last successful delivery is history, not the current state (as on the public status).
+  const current = d.last_error && (!d.last_delivery_at || (d.last_error_at && d.last_error_at > d.last_delivery_at)) ? d.last_error : null;
+  return {
+    id: d.id,
+    platform,
+    platform_name: PLATFORM_NAMES[platform] ?? d.platform,
+    label: d.label,
+    target: d.target_hint,
+    apps: apps
+      .filter((a) => a.destination_id === d.id)
+      .map((a) => ({ app_key: a.key, app_id: a.app_id, app_store: a.store as AppStore, title: a.title, icon_url: a.icon_url })),
+    filters: readFilters(d.filters),
+    translate_to: d.translate_to,
+    status: d.status,
+    status_reason: d.status_reason,
+    cause: d.disabled_cause,
+    fix: fixFor({ status: d.status, cause: d.disabled_cause, platform, target: d.target_hint }),
+    warning: d.warning,
+    last_delivery_at: iso(d.last_delivery_at),
+    last_error: current,
+    last_error_at: current ? iso(d.last_error_at) : null,
+    created_at: iso(d.created_at)!,
+  };
+}
+
+export async function listDestinations(m: Membership): Promise<OrgDestination[]> {
+  const db = await getDb();
+  const rows = await listOrgDestinationRows(db, m.orgId);
+  const apps = await appsOfDestinations(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toJson(r, apps));
+}
+
+async function destinationOf(m: Membership, id: string): Promise<OrgDestination> {
+  const db = await getDb();
+  const row = await getOrgDestinationRow(db, m.orgId, id);
+  if (!row) throw notFound('Your organisation has no destination with this id. It may have been deleted.');
+  return toJson(row, await appsOfDestinations(db, [id]));
+}
+
+/**
+ * The apps this organisation has: those its destinations watch. An admin can move a destination between them, never
+ * onto an app the organisation does not follow.
+ */
+async function orgAppKeys(orgId: string): Promise<Set<string>> {
+  return new Set(await orgDestinationAppKeys(await getDb(), orgId));
+}
+
+const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
+const nameOf = (d: OrgDestination) => `${d.platform_name} ${d.label ?? d.target}`;
+
+export async function changeDestination(m: Membership, id: string, change: DestinationChange): Promise<OrgDestination> {
+  const before = await destinationOf(m, id);
+  if (change.apps) {
+    const known = await orgAppKeys(m.orgId);
+    const unknown = change.apps.find((k) => !known.has(k));
+    if (unknown) throw new HttpError(400, 'unknown_app', `apps: ${unknown} is not an app of your organisation.`);
+  }
+  if (change.paused === false && before.cause === 'unsubscribed') {
+    throw new HttpError(409, 'address_unsubscribed', 'The recipient unsubscribed from these e-mails: only they can sign up again, from a confirmation link sent to them.');
+  }
+  if (change.filters || change.apps || change.translate_to !== undefined) {
+    await updateDestinationSettings(id, { filters: change.filters, appKeys: change.apps, translateTo: change.translate_to });
+  }
+  if (change.paused !== undefined && (change.paused ? before.status !== 'paused' : before.status !== 'active')) {
+    await setDestinationPaused(id, change.paused, 'Paused from the dashboard.');
+  }
+  const after = await destinationOf(m, id);
+  const details: Record<string, unknown> = {};
+  if (change.filters) details.filters = after.filters;
+  if (change.apps) details.apps = after.apps.map((a) => a.app_key);
+  if (change.translate_to !== undefined) details.translate_to = after.translate_to;
+  if (Object.keys(details).length) await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'destination.updated', target: nameOf(after), details });
+  if (after.status !== before.status && change.paused !== undefined) {
+    await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: change.paused ? 'destination.paused' : 'destination.resumed', target: nameOf(after), details: { id } });
+  }
+  return after;
+}
+
+export async function removeDestination(m: Membership, id: string): Promise<void> {
+  const d = await destinationOf(m, id);
+  if (!(await deleteOrgDestination(await getDb(), m.orgId, id))) throw notFound('Your organisation has no destination with this id. It may have been deleted.');
+  await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'destination.deleted', target: nameOf(d), details: { id, platform: d.platform } });
+  log.info('destination deleted from the dashboard', { destinationId: id, orgId: m.orgId });
+}
+
+/**
+ * Sends a test message now, outside the queue, through the review path (formatter of the platform, the SSRF-guarded
+ * sender or the mail sender) and says what the platform answered. Nothing about the destination changes: a failed
+ * test neither disables nor pauses it. An address that has not confirmed yet gets nothing (409).
+ */
+export async function sendTestMessage(m: Membership, id: string): Promise<TestResult> {
+  const d = await destinationOf(m, id);
+  if (d.status === 'pending_confirmation') {
+    throw new HttpError(409, 'pending_confirmation', 'This address has not confirmed yet: nothing is sent to it until the link in its confirmation e-mail is clicked.');
+  }
+  await enforceRateLimit(TEST_MESSAGE_LIMITS.perDestination, id, 'Several test messages were sent to this destination in the last minutes. Try again in a few minutes.');
+  await enforceRateLimit(TEST_MESSAGE_LIMITS.perOrg, m.orgId, 'Your organisation sent many test messages in the last hour. Try again later.');
+  const db = await getDb();
+  const row = await getDestinationTarget(db, id);
+  const app = (await appsOfDestinations(db, [id]))[0];
+  if (!row || !app) throw notFound('This destination watches no app any more, so there is nothing to test it with.');
+  const target = decryptSecret(row.target_enc);
+  const message = await buildTestMessage(d.platform, target, { ...app, store: app.store as AppStore });
+  const outcome = await deliver(prepareTarget({ destinationId: id, platform: d.platform, target }), message, {
+    sender: defaultWebhookSender(),
+    idempotencyKey: `${id}-test-${Date.now()}`,
+  });
+  log.info('test message sent', { destinationId: id, orgId: m.orgId, outcome: outcome.type, status: outcome.status });
+  if (outcome.type === 'delivered') {
+    return { ok: true, status: outcome.status, message: `${d.platform_name} accepted the test message${d.platform === 'email' ? ` for ${d.target}` : ''}.` };
+  }
+  return { ok: false, status: outcome.status, message: outcome.error };
+}

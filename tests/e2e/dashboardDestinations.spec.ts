@@ -1,0 +1,142 @@
+// The dashboard's Destinations and API keys pages in Chromium against the real server and the loopback fakes: an
+// admin connects Slack from the dashboard with the home page's flow (the welcome reaches the receiver), sees the
+// destination, pauses it, sends a test message that the receiver gets, edits its filters in the drawer; creates an
+// API key that is shown once and revokes it; a member sees the destination but has no way to delete it (and the API
+// refuses). axe runs on each page as each of them sees it.
+import type { Page } from '@playwright/test';
+import { encodeConnectionPayload } from '../../lib/connectionPayload';
+import { seriousViolations } from './support/a11y';
+import { appWithReviews, choosePlatform, expect, searchAndPick, test, uniqueWord } from './support/connectFlow';
+
+test.describe.configure({ timeout: 120_000 });
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+async function acceptDialogs(page: Page) {
+  page.on('dialog', (d) => void d.accept());
+}
+
+test('connect Slack from the dashboard, see it, pause it, send a test, edit its filters', async ({ page, signIn, connect }) => {
+  const tag = uniqueWord();
+  const app = await appWithReviews(connect, `${tag} Compass`, tag, 2);
+  const hook = await connect.newHook('slack');
+  await signIn(page, { redirectTo: '/dashboard/destinations' });
+  await page.waitForURL((u) => u.pathname === '/dashboard/destinations');
+  const nav = page.getByRole('navigation', { name: 'Dashboard' });
+  await expect(nav.getByRole('link', { name: 'Destinations' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'API keys' })).toBeVisible();
+  await expect(page.getByText('No destinations yet.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add destination' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Add destination' });
+  await expect(drawer).toBeVisible();
+  await searchAndPick(page, app.title);
+  await choosePlatform(page, 'Slack');
+  await page.getByLabel('Slack webhook URL').fill(hook.url);
+  await page.getByRole('button', { name: 'Connect Slack' }).click();
+  await expect(page.getByRole('heading', { name: /^Connected to your/ })).toBeVisible({ timeout: 20_000 });
+  const welcome = await connect.delivered(hook.id, 3);
+  expect(welcome[0].raw).toContain(app.title);
+  expect(await seriousViolations(page)).toEqual([]);
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await expect(drawer).toBeHidden();
+
+  const card = page.getByRole('article', { name: /^Slack · / });
+  await expect(card).toContainText(app.title);
+  await expect(card).toContainText('Active');
+  await expect(card).not.toContainText(new URL(hook.url).pathname);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await card.getByRole('button', { name: 'Pause' }).click();
+  await expect(card).toContainText('Paused');
+  await expect(card).toContainText('Resume it to post new reviews again.');
+
+  await card.getByRole('button', { name: 'Send test' }).click();
+  await expect(card.getByRole('status')).toHaveText('Slack accepted the test message.');
+  const got = await connect.delivered(hook.id, 4);
+  expect(got[3].raw).toContain('Test message from ARB');
+  expect(got[3].body).toMatchObject({ blocks: expect.any(Array) });
+
+  // The filters drawer: Escape closes it without saving; the form saves.
+  await card.getByRole('button', { name: 'Edit filters' }).click();
+  const filters = page.getByRole('dialog', { name: /^Filters of/ });
+  await expect(filters).toBeVisible();
+  await filters.getByRole('checkbox', { name: '1 star' }).check();
+  await filters.getByLabel('Keywords').fill('crash, refund');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(filters).toBeHidden();
+  await card.getByRole('button', { name: 'Edit filters' }).click();
+  await filters.getByRole('checkbox', { name: '1 star' }).check();
+  await filters.getByLabel('Keywords').fill('crash, refund');
+  await filters.getByRole('button', { name: 'Save filters' }).click();
+  await expect(filters).toBeHidden();
+  await expect(card).toContainText('1 star · countries US · containing “crash” or “refund”');
+
+  await card.getByRole('button', { name: 'Resume' }).click();
+  await expect(card).toContainText('Active');
+});
+
+test('create an API key, see it once, revoke it', async ({ page, signIn }) => {
+  await acceptDialogs(page);
+  await signIn(page, { redirectTo: '/dashboard/api-keys' });
+  await page.waitForURL((u) => u.pathname === '/dashboard/api-keys');
+  await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'API keys' })).toHaveAttribute('aria-current', 'page');
+  await page.getByLabel('Key name').fill('Nightly export');
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const shown = page.getByRole('region', { name: 'Your new API key' });
+  await expect(shown).toContainText('you won’t see it again');
+  const key = (await shown.getByLabel('API key Nightly export').textContent())!.trim();
+  expect(key).toMatch(/^arb_[0-9A-Za-z]{40}$/);
+  const table = page.getByRole('table', { name: 'API keys of the organisation' });
+  await expect(table).toContainText('Nightly export');
+  await expect(table).toContainText(`${key.slice(0, 10)}…`);
+  await expect(table).toContainText('Never');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await shown.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText(key)).toHaveCount(0);
+  await page.reload();
+  await expect(table).toContainText('Nightly export');
+  expect(await page.content()).not.toContain(key);
+
+  await table.getByRole('button', { name: 'Revoke Nightly export' }).click();
+  await expect(page.getByText('No API keys yet.')).toBeVisible();
+});
+
+test('a member sees the destination but cannot delete it', async ({ page, signIn, connect, control, newEmail, browser, baseURL }) => {
+  test.slow();
+  const tag = uniqueWord();
+  const app = await appWithReviews(connect, `${tag} Beacon`, tag, 1);
+  const hook = await connect.newHook('mattermost');
+  const owner = await signIn(page, { redirectTo: '/dashboard/destinations' });
+  const payload = encodeConnectionPayload({ version: 'v2', user_email: '', source: 'dashboard', source_type: 'webhook', webhook_url: hook.url, app_id: app.app_id, app_store: 'apple_app_store', country: 'us' });
+  const added = await page.request.post('/api/v1/oauth/platform/connect', { headers: bearer(owner.authToken), data: { platform: 'mattermost', payload } });
+  expect(added.status(), await added.text()).toBe(200);
+  const destinationId = ((await added.json()) as { data: { destination_id: string } }).data.destination_id;
+  const invitee = newEmail('member');
+  expect((await page.request.post('/api/v1/org/invitations', { headers: bearer(owner.authToken), data: { email: invitee, role: 'member' } })).status()).toBe(201);
+  const [mail] = await control.waitForMail(invitee);
+  const link = new URL(/https?:\/\/\S+\/join#[\w-]+/.exec(mail.text)![0]);
+
+  const other = await browser.newContext({ baseURL });
+  try {
+    const theirs = await other.newPage();
+    await theirs.goto(`${link.pathname}${link.hash}`);
+    await theirs.waitForURL((u) => u.pathname === '/dashboard/team');
+    await theirs.goto('/dashboard/destinations');
+    const card = theirs.getByRole('article', { name: /^Mattermost · / });
+    await expect(card).toContainText(app.title);
+    await expect(theirs.getByText('Only admins and the owner can add or change destinations. You are a member.')).toBeVisible();
+    await expect(theirs.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    await expect(theirs.getByRole('button', { name: 'Add destination' })).toHaveCount(0);
+    expect(await seriousViolations(theirs)).toEqual([]);
+    const memberToken = await theirs.evaluate(() => (JSON.parse(localStorage.getItem('arb-storage') ?? '{}') as { state?: { authData?: { authToken?: string } } }).state?.authData?.authToken ?? '');
+    const refused = await theirs.request.delete(`/api/v1/org/destinations/${destinationId}`, { headers: bearer(memberToken) });
+    expect(refused.status()).toBe(403);
+    await theirs.reload();
+    await expect(card).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
