@@ -1,0 +1,126 @@
+// Every dashboard route that names one thing of an organisation (a member, an invitation, an app, a destination, an
+// API key…) is called, for each of its methods, by the owner of ANOTHER organisation with the first organisation's ids
+// (404, never a hint that it exists), and by a MEMBER of that organisation where only admins may act (403). The list
+// is checked against the generated route table, so a new route under /api/v1/org/ fails this file until its
+// expectation is written here. Lists read by the other organisation hold none of the first one's ids, and nothing the
+// refused calls aimed at has changed.
+import { describe, expect, test } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { createDestination } from '@/server/monitor/service';
+import type { Method } from '@/server/http/api';
+import { apiRoutes } from '@/server/http/routes';
+import { setUpMailApi } from '../helpers/apiWorld';
+import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
+import { call } from '../helpers/request';
+
+const w = setUpMailApi('org-authorization', { HCAPTCHA_SECRET: undefined, STRIPE_SECRET_KEY: undefined, TRUST_PROXY: '1' });
+
+let n = 0;
+const nextIp = () => `198.19.${Math.floor(++n / 250)}.${(n % 250) + 1}`;
+
+/** What a call needs beyond the id: a body a permitted caller could send, and whether a member may make it. */
+type Case = { body?: unknown; memberMay?: boolean };
+
+/** Every method of every /api/v1/org/ route with a path parameter. `[id]` is read per route from `ids`. */
+const CASES: Record<string, Partial<Record<Method, Case>>> = {
+  '/api/v1/org/members/[id]': { PATCH: { body: { role: 'admin' } }, DELETE: {} },
+  '/api/v1/org/invitations/[id]': { DELETE: {} },
+  '/api/v1/org/destinations/[id]': { PATCH: { body: { paused: true } }, DELETE: {} },
+  '/api/v1/org/destinations/[id]/test': { POST: { body: {} } },
+  '/api/v1/org/api-keys/[id]': { DELETE: {} },
+};
+
+type World = { owner: SignedInUser; member: SignedInUser; admin: SignedInUser; stranger: SignedInUser; ids: Record<string, string> };
+
+async function world(): Promise<World> {
+  const owner = await newOwner('alpha');
+  const admin = await memberOf(owner, 'admin');
+  const member = await memberOf(owner, 'member');
+  const stranger = await newOwner('stranger');
+  const send = <T>(method: 'POST', path: string, body: unknown) => call<T>(w.api, method, path, body, { token: owner.token, ip: nextIp() });
+
+  const invitation = await send<{ id: string }>('POST', '/api/v1/org/invitations', { email: `invitee-${Date.now()}@example.com`, role: 'member' });
+  expect(invitation.status, invitation.text).toBe(201);
+  const key = await send<{ id: string }>('POST', '/api/v1/org/api-keys', { name: 'CI' });
+  expect(key.status, key.text).toBe(201);
+  const destination = await createDestination({
+    orgId: owner.orgId,
+    platform: 'slack',
+    url: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
+    apps: [{ store: 'apple_app_store', appId: String(1_500_000_000 + Math.floor(Math.random() * 1e8)), title: 'Alpha app' }],
+    welcomeCount: 0,
+  });
+  return {
+    owner, admin, member, stranger,
+    ids: {
+      '/api/v1/org/members/[id]': admin.userId,
+      '/api/v1/org/invitations/[id]': invitation.json.data.id,
+      '/api/v1/org/destinations/[id]': destination.id,
+      '/api/v1/org/destinations/[id]/test': destination.id,
+      '/api/v1/org/api-keys/[id]': key.json.data.id,
+    },
+  };
+}
+
+const urlOf = (route: string, id: string) => route.replace(/\[[^\]]+\]/, encodeURIComponent(id));
+
+/** The rows the refused calls aimed at, to compare before and after. */
+async function snapshot(wd: World) {
+  const db = await getDb();
+  return {
+    admin: await db.selectFrom('users').select(['role', 'org_id']).where('id', '=', wd.admin.userId).executeTakeFirst(),
+    invitation: await db.selectFrom('org_invitations').selectAll().where('id', '=', wd.ids['/api/v1/org/invitations/[id]']).executeTakeFirst(),
+    destination: await db.selectFrom('destinations').select(['status', 'org_id', 'filters']).where('id', '=', wd.ids['/api/v1/org/destinations/[id]']).executeTakeFirst(),
+    key: await db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', wd.ids['/api/v1/org/api-keys/[id]']).executeTakeFirst(),
+  };
+}
+
+describe('authorization of the dashboard routes, with two organisations', () => {
+  test('every route under /api/v1/org/ that takes an id has its expectations here', () => {
+    const routes = apiRoutes.filter((r) => r.path.startsWith('/api/v1/org/') && r.path.includes('['));
+    const missing = routes.flatMap((r) => Object.keys(r.route.endpoints).filter((m) => !CASES[r.path]?.[m as Method]).map((m) => `${m} ${r.path}`));
+    expect(missing).toEqual([]);
+    const stale = Object.keys(CASES).filter((p) => !routes.some((r) => r.path === p));
+    expect(stale).toEqual([]);
+  });
+
+  test("another organisation's owner gets 404 for each of them, and nothing changes", async () => {
+    const wd = await world();
+    const before = await snapshot(wd);
+    for (const [route, methods] of Object.entries(CASES)) {
+      for (const [method, c] of Object.entries(methods)) {
+        const r = await call(w.api, method as Method, urlOf(route, wd.ids[route]), c.body, { token: wd.stranger.token, ip: nextIp() });
+        expect(r.status, `${method} ${route} as another organisation: ${r.text}`).toBe(404);
+        expect(r.json.error.code).toBe('not_found');
+      }
+    }
+    expect(await snapshot(wd)).toEqual(before);
+  });
+
+  test('a member gets 403 where only admins may act, and reads what members read', async () => {
+    const wd = await world();
+    const before = await snapshot(wd);
+    for (const [route, methods] of Object.entries(CASES)) {
+      for (const [method, c] of Object.entries(methods)) {
+        const r = await call(w.api, method as Method, urlOf(route, wd.ids[route]), c.body, { token: wd.member.token, ip: nextIp() });
+        if (c.memberMay) expect(r.status, `${method} ${route} as a member: ${r.text}`).toBeLessThan(300);
+        else {
+          expect(r.status, `${method} ${route} as a member: ${r.text}`).toBe(403);
+          expect(r.json.error.message).toMatch(/admin|owner/i);
+        }
+      }
+    }
+    expect(await snapshot(wd)).toEqual(before);
+  });
+
+  test("another organisation's lists hold none of these ids", async () => {
+    const wd = await world();
+    const mine = Object.values(wd.ids);
+    for (const path of ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log']) {
+      const r = await call(w.api, 'GET', path, undefined, { token: wd.stranger.token, ip: nextIp() });
+      expect(r.status, `${path}: ${r.text}`).toBe(200);
+      for (const id of mine) expect(r.text, `${path} shows ${id}`).not.toContain(id);
+      expect(r.text).not.toContain(wd.owner.email);
+    }
+  });
+});
