@@ -7,7 +7,7 @@
 // each measured phase. The bench waits for each round on the engine's in-memory poll count (counters.ts), so none of
 // its own statements fall in the measured window.
 // What a poll sends (tests/worker/pollStatements.test.ts): with new reviews, the app and source locks in one statement,
-// the stored reviews, the insert, the destinations, the deliveries with the reschedule (5; 9 before); with nothing new,
+// the stored reviews with the destinations, the insert, the deliveries with the reschedule (4; 9 before); with nothing new,
 // one read to compare and the reschedule (2; 3 before). The app's store and id are read once per process, store polls
 // use undici's request() (fetch()'s WHATWG layers were a fifth of the CPU), and the loop claims due sources once a
 // quarter of its slots are free instead of once per finished poll.

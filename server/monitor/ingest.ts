@@ -103,6 +103,37 @@ async function loadExisting(trx: Transaction<Database> | DB, store: string, ids:
   return map;
 }
 
+type ActiveDestination = Pick<Selectable<Database['destinations']>, 'id' | 'filters' | 'welcome_count' | 'backfill'> & {
+  welcomed_at: Date | null;
+  subscribed_at: Date;
+};
+
+/**
+ * Inside the ingest transaction, after the locks: what is stored of the poll's first `CHUNK` reviews and the app's
+ * active destinations, in one statement (a statement less per poll with news). The two kinds of rows share the
+ * columns; `is_destination` tells them apart. The rest of a long poll's reviews are read with loadExisting.
+ */
+async function loadStoredAndDestinations(trx: Transaction<Database>, appKey: string, store: string, ids: string[]) {
+  const [first = [], ...rest] = chunks(ids);
+  type Row = Omit<ExistingReview, 'id'> & ActiveDestination & { is_destination: boolean };
+  const r = await sql<Row>`
+    select false as is_destination, id::text as id, store_review_id, rating, title, body, updated_at, version, reply_text,
+           null::jsonb as filters, null::int as welcome_count, null::boolean as backfill,
+           null::timestamptz as welcomed_at, null::timestamptz as subscribed_at
+      from reviews where store = ${store} and store_review_id = any(${first}::text[])
+    union all
+    select true, d.id, null, null, null, null, null, null, null, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at
+      from destination_apps da join destinations d on d.id = da.destination_id
+     where da.app_key = ${appKey} and d.status = 'active'`.execute(trx);
+  const existing = rest.length ? await loadExisting(trx, store, rest.flat()) : new Map<string, ExistingReview>();
+  const destinations: ActiveDestination[] = [];
+  for (const { is_destination, id, store_review_id, rating, title, body, updated_at, version, reply_text, ...d } of r.rows) {
+    if (is_destination) destinations.push({ id, filters: d.filters, welcome_count: d.welcome_count, backfill: d.backfill, welcomed_at: d.welcomed_at, subscribed_at: d.subscribed_at });
+    else existing.set(store_review_id, { id: Number(id), store_review_id, rating, title, body, updated_at, version, reply_text });
+  }
+  return { existing, destinations };
+}
+
 /** Reschedules the source after a successful poll and gives its lease back; only while the lease is `workerId`'s. */
 function finishPollSql(sourceId: number, workerId: string, watermark: Date | null, intervalSeconds: number) {
   return sql`
@@ -267,7 +298,9 @@ export async function ingestPollResult(
     if (!owned) return null;
 
     const incoming = uniqueForStore(result, app.store);
-    const existing = await loadExisting(trx, app.store, incoming.map((r) => r.storeReviewId));
+    // Destinations read after the app lock: one created meanwhile either committed before it (and is fanned out to
+    // here) or waits for it (and its welcome sees these reviews).
+    const { existing, destinations } = await loadStoredAndDestinations(trx, source.app_key, app.store, incoming.map((r) => r.storeReviewId));
 
     const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
     const announced: StoredReview[] = [];
@@ -309,13 +342,6 @@ export async function ingestPollResult(
           .execute();
       }
     }
-
-    const { rows: destinations } = await sql<
-      Pick<Selectable<Database['destinations']>, 'id' | 'filters' | 'welcome_count' | 'backfill'> & { welcomed_at: Date | null; subscribed_at: Date }
-    >`
-      select d.id, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at as subscribed_at
-        from destination_apps da join destinations d on d.id = da.destination_id
-       where da.app_key = ${source.app_key} and d.status = 'active'`.execute(trx);
 
     let welcomed = 0;
     const rows: DeliveryInsert[] = [];
