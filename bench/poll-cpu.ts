@@ -11,9 +11,9 @@
 // one read to compare and the reschedule (2; 3 before). The app's store and id are read once per process, store polls
 // use undici's request() (fetch()'s WHATWG layers were a fifth of the CPU), and the loop claims due sources once a
 // quarter of its slots are free instead of once per finished poll.
-// Figures: quiet machine (load 0.1), the engine before: 2.96 ms (steady), 5.32 ms (new). This round, 5 pairs run back
-// to back with that engine (same bench, load 14–26 on the 2-core machine shared by five people, which inflates CPU time
-// per poll for both): steady 2.99–4.83 ms vs 4.38–10.29 (0.47–0.77 ×), new 6.52–10.57 ms vs 7.38–17.21 (0.61–1.04 ×).
+// Figures: quiet machine (load 0.1), the engine before: 2.96 ms (steady), 5.32 ms (new). This round, 6 pairs run back
+// to back with that engine (same bench, load 13–26 on the 2-core machine shared by five people, which inflates CPU time
+// per poll for both): steady 2.25–4.83 ms vs 4.34–10.29 (0.47–0.77 ×), new 6.52–10.57 ms vs 7.02–17.21 (0.61–1.04 ×).
 // No quiet figure: at those ratios 1.4–2.3 ms and 3.2–5.5 ms are expected quiet. These changes were once withdrawn
 // because two worker processes (tests/worker/twoWorkers.test.ts) delivered ~10 × slower with them; measured again at
 // load 8–15, the engine before and this one delivered about as much per destination in the first 50 s (1,744/1,314/
