@@ -2,20 +2,24 @@
 // the App Store feed fake (in a child process) for 15 s, on the embedded database (the default `npm start`: PGlite's
 // memory is inside this process) and on PostgreSQL (the database in its own process), each in a fresh process. The
 // engine claims sources in small batches, so memory does not grow with the number of sources:
-// rss_engine_growth_* is what the polling adds to the process once its database is open. Goal: ≤ 300 MB RSS.
-// Where PGlite's figure goes (process.memoryUsage() at each step, the same node flags and settings; ranges over runs):
-//   node + tsx, nothing loaded                                     75–87 MB
-//   importing PGlite (its JS; 10 MB of wasm, 6 MB of data files)  +41–54 MB
-//   opening the database (a 128 MB WebAssembly memory, of which the touched part counts: shared_buffers, catalogs;
-//   the wasm code once optimized)                                +85–116 MB
-//   the app's modules, migrations, 10,000 sources                 → 247–298 MB before the engine starts
-//   polling 10,000 sources                                        +41–73 MB
-// Tried: shared_buffers 16 MB or 8 MB (now 32 MB) changes nothing beyond the noise; PGlite refuses an initialMemory
-// below its module's 128 MB; --liftoff-only saves ~50 MB by leaving the database's code unoptimized (slower queries,
-// not taken); a worker thread shares the process's RSS. So ≤ 240 MB (the goal with 20 % to spare) is out of reach with
-// the embedded database inside the process: it would have to run in a child process (PGlite behind a socket, the
-// server on node-postgres), where the server's RSS is what rss_10000_sources_postgres measures and the child holds
-// another ~210–250 MB. Figures (this bench): PGlite 342–394 MB (growth 41–73), PostgreSQL 182–195 MB (growth ~58).
+// rss_engine_growth_* is what the polling adds to the process once its database is open. Goal: ≤ 240 MB RSS (300 MB
+// with 20 % to spare).
+// Where PGlite's figure goes (process.memoryUsage() and /proc/self/smaps at each step, node as `npm start` runs it):
+//   node + tsx, nothing loaded                                     75–88 MB
+//   importing PGlite (its JS; 10 MB of wasm, 6 MB of data files)  +37–54 MB
+//   opening the database and migrating: the touched part of its 128 MB WebAssembly memory (~47 MB: shared_buffers,
+//   catalogs, its data files), the compiled database code, and the compilers' malloc arenas — several 20–40 MB arenas
+//   when four V8 helper threads compiled the wasm in parallel                      → 245–340 MB
+//   the app's modules, 10,000 sources, polling                     +10–40 MB (the JS heap)
+// Taken: --v8-pool-size=1 (scripts/server-node-args.cjs): one helper thread, one arena: 318 → 301 MB in this bench,
+// 333 → 293 MB peak step by step, same minute. Tried: MALLOC_ARENA_MAX=1/2 (within noise once the pool is one
+// thread); --max-semi-space-size=2 (−25 MB, but a smaller young generation costs the API's request rate; not taken);
+// --liftoff-only (the database's wasm never optimized: 235 MB, slower queries; not taken); shared_buffers 16 or 8 MB
+// (nothing beyond the noise); initialMemory below the module's 128 MB (refused). So ≤ 240 MB is out of reach with the
+// embedded database inside the process, its code optimized. A child process for it only moves the memory: the
+// server's RSS would be rss_10000_sources_postgres, and the child another ~210–250 MB.
+// Figures (this bench): quiet, before --v8-pool-size=1: PGlite 342–394 MB (growth 41–73), PostgreSQL 182–195 MB.
+// At load 15–23 (only 166–192 polls in the 15 s, so less growth): PGlite 290–301 MB, PostgreSQL 164 MB.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

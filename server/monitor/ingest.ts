@@ -9,7 +9,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
 import type { Database } from '../db/types';
 import type { NormalizedReview, PollResult } from '../sources/types';
-import { lockApp, type AppRow } from './apps';
+import type { AppRow } from './apps';
 import { matchesFilters, readFilters, type DestinationFilters } from './filters';
 import type { SourceRow } from './sources';
 import { queueWelcome } from './welcome';
@@ -103,13 +103,48 @@ async function loadExisting(trx: Transaction<Database> | DB, store: string, ids:
   return map;
 }
 
+type ActiveDestination = Pick<Selectable<Database['destinations']>, 'id' | 'filters' | 'welcome_count' | 'backfill'> & {
+  welcomed_at: Date | null;
+  subscribed_at: Date;
+};
+
+/**
+ * Inside the ingest transaction, after the locks: what is stored of the poll's first `CHUNK` reviews and the app's
+ * active destinations, in one statement (a statement less per poll with news). The two kinds of rows share the
+ * columns; `is_destination` tells them apart. The rest of a long poll's reviews are read with loadExisting.
+ */
+async function loadStoredAndDestinations(trx: Transaction<Database>, appKey: string, store: string, ids: string[]) {
+  const [first = [], ...rest] = chunks(ids);
+  type Row = Omit<ExistingReview, 'id'> & ActiveDestination & { is_destination: boolean };
+  const r = await sql<Row>`
+    select false as is_destination, id::text as id, store_review_id, rating, title, body, updated_at, version, reply_text,
+           null::jsonb as filters, null::int as welcome_count, null::boolean as backfill,
+           null::timestamptz as welcomed_at, null::timestamptz as subscribed_at
+      from reviews where store = ${store} and store_review_id = any(${first}::text[])
+    union all
+    select true, d.id, null, null, null, null, null, null, null, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at
+      from destination_apps da join destinations d on d.id = da.destination_id
+     where da.app_key = ${appKey} and d.status = 'active'`.execute(trx);
+  const existing = rest.length ? await loadExisting(trx, store, rest.flat()) : new Map<string, ExistingReview>();
+  const destinations: ActiveDestination[] = [];
+  for (const { is_destination, id, store_review_id, rating, title, body, updated_at, version, reply_text, ...d } of r.rows) {
+    if (is_destination) destinations.push({ id, filters: d.filters, welcome_count: d.welcome_count, backfill: d.backfill, welcomed_at: d.welcomed_at, subscribed_at: d.subscribed_at });
+    else existing.set(store_review_id, { id: Number(id), store_review_id, rating, title, body, updated_at, version, reply_text });
+  }
+  return { existing, destinations };
+}
+
 /** Reschedules the source after a successful poll and gives its lease back; only while the lease is `workerId`'s. */
-async function finishPoll(trx: Transaction<Database> | DB, sourceId: number, workerId: string, watermark: Date | null, intervalSeconds: number): Promise<boolean> {
-  const r = await sql`
+function finishPollSql(sourceId: number, workerId: string, watermark: Date | null, intervalSeconds: number) {
+  return sql`
     update monitored_sources
        set watermark = ${watermark}, last_success_at = now(), failure_count = 0, last_error = null,
            next_poll_at = ${nextPollSql(intervalSeconds)}, lease_owner = null, lease_until = null
-     where id = ${sourceId} and lease_owner = ${workerId}`.execute(trx);
+     where id = ${sourceId} and lease_owner = ${workerId}`;
+}
+
+async function finishPoll(trx: Transaction<Database> | DB, sourceId: number, workerId: string, watermark: Date | null, intervalSeconds: number): Promise<boolean> {
+  const r = await finishPollSql(sourceId, workerId, watermark, intervalSeconds).execute(trx);
   return Number(r.numAffectedRows ?? 0) > 0;
 }
 
@@ -153,13 +188,37 @@ async function insertReviews(trx: Transaction<Database>, appKey: string, store: 
   return r.rows;
 }
 
-async function insertDeliveries(trx: Transaction<Database>, rows: DeliveryInsert[]): Promise<number> {
-  const r = await sql`
+function insertDeliveriesSql(rows: DeliveryInsert[]) {
+  return sql`
     insert into deliveries (destination_id, review_id, app_key, kind, review_version)
     select * from unnest(${rows.map((d) => d.destination_id)}::text[], ${rows.map((d) => d.review_id)}::bigint[],
                          ${rows.map((d) => d.app_key)}::text[], ${rows.map((d) => d.kind)}::text[], ${rows.map((d) => d.review_version)}::int[])
-    on conflict do nothing`.execute(trx);
+    on conflict do nothing`;
+}
+
+async function insertDeliveries(trx: Transaction<Database>, rows: DeliveryInsert[]): Promise<number> {
+  const r = await insertDeliveriesSql(rows).execute(trx);
   return Number(r.numAffectedRows ?? 0);
+}
+
+/** finishPoll and insertDeliveries in one statement; resolves with the number of deliveries inserted. */
+async function finishPollWithDeliveries(
+  trx: Transaction<Database>,
+  sourceId: number,
+  workerId: string,
+  watermark: Date | null,
+  intervalSeconds: number,
+  rows: DeliveryInsert[],
+): Promise<number> {
+  if (rows.length === 0) {
+    await finishPoll(trx, sourceId, workerId, watermark, intervalSeconds);
+    return 0;
+  }
+  const r = await sql<{ inserted: number }>`
+    with inserted as (${insertDeliveriesSql(rows)} returning 1)
+    ${finishPollSql(sourceId, workerId, watermark, intervalSeconds)}
+    returning (select count(*)::int from inserted) as inserted`.execute(trx);
+  return r.rows[0]?.inserted ?? 0;
 }
 
 function uniqueForStore(result: PollResult, store: string): NormalizedReview[] {
@@ -190,21 +249,25 @@ function nextPollSql(intervalSeconds: number) {
 async function recordQuietPoll(
   db: DB,
   source: SourceRow,
-  app: AppRow,
+  app: Pick<AppRow, 'store'>,
   result: PollResult,
   opts: { workerId: string; intervalSeconds: number },
 ): Promise<IngestOutcome | null | 'changes'> {
   if (!source.last_success_at) return 'changes'; // first poll: welcomes may be waiting
   const incoming = uniqueForStore(result, app.store);
+  // Dated after the newest review of the last complete poll: new or edited since, so the full ingest is needed (and
+  // reads what is stored itself) — comparing first would only read the same rows twice.
+  const watermark = source.watermark?.getTime();
+  if (watermark !== undefined && incoming.some((r) => r.updatedAt.getTime() > watermark)) return 'changes';
   const existing = await loadExisting(db, app.store, incoming.map((r) => r.storeReviewId));
   const changed = incoming.some((r) => {
     const old = existing.get(r.storeReviewId);
     return !old || isEdit(r, old) || (r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime());
   });
   if (changed) return 'changes';
-  const watermark = newWatermark(source.watermark, source.created_at, result, incoming);
-  if (!(await finishPoll(db, source.id, opts.workerId, watermark, opts.intervalSeconds))) return null;
-  return { fetched: incoming.length, inserted: 0, edited: 0, deliveries: 0, welcomed: 0, watermark };
+  const next = newWatermark(source.watermark, source.created_at, result, incoming);
+  if (!(await finishPoll(db, source.id, opts.workerId, next, opts.intervalSeconds))) return null;
+  return { fetched: incoming.length, inserted: 0, edited: 0, deliveries: 0, welcomed: 0, watermark: next };
 }
 
 type DeliveryInsert = { destination_id: string; review_id: number; app_key: string; kind: 'new' | 'updated'; review_version: number };
@@ -216,22 +279,28 @@ type DeliveryInsert = { destination_id: string; review_id: number; app_key: stri
 export async function ingestPollResult(
   db: DB,
   source: SourceRow,
-  app: AppRow,
+  app: Pick<AppRow, 'store'>,
   result: PollResult,
   opts: { workerId: string; intervalSeconds: number },
 ): Promise<IngestOutcome | null> {
   const quiet = await recordQuietPoll(db, source, app, result, opts);
   if (quiet !== 'changes') return quiet;
   return db.transaction().execute(async (trx) => {
-    await lockApp(trx, source.app_key);
+    // The app's row lock (lockApp in apps.ts: every writer of the app's reviews and subscriptions takes it first) and
+    // the source's, in one statement. Everything read after it sees what the writers before us committed.
     const [owned] = (
       await sql<{ id: number; watermark: Date | null; created_at: Date }>`
-        select id, watermark, created_at from monitored_sources where id = ${source.id} and lease_owner = ${opts.workerId} for update`.execute(trx)
+        select s.id, s.watermark, s.created_at
+          from apps a join monitored_sources s on s.id = ${source.id} and s.lease_owner = ${opts.workerId}
+         where a.key = ${source.app_key}
+           for update of a, s`.execute(trx)
     ).rows;
     if (!owned) return null;
 
     const incoming = uniqueForStore(result, app.store);
-    const existing = await loadExisting(trx, app.store, incoming.map((r) => r.storeReviewId));
+    // Destinations read after the app lock: one created meanwhile either committed before it (and is fanned out to
+    // here) or waits for it (and its welcome sees these reviews).
+    const { existing, destinations } = await loadStoredAndDestinations(trx, source.app_key, app.store, incoming.map((r) => r.storeReviewId));
 
     const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
     const announced: StoredReview[] = [];
@@ -274,13 +343,6 @@ export async function ingestPollResult(
       }
     }
 
-    const { rows: destinations } = await sql<
-      Pick<Selectable<Database['destinations']>, 'id' | 'filters' | 'welcome_count' | 'backfill'> & { welcomed_at: Date | null; subscribed_at: Date }
-    >`
-      select d.id, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at as subscribed_at
-        from destination_apps da join destinations d on d.id = da.destination_id
-       where da.app_key = ${source.app_key} and d.status = 'active'`.execute(trx);
-
     let welcomed = 0;
     const rows: DeliveryInsert[] = [];
     for (const d of destinations) {
@@ -299,11 +361,14 @@ export async function ingestPollResult(
     }
     // Oldest first within the poll, so a channel reads in the order reviews were written.
     rows.reverse();
+    const parts = chunks(rows, 5000);
+    const last = parts.pop() ?? [];
     let deliveries = 0;
-    for (const part of chunks(rows, 5000)) deliveries += await insertDeliveries(trx, part);
+    for (const part of parts) deliveries += await insertDeliveries(trx, part);
 
     const watermark = newWatermark(owned.watermark, owned.created_at, result, incoming);
-    await finishPoll(trx, source.id, opts.workerId, watermark, opts.intervalSeconds); // the lease is ours: row locked above
+    // The lease is ours (row locked above). The last deliveries go in with it: one statement less per poll with news.
+    deliveries += await finishPollWithDeliveries(trx, source.id, opts.workerId, watermark, opts.intervalSeconds, last);
 
     return { fetched: incoming.length, inserted, edited: edits.length, deliveries, welcomed, watermark };
   });

@@ -33,8 +33,23 @@ export type PollDeps = {
   adapterFor?: (kind: SourceKind) => SourceAdapter;
 };
 
-async function loadApp(db: DB, key: string): Promise<AppRow> {
-  return (await db.selectFrom('apps').select(['key', 'store', 'app_id', 'title', 'icon_url', 'store_url', 'developer']).where('key', '=', key).executeTakeFirstOrThrow()) as AppRow;
+/** What a poll needs of its app: the store and the store's id. Both are what the app's key is made of, so they never change. */
+export type PolledApp = Pick<AppRow, 'key' | 'store' | 'app_id'>;
+
+/**
+ * Remembered per app key instead of read for every poll of every source: a statement less per poll (the most common
+ * statement after the claim). Bounded: forgotten wholesale past this many apps, then read again as polled.
+ */
+const knownApps = new Map<string, PolledApp>();
+const KNOWN_APPS_MAX = 100_000;
+
+async function loadApp(db: DB, key: string): Promise<PolledApp> {
+  const known = knownApps.get(key);
+  if (known) return known;
+  const app = (await db.selectFrom('apps').select(['key', 'store', 'app_id']).where('key', '=', key).executeTakeFirstOrThrow()) as PolledApp;
+  if (knownApps.size >= KNOWN_APPS_MAX) knownApps.clear();
+  knownApps.set(key, app);
+  return app;
 }
 
 /**

@@ -3,6 +3,8 @@
  * size, and HTTP statuses turned into SourceError with the permanent/transient split the engine acts on
  * (permanent → pause the source and tell its owner; transient → poll again later).
  */
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { SourceError } from './types';
 
 export const USER_AGENT = 'ARB review monitor (+https://arb.local)';
@@ -22,58 +24,70 @@ export type SourceRequest = {
   permanentStatuses?: number[];
 };
 
-export type SourceResponse = { status: number; headers: Headers; text: string };
+export type SourceResponse = { status: number; headers: IncomingHttpHeaders; text: string };
+
+/**
+ * undici's request() rather than fetch(): a poll is one small GET, and fetch's WHATWG layers (Request, Response,
+ * Headers, web streams) cost more of this process's CPU than the rest of the request (bench/poll-cpu.ts). Answers are
+ * not asked for compressed (a review page is tens of kilobytes); redirects are followed only where `follow` says so.
+ */
+const direct = new Agent();
+const following = direct.compose(interceptors.redirect({ maxRedirections: 20 }));
 
 function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
 }
 
-async function readCapped(res: Response, service: string): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw new SourceError(`${service} sent a response larger than ${MAX_RESPONSE_BYTES} bytes`, false);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** The body, as text; past the cap, the connection is dropped rather than read to the end. */
+function readCapped(body: Dispatcher.ResponseData['body'], service: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_RESPONSE_BYTES) {
+        body.destroy();
+        reject(new SourceError(`${service} sent a response larger than ${MAX_RESPONSE_BYTES} bytes`, false));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('error', reject);
+  });
 }
 
 /** Sends the request and returns the body of a 2xx answer; every other outcome is a SourceError (or the caller's abort). */
 export async function sourceFetch(url: string, req: SourceRequest): Promise<SourceResponse> {
   const timeout = AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-  let res: Response;
+  const method = req.method ?? 'GET';
+  // A request carrying a credential (Bearer token, signed assertion in a POST body) never follows a redirect: the
+  // store APIs do not redirect, and a redirect is the one way the credential could reach another host.
+  const follow = !(method === 'POST' || req.headers?.Authorization);
+  let res: Dispatcher.ResponseData;
   let text: string;
   try {
-    const method = req.method ?? 'GET';
-    res = await fetch(url, {
+    res = await request(url, {
       method,
-      headers: { 'User-Agent': USER_AGENT, Accept: 'application/json', ...req.headers },
+      headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...req.headers },
       body: req.body,
-      // A request carrying a credential (Bearer token, signed assertion in a POST body) never follows a redirect:
-      // the store APIs do not redirect, and a redirect is the one way the credential could reach another host.
-      redirect: method === 'POST' || req.headers?.Authorization ? 'error' : 'follow',
+      dispatcher: follow ? following : direct,
       signal,
     });
-    text = await readCapped(res, req.service);
+    text = await readCapped(res.body, req.service);
   } catch (err) {
     // The caller's own abort (shutdown) is not a source failure: let it through untouched.
     if (req.signal?.aborted) throw req.signal.reason ?? err;
     if (err instanceof SourceError) throw err;
-    if (isAbort(err)) throw new SourceError(`${req.service} did not answer in time`, false);
+    if (isAbort(err) || timeout.aborted) throw new SourceError(`${req.service} did not answer in time`, false);
     throw new SourceError(`${req.service} could not be reached: ${(err as Error).message}`, false);
   }
-  if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, text };
-  const permanent = res.status === 401 || res.status === 403 || (req.permanentStatuses ?? []).includes(res.status);
-  throw new SourceError(`${req.service} answered ${res.status}${describeErrorBody(text)}`, permanent, res.status);
+  const status = res.statusCode;
+  if (status >= 200 && status < 300) return { status, headers: res.headers, text };
+  if (status >= 300 && status < 400) throw new SourceError(`${req.service} answered with a redirect (${status}), which is not followed for this request`, false, status);
+  const permanent = status === 401 || status === 403 || (req.permanentStatuses ?? []).includes(status);
+  throw new SourceError(`${req.service} answered ${status}${describeErrorBody(text)}`, permanent, status);
 }
 
 /** Pulls a human message out of the usual JSON error bodies (JSON:API `errors`, Google `error`), else nothing. */

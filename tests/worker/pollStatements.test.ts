@@ -1,0 +1,78 @@
+// The statements one poll sends to the database, counted: they are most of a poll's CPU in this process
+// (bench/poll-cpu.ts). A poll with new reviews locks the app and the source in one statement, goes to the ingest
+// without a compare-first read, reads the stored reviews with the destinations and writes its deliveries with the
+// reschedule; a quiet poll is one read and one update; neither reads its app's row again once this process knows it.
+// BEGIN and COMMIT are not counted.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
+import { addSource, createDestination, ensureApp, pollNow } from '@/server/monitor/service';
+import { pollLeasedSource } from '@/server/monitor/poller';
+import { claimSource } from '@/server/monitor/sources';
+import type { NormalizedReview, SourceAdapter } from '@/server/sources/types';
+import { createTestDb, type TestDb } from '../helpers/testDb';
+
+const APP = { store: 'apple_app_store' as const, appId: '6100001' };
+let db: TestDb;
+let sourceId: number;
+
+/** Counts the statements run through the database handle it is plugged into (transactions included). */
+function statementCounter() {
+  const counter = { n: 0, plugin: null as unknown as KyselyPlugin };
+  counter.plugin = {
+    transformQuery: (args) => {
+      counter.n++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return counter;
+}
+
+/** Reviews are dated after the destinations were created (set once they are): new to both. */
+let base = 0;
+const review = (i: number): NormalizedReview => ({
+  store: 'apple_app_store', appId: APP.appId, storeReviewId: `ps-${i}`, country: 'us', language: null, authorName: `Reviewer ${i}`,
+  title: `Review ${i}`, body: `Text ${i}`, rating: 4, appVersion: '1.0', createdAt: null, updatedAt: new Date(base + i * 1000),
+  replyText: null, replyUpdatedAt: null, permalink: null,
+});
+const storeWith = (reviews: NormalizedReview[]): SourceAdapter => ({ kind: 'appstore_feed', poll: async () => ({ reviews: [...reviews].reverse(), complete: true }) });
+
+/** One poll of the source by `worker`, as the engine's loop runs it; resolves with its outcome and statement count. */
+async function countedPoll(adapter: SourceAdapter, worker: string) {
+  const source = await claimSource(db.db, sourceId, worker, 60_000);
+  const counter = statementCounter();
+  const outcome = await pollLeasedSource(db.db.withPlugin(counter.plugin), source!, { workerId: worker, intervalSeconds: 300, adapterFor: () => adapter });
+  return { outcome, statements: counter.n };
+}
+
+beforeAll(async () => {
+  db = await createTestDb();
+  await ensureApp({ ...APP, title: 'Counted Polls' });
+  sourceId = (await addSource({ ...APP, kind: 'appstore_feed', country: 'us' })).id;
+  for (const platform of ['slack', 'webex'] as const) {
+    await createDestination({ platform, url: platform === 'slack' ? 'http://127.0.0.1:9/services/T0000/B0000/countedcountedcounted' : 'http://127.0.0.1:9/v1/webhooks/incoming/counted', apps: [APP], welcomeCount: 0 });
+  }
+  base = Date.now() + 60_000;
+  await pollNow(sourceId, { adapterFor: () => storeWith([]) }); // the first poll: welcomes, a watermark
+  await countedPoll(storeWith([]), 'warm-up'); // this process learns the app's store and id
+}, 60_000);
+
+afterAll(async () => {
+  await db.close();
+});
+
+test('a poll with 5 new reviews for 2 destinations: 4 statements (lock, stored reviews with the destinations, insert, deliveries with the reschedule)', async () => {
+  const { outcome, statements } = await countedPoll(storeWith([1, 2, 3, 4, 5].map(review)), 'w1');
+  expect(outcome).toMatchObject({ ok: true, inserted: 5, deliveries: 10 });
+  // Before: the app read, a compare-first read, the app lock, the source lock, the read, the insert, the destinations,
+  // the deliveries and the reschedule — 9.
+  expect(statements).toBe(4);
+  const source = await db.db.selectFrom('monitored_sources').select(['lease_owner', 'watermark']).where('id', '=', sourceId).executeTakeFirstOrThrow();
+  expect(source).toEqual({ lease_owner: null, watermark: new Date(base + 5000) });
+});
+
+test('the same reviews again: 2 statements (compare, reschedule), nothing queued', async () => {
+  const { outcome, statements } = await countedPoll(storeWith([1, 2, 3, 4, 5].map(review)), 'w1');
+  expect(outcome).toMatchObject({ ok: true, inserted: 0, deliveries: 0 });
+  expect(statements).toBe(2);
+});
