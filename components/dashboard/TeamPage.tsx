@@ -23,19 +23,9 @@ import {
 } from '@/lib/queries/team';
 import { useAuthStore } from '@/stores/auth';
 import styles from './Dashboard.module.css';
+import { errorToast, Skeleton } from './feedback';
 
-const errorToast = (e: unknown) => toast.error((e as Error).message || 'Something went wrong. Try again.');
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
-
-function Skeleton({ rows = 3, label }: { rows?: number; label: string }) {
-  return (
-    <div aria-busy="true" aria-label={label}>
-      {Array.from({ length: rows }, (_, i) => (
-        <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} />
-      ))}
-    </div>
-  );
-}
 
 function OrganisationName({ name, canRename }: { name: string; canRename: boolean }) {
   const [value, setValue] = useState(name);

@@ -11,7 +11,7 @@ export type AuditEntry = ApiData<'/api/v1/org/audit-log', 'get'>[number];
 export type Page<T> = { data: T[]; has_more: boolean };
 
 /** The bearer header of the signed-in session (renewed first when it is about to run out). */
-async function signedIn() {
+export async function signedIn() {
   const token = await freshAccessToken();
   if (!token) throw new ApiError('Your session has ended. Sign in again.', 401, 'unauthorized');
   return withBearer(token);
