@@ -99,10 +99,9 @@ function pageIds(f: InboxQuery): RawBuilder<unknown> {
              order by x.updated_at desc, x.id desc limit ${n}`;
 }
 
-/** One page of the inbox, in order. */
-export async function inboxPage(f: InboxQuery, db?: DB): Promise<InboxRow[]> {
-  if (f.appKeys.length === 0) return [];
-  const r = await sql<InboxRow>`
+/** The statement of one page (also for EXPLAIN in bench/inbox.ts). */
+export function inboxPageQuery(f: InboxQuery): RawBuilder<InboxRow> {
+  return sql<InboxRow>`
     with page as (${pageIds(f)})
     select r.id::text as id, r.app_key, r.store, a.app_id, a.title as app_title, r.author_name, r.title, r.body, r.rating,
            r.app_version, r.updated_at, r.written_at, r.reply_text, r.reply_updated_at, r.country, r.language, r.permalink,
@@ -112,6 +111,11 @@ export async function inboxPage(f: InboxQuery, db?: DB): Promise<InboxRow[]> {
       join reviews r on r.id = p.id
       join apps a on a.key = r.app_key
       left join review_versions pv on pv.review_id = r.id and pv.version = r.version - 1
-     order by p.updated_at desc, p.id desc`.execute(db ?? (await getDb()));
-  return r.rows;
+     order by p.updated_at desc, p.id desc`;
+}
+
+/** One page of the inbox, in order. */
+export async function inboxPage(f: InboxQuery, db?: DB): Promise<InboxRow[]> {
+  if (f.appKeys.length === 0) return [];
+  return (await inboxPageQuery(f).execute(db ?? (await getDb()))).rows;
 }

@@ -1,0 +1,156 @@
+// The review inbox at a million reviews: 1,000,000 reviews over 20 apps of one organisation (bulk-inserted with
+// generate_series: 8 countries, 10 languages, 5 ratings, a quarter replied, words from a 40-word vocabulary plus rarer
+// ones), on PostgreSQL and on PGlite. Measured: the time of `GET v1/org/reviews` through the real route on loopback
+// (keep-alive, one request at a time, so it is the server's time plus a loopback round trip), p95 over 60 requests
+// after 10 of warm-up, for
+//   - the first page (25 newest of all 20 apps)                          goal ≤ 50 ms
+//   - filtered pages (rating, country, replied and a date range, rotated) goal ≤ 50 ms
+//   - full-text searches (a word in ~2.5 % of reviews, rotated)          goal ≤ 150 ms
+// and, as the reference of the same run, `GET v1/org/members` (the cheapest signed-in call: the session check and one
+// small read), with each figure's ratio to it. The query plans (EXPLAIN ANALYZE) go to the log (tmp/bench-logs/inbox.log).
+// Not part of `npm test`; `npm run bench` runs it (~2–4 minutes, most of it the bulk insert and its indexes).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { benchEnv, figure, openBenchDb, percentile } from './support/engineBench';
+
+const APPS = 20;
+const REVIEWS = Number(process.env.INBOX_BENCH_REVIEWS ?? 1_000_000);
+const WARMUP = 10;
+const SAMPLES = 60;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-inbox-'));
+benchEnv({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+
+const VOCABULARY = [
+  'crash', 'sync', 'login', 'battery', 'great', 'love', 'slow', 'update', 'price', 'support', 'widget', 'dark', 'mode', 'backup',
+  'export', 'ads', 'subscription', 'refund', 'bug', 'fast', 'design', 'simple', 'useful', 'broken', 'freeze', 'notification',
+  'calendar', 'reminder', 'streak', 'habit', 'offline', 'cloud', 'icon', 'font', 'tablet', 'watch', 'privacy', 'account',
+  'password', 'language',
+];
+
+async function seed(db: import('../server/db/client').DB, orgId: string, userId: string): Promise<void> {
+  const { sql } = await import('kysely');
+  await db.insertInto('orgs').values({ id: orgId, name: 'Bench' }).execute();
+  await db
+    .insertInto('users')
+    .values({ id: userId, email: 'bench@example.com', name: null, display_name: null, org_id: orgId, role: 'owner', utm_source: null, utm_medium: null, utm_campaign: null, referral: null, last_sign_in_at: null })
+    .execute();
+  for (let a = 0; a < APPS; a++) {
+    const key = `apple_app_store__${7_100_000 + a}`;
+    await db.insertInto('apps').values({ key, store: 'apple_app_store', app_id: String(7_100_000 + a), title: `Bench app ${a}`, icon_url: null, store_url: null, developer: null }).execute();
+    await db.insertInto('org_apps').values({ org_id: orgId, app_key: key, countries: ['us'], added_by: userId, added_by_email: 'bench@example.com' }).execute();
+  }
+  const vocabulary = sql.raw(`(array[${VOCABULARY.map((w) => `'${w}'`).join(',')}])`);
+  // In slices, so PGlite's single connection never holds one enormous statement's work at once.
+  const slice = 100_000;
+  for (let from = 1; from <= REVIEWS; from += slice) {
+    const to = Math.min(REVIEWS, from + slice - 1);
+    await sql`
+      insert into reviews (app_key, store, store_review_id, country, language, author_name, title, body, rating, app_version,
+                           updated_at, reply_text, reply_updated_at, sentiment)
+      select 'apple_app_store__' || (7100000 + g % ${APPS}), 'apple_app_store', 'bench-' || g,
+             (array['us','gb','de','fr','jp','ca','au','br'])[1 + (g / 7) % 8],
+             (array['en','en','de','fr','ja','en','en','pt','es','it'])[1 + (g / 3) % 10],
+             'Author ' || (g % 50000),
+             'Title ' || ${vocabulary}[1 + (g * 7) % 40],
+             'This app ' || ${vocabulary}[1 + (g * 13) % 40] || ' and ' || ${vocabulary}[1 + (g * 17 + 3) % 40] || ' rare' || (g % 5000) || ' works',
+             1 + (g * 31) % 5,
+             '1.' || (g % 30),
+             now() - g * interval '20 seconds',
+             case when g % 4 = 0 then 'Thanks for the feedback' end,
+             case when g % 4 = 0 then now() - g * interval '10 seconds' end,
+             (array['positive','neutral','negative'])[1 + g % 3]
+        from generate_series(${from}::int, ${to}::int) g`.execute(db);
+  }
+  await sql`analyze reviews`.execute(db);
+}
+
+async function run(kind: 'postgres' | 'pglite') {
+  const bench = await openBenchDb(kind, kind === 'pglite' ? path.join(dataDir, `pglite-${Date.now()}`) : undefined);
+  const { sql } = await import('kysely');
+  const { startTestApi } = await import('../tests/helpers/api');
+  const { sessionFor } = await import('../tests/helpers/session');
+  const orgId = 'org_benchinboxABCDEFGHIJKLMNOP';
+  const userId = 'usr_benchinbox';
+
+  const seeded = performance.now();
+  await seed(bench.db, orgId, userId);
+  console.error(`${kind}: ${REVIEWS} reviews inserted and analyzed in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+
+  const api = await startTestApi();
+  const { authToken } = await sessionFor({ userId, orgId, email: 'bench@example.com' });
+  const headers = { authorization: `Bearer ${authToken}` };
+
+  async function timed(paths: string[]): Promise<number> {
+    const times: number[] = [];
+    for (let i = 0; i < WARMUP + SAMPLES; i++) {
+      const p = paths[i % paths.length];
+      const started = performance.now();
+      const r = await fetch(`${api.url}${p}`, { headers });
+      const body = (await r.json()) as { data?: unknown[] };
+      const ms = performance.now() - started;
+      if (r.status !== 200 || !Array.isArray(body.data)) throw new Error(`${p}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
+      if (i >= WARMUP) times.push(ms);
+    }
+    return percentile(times, 95);
+  }
+
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const firstPage = ['/api/v1/org/reviews'];
+  const filtered = [
+    '/api/v1/org/reviews?rating=1',
+    '/api/v1/org/reviews?country=de,jp',
+    `/api/v1/org/reviews?rating=1,2&replied=false&from=${day(120)}&to=${day(60)}`,
+    '/api/v1/org/reviews?rating=5&country=br&language=pt',
+    `/api/v1/org/reviews?app=apple_app_store__7100003,apple_app_store__7100011&replied=true&sentiment=negative`,
+  ];
+  const searches = ['battery', 'crash', 'refund', 'widget', 'offline', 'password'].map((w) => `/api/v1/org/reviews?q=${w}`);
+
+  const reference = await timed(['/api/v1/org/members']);
+  const results: Array<[string, number, number]> = [
+    ['first_page', await timed(firstPage), 50],
+    ['filtered_page', await timed(filtered), 50],
+    ['search', await timed(searches), 150],
+  ];
+  figure(`inbox_reference_members_p95_${kind}`, reference, 'ms');
+  for (const [name, p95, goal] of results) {
+    figure(`inbox_${name}_p95_${kind}`, p95, 'ms');
+    figure(`inbox_${name}_vs_reference_${kind}`, p95 / reference, 'x');
+    if (p95 > goal) console.error(`${kind}: ${name} p95 ${p95.toFixed(1)} ms is over its goal of ${goal} ms`);
+  }
+
+  // The plans behind those figures, for the log.
+  const { inboxPageQuery } = await import('../server/reviews/data');
+  const keys = Array.from({ length: APPS }, (_, a) => `apple_app_store__${7_100_000 + a}`);
+  const explained = [
+    ['first page', { appKeys: keys, limit: 26 }],
+    ['rating=1', { appKeys: keys, ratings: [1], limit: 26 }],
+    ['country=de,jp', { appKeys: keys, countries: ['de', 'jp'], limit: 26 }],
+    ['q=battery', { appKeys: keys, q: 'battery', limit: 26 }],
+  ] as const;
+  for (const [label, query] of explained) {
+    const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${inboxPageQuery(query)}`.execute(bench.db);
+    console.error(`\n--- ${kind}: ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+  }
+
+  await api.close();
+  await bench.close();
+}
+
+async function main() {
+  try {
+    await run('postgres');
+    await run('pglite');
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
