@@ -135,11 +135,12 @@ async function run(kind: 'postgres' | 'pglite') {
     ['rating=1', { appKeys: keys, ratings: [1], limit: 26 }],
     ['country=de,jp', { appKeys: keys, countries: ['de', 'jp'], limit: 26 }],
     ['q=battery', { appKeys: keys, q: 'battery', limit: 26 }],
-    ['q=rare1234', { appKeys: keys, q: 'rare1234', limit: 26 }],
+    ['q=refund widget (walk: what the planner would do)', { appKeys: keys, q: 'refund widget', limit: 26 }],
     ['rating=5, country=br, language=pt', { appKeys: keys, ratings: [5], countries: ['br'], languages: ['pt'], limit: 26 }],
   ];
+  explained.push(['q=rare1234 (few matches: from the GIN index)', { appKeys: keys, q: 'rare1234', limit: 26 }]);
   for (const [label, query] of explained) {
-    const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${inboxPageQuery(query)}`.execute(bench.db);
+    const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${inboxPageQuery(query, label.includes('GIN'))}`.execute(bench.db);
     console.error(`\n--- ${kind}: ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
   }
 
