@@ -22,10 +22,8 @@ import {
   useRenameOrganisation,
 } from '@/lib/queries/team';
 import { useAuthStore } from '@/stores/auth';
+import { date, errorToast, Skeleton } from './common';
 import styles from './Dashboard.module.css';
-import { errorToast, Skeleton } from './feedback';
-
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
 
 function OrganisationName({ name, canRename }: { name: string; canRename: boolean }) {
   const [value, setValue] = useState(name);

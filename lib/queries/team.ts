@@ -41,18 +41,21 @@ export const useAuditLog = (enabled: boolean) =>
 /** What a page does when a team mutation ends. Kept on the mutation itself, so it runs even when the row that started it is gone. */
 export type Outcome<V, R> = { onSuccess?: (result: R, vars: V) => void; onError?: (error: Error) => void };
 
-/** A mutation that refreshes the whole organisation's data when it succeeds (team changes show in several lists). */
-function useOrgMutation<V, R>(fn: (v: V) => Promise<R>, outcome: Outcome<V, R> = {}) {
+/** A mutation that refreshes these queries when it succeeds (after the page's own onSuccess). */
+export function useInvalidatingMutation<V, R>(fn: (v: V) => Promise<R>, keys: readonly (readonly unknown[])[], outcome: Outcome<V, R> = {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
     onSuccess: async (result, vars) => {
       outcome.onSuccess?.(result, vars);
-      await client.invalidateQueries({ queryKey: orgKeys.org });
+      await Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
     },
     onError: (e) => outcome.onError?.(e),
   });
 }
+
+/** A mutation that refreshes the whole organisation's data when it succeeds (team changes show in several lists). */
+const useOrgMutation = <V, R>(fn: (v: V) => Promise<R>, outcome: Outcome<V, R> = {}) => useInvalidatingMutation(fn, [orgKeys.org], outcome);
 
 export const useRenameOrganisation = (o?: Outcome<string, { name: string }>) => useOrgMutation((name: string) => renameOrganisation(name), o);
 export const useInviteMember = (o?: Outcome<{ email: string; role: 'admin' | 'member' }, OrgInvitation>) => useOrgMutation((v: { email: string; role: 'admin' | 'member' }) => inviteMember(v), o);

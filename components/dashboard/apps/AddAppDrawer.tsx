@@ -15,7 +15,7 @@ import { APP_STORE_NAMES } from '@/lib/appStores';
 import { useAppSearchQuery } from '@/lib/queries/apps';
 import { useAddOrgApp } from '@/lib/queries/orgApps';
 import { storefrontOptions } from '@/lib/storefronts';
-import { errorToast } from '../feedback';
+import { errorToast } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Apps.module.css';
 

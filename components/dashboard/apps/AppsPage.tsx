@@ -14,8 +14,8 @@ import { useOrgApps, useRemoveOrgApp } from '@/lib/queries/orgApps';
 import { useOrganisation } from '@/lib/queries/team';
 import { storefrontName } from '@/lib/storefronts';
 import { atLeast } from '@/shared/orgRoles';
-import { errorToast, Skeleton } from '../feedback';
-import { Stars, shortDate } from '../reviews/reviewText';
+import { date, errorToast, Skeleton } from '../common';
+import { Stars } from '../reviews/reviewText';
 import styles from '../Dashboard.module.css';
 import own from './Apps.module.css';
 
@@ -48,7 +48,7 @@ function AppRow({ app, canManage }: { app: OrgApp; canManage: boolean }) {
       <td>
         {app.last_review ? (
           <>
-            <Stars rating={app.last_review.rating} /> <time dateTime={app.last_review.at}>{shortDate(app.last_review.at)}</time>
+            <Stars rating={app.last_review.rating} /> <time dateTime={app.last_review.at}>{date(app.last_review.at)}</time>
           </>
         ) : (
           <span className={styles.muted}>None yet</span>

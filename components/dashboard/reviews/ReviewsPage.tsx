@@ -11,13 +11,13 @@ import { filtersFromQuery, filtersToQuery, hasFilters, type ReviewFilters as Fil
 import { useOrgApps } from '@/lib/queries/orgApps';
 import { useExportReviews, useReviews } from '@/lib/queries/reviews';
 import { storefrontName } from '@/lib/storefronts';
-import { errorToast, Skeleton } from '../feedback';
-import { Stars, shortDate } from './reviewText';
+import { date, errorToast, Skeleton } from '../common';
+import { Stars } from './reviewText';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
 
 // rsuite's pickers are loaded with the inbox, after the first paint of the page's frame.
-const ReviewFilters = dynamic(() => import('./ReviewFilters'), { ssr: false, loading: () => <Skeleton rows={1} label="Loading the filters" height={40} /> });
+const ReviewFilters = dynamic(() => import('./ReviewFilters'), { ssr: false, loading: () => <Skeleton rows={1} label="Loading the filters" /> });
 
 function ReviewCard({ review }: { review: InboxReview }) {
   return (
@@ -37,7 +37,7 @@ function ReviewCard({ review }: { review: InboxReview }) {
         <span>{review.author_display_name}</span>
         {review.country ? <span>{storefrontName(review.country)}</span> : null}
         {review.version ? <span>Version {review.version}</span> : null}
-        <time dateTime={review.content_updated_at}>{shortDate(review.content_updated_at)}</time>
+        <time dateTime={review.content_updated_at}>{date(review.content_updated_at)}</time>
         <a href={review.store_permalink} target="_blank" rel="noreferrer">
           In the store
         </a>
@@ -45,7 +45,7 @@ function ReviewCard({ review }: { review: InboxReview }) {
       {review.reply_text ? (
         <blockquote className={own.reply}>
           <strong>Your reply</strong>
-          {review.replied_at ? <> · {shortDate(review.replied_at)}</> : null}
+          {review.replied_at ? <> · {date(review.replied_at)}</> : null}
           <p>{review.reply_text}</p>
         </blockquote>
       ) : null}
@@ -80,7 +80,7 @@ export default function ReviewsPage() {
   return (
     <>
       <section className={styles.section} aria-label="Search and filters">
-        {apps.data ? <ReviewFilters filters={filters} apps={apps.data} onChange={setFilters} /> : <Skeleton rows={1} label="Loading the filters" height={40} />}
+        {apps.data ? <ReviewFilters filters={filters} apps={apps.data} onChange={setFilters} /> : <Skeleton rows={1} label="Loading the filters" />}
         <div className={own.actions}>
           {hasFilters(filters) ? (
             <button type="button" className={styles.quiet} onClick={() => setFilters({})}>
@@ -98,7 +98,7 @@ export default function ReviewsPage() {
             No apps yet: <Link href="/dashboard/apps">add an app</Link> and its reviews appear here.
           </p>
         ) : reviews.isPending ? (
-          <Skeleton rows={4} label="Loading reviews" height={120} />
+          <Skeleton rows={4} label="Loading reviews" />
         ) : reviews.isError ? (
           <p role="alert">{reviews.error.message}</p>
         ) : list.length === 0 ? (
@@ -114,7 +114,7 @@ export default function ReviewsPage() {
                 </li>
               ))}
             </ol>
-            {reviews.isFetchingNextPage ? <Skeleton rows={2} label="Loading more reviews" height={120} /> : null}
+            {reviews.isFetchingNextPage ? <Skeleton rows={2} label="Loading more reviews" /> : null}
             {reviews.hasNextPage ? (
               <button type="button" className={styles.quiet} disabled={reviews.isFetchingNextPage} onClick={() => void reviews.fetchNextPage()}>
                 Load more

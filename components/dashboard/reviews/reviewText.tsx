@@ -1,4 +1,4 @@
-/** Small pieces of a review's display shared by the apps list and the inbox: stars with words, dates. */
+/** A rating as stars with words for screen readers, shared by the apps list and the inbox. */
 export function Stars({ rating }: { rating: number }) {
   const n = Math.max(0, Math.min(5, Math.round(rating)));
   return (
@@ -8,5 +8,3 @@ export function Stars({ rating }: { rating: number }) {
     </span>
   );
 }
-
-export const shortDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });

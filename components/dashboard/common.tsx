@@ -1,0 +1,18 @@
+/** Small pieces every dashboard page uses: the loading skeleton, error toasts with the server's message, dates. */
+import toast from 'react-hot-toast';
+import styles from './Dashboard.module.css';
+
+export const errorToast = (e: unknown) => toast.error((e as Error).message || 'Something went wrong. Try again.');
+export const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
+export const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/** Rows of the shape the content will take, so nothing moves when it arrives. */
+export function Skeleton({ rows = 3, label }: { rows?: number; label: string }) {
+  return (
+    <div aria-busy="true" aria-label={label}>
+      {Array.from({ length: rows }, (_, i) => (
+        <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} />
+      ))}
+    </div>
+  );
+}
