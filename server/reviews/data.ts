@@ -71,14 +71,18 @@ function conditions(f: InboxQuery, except: { rating?: boolean; country?: boolean
   return c;
 }
 
-/** A search with at most this many matches is read from the GIN index; more, by walking each app's newest reviews. */
-const RARE_MATCHES = 2000;
+/**
+ * A search with at most this many matches is read from the GIN index and sorted; more, by walking each app's newest
+ * reviews. Walking costs about apps × page / (share of reviews matching) rows, the index about the matches: at a
+ * million reviews over 20 apps they meet near 20,000 matches (bench/inbox.ts).
+ */
+export const RARE_MATCHES = 20_000;
 
 /**
  * The ids and times of one page, before the rows are read. Each app (× rating or × country when filtered) is read in
  * its index's order, one page at most, and the parts merged. A text search whose matches are few (`rare`: the words
  * are rare, or common words that seldom meet) is read from the GIN index and sorted instead: walking the apps would
- * check every review of an app that has no match.
+ * check every review of an app that has few or no matches.
  */
 function pageIds(f: InboxQuery, rare = false): RawBuilder<unknown> {
   const n = f.limit;
