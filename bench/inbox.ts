@@ -9,8 +9,8 @@
 // and, as the reference of the same run, `GET v1/org/members` (the cheapest signed-in call: the session check and one
 // small read), with each figure's ratio to it. The query plans (EXPLAIN ANALYZE) go to the log (tmp/bench-logs/inbox.log).
 // Not part of `npm test`; `npm run bench` runs it. Both databases are loaded at once (PostgreSQL in its own processes);
-// the load is most of the run: ~2.5 min for PostgreSQL and ~10.5 min for PGlite one after the other at load 16 on the
-// 2-core machine. INBOX_BENCH_REVIEWS=200000 for a quick look.
+// the load is most of the run: ~8.5 minutes for both at load ~15 on the 2-core machine (scripts/bench.sh gives this
+// bench 20 minutes). INBOX_BENCH_REVIEWS=200000 for a quick look.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
