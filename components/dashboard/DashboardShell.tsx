@@ -15,6 +15,8 @@ import styles from './Dashboard.module.css';
 
 export const DASHBOARD_LINKS = [
   { href: '/dashboard', label: 'Overview' },
+  { href: '/dashboard/apps', label: 'Apps' },
+  { href: '/dashboard/reviews', label: 'Reviews' },
   { href: '/dashboard/destinations', label: 'Destinations' },
   { href: '/dashboard/team', label: 'Team' },
   { href: '/dashboard/api-keys', label: 'API keys' },

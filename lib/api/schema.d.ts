@@ -361,6 +361,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's apps with their rating, review count, reviews this week and last review */
+        get: operations["getApiV1OrgApps"];
+        put?: never;
+        /** Add an app to the organisation (admins and owners): its reviews are watched from now on; again to change its App Store countries */
+        post: operations["postApiV1OrgApps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/apps/{appKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an app from the organisation (admins and owners); it stops being watched unless something else wants it */
+        delete: operations["deleteApiV1OrgAppsAppKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/audit-log": {
         parameters: {
             query?: never;
@@ -532,6 +567,40 @@ export interface paths {
         head?: never;
         /** Change a member's role (admins for members and admins, owners for owners) */
         patch: operations["patchApiV1OrgMembersId"];
+        trace?: never;
+    };
+    "/api/v1/org/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's reviews, newest first, filtered and searched, cursor-paged */
+        get: operations["getApiV1OrgReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reviews/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The inbox's current view as CSV (text/csv), newest first, at most 50,000 rows */
+        get: operations["getApiV1OrgReviewsExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/public/app-details": {
@@ -2553,6 +2622,293 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added_at: string;
+                            added_by: string | null;
+                            app_id: string;
+                            /** @enum {string} */
+                            app_store: "apple_app_store" | "google_play_store";
+                            /** @description App Store storefronts watched; empty for Google Play apps. */
+                            countries: string[];
+                            developer: string | null;
+                            icon_url: string | null;
+                            /** @description {app_store}__{app_id} */
+                            key: string;
+                            last_review: {
+                                at: string;
+                                rating: number;
+                            } | null;
+                            /** @description Average star rating of the stored reviews. */
+                            rating: number | null;
+                            review_count: number;
+                            /** @description Reviews written or edited in the last 7 days. */
+                            reviews_this_week: number;
+                            title: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    app_id: string;
+                    /** @enum {string} */
+                    app_store: "apple_app_store" | "google_play_store";
+                    /** @description App Store storefronts (two-letter codes); "us" when absent. Not for Google Play apps. */
+                    countries?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added_at: string;
+                            added_by: string | null;
+                            app_id: string;
+                            /** @enum {string} */
+                            app_store: "apple_app_store" | "google_play_store";
+                            /** @description App Store storefronts watched; empty for Google Play apps. */
+                            countries: string[];
+                            developer: string | null;
+                            icon_url: string | null;
+                            /** @description {app_store}__{app_id} */
+                            key: string;
+                            last_review: {
+                                at: string;
+                                rating: number;
+                            } | null;
+                            /** @description Average star rating of the stored reviews. */
+                            rating: number | null;
+                            review_count: number;
+                            /** @description Reviews written or edited in the last 7 days. */
+                            reviews_this_week: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgAppsAppKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1OrgAuditLog: {
         parameters: {
             query?: {
@@ -2585,6 +2941,8 @@ export interface operations {
                         }[];
                         /** @description More entries follow: ask again with the last id as the cursor. */
                         has_more: boolean;
+                        /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
+                        next_cursor?: string | null;
                     };
                 };
             };
@@ -3723,6 +4081,203 @@ export interface operations {
             };
             /** @description Content-Type is not application/json (required even for an empty body) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgReviews: {
+        parameters: {
+            query?: {
+                /** @description App keys, comma-separated. */
+                app?: string;
+                country?: string;
+                /** @description On or after: a day (UTC), an ISO 8601 time or unix seconds (content_updated_at). */
+                from?: string;
+                language?: string;
+                limit?: number;
+                /** @description Words in the title or text; "a phrase", -word and or work as in a web search. */
+                q?: string;
+                rating?: string;
+                replied?: "true" | "false";
+                sentiment?: string;
+                /** @description The next_cursor of the previous page. */
+                starting_after?: string;
+                store?: "apple_app_store" | "google_play_store";
+                /** @description Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_id: string;
+                            app_key: string;
+                            app_store: string;
+                            author_display_name: string;
+                            content_body: string;
+                            content_rating: number;
+                            content_title: string | null;
+                            content_updated_at: string;
+                            country: string | null;
+                            edited: boolean;
+                            id: string;
+                            language: string | null;
+                            /** @description The rating before the last edit. */
+                            previous_rating: number | null;
+                            replied_at: string | null;
+                            /** @enum {string} */
+                            reply_state: "none" | "published";
+                            reply_text: string | null;
+                            sentiment: string | null;
+                            store_permalink: string;
+                            /** @description The app's title. */
+                            title: string;
+                            /** @description The app version the review was written for. */
+                            version: string | null;
+                            written_at: string | null;
+                        }[];
+                        /** @description More entries follow: ask again with the last id as the cursor. */
+                        has_more: boolean;
+                        /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
+                        next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgReviewsExportCsv: {
+        parameters: {
+            query?: {
+                /** @description App keys, comma-separated. */
+                app?: string;
+                country?: string;
+                /** @description On or after: a day (UTC), an ISO 8601 time or unix seconds (content_updated_at). */
+                from?: string;
+                language?: string;
+                /** @description Words in the title or text; "a phrase", -word and or work as in a web search. */
+                q?: string;
+                rating?: string;
+                replied?: "true" | "false";
+                sentiment?: string;
+                store?: "apple_app_store" | "google_play_store";
+                /** @description Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

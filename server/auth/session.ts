@@ -22,6 +22,7 @@ import {
 import { forgetRevokedSessions } from './sessionState';
 import { signAccessToken, signBillingToken, signRefreshToken, verifyRefreshToken, type AuthClaims } from './tokens';
 import { claimAnonymousConnections } from '../monitor/service';
+import { claimConnectedApps } from '../orgApps/service';
 import { invitationForToken, joinInvitedOrganisation, joinThroughLink } from '../org/invitations';
 
 export { BILLING_TOKEN_TTL_SECONDS } from './tokens';
@@ -86,7 +87,9 @@ async function signedIn(user: User, created: boolean, now: Date): Promise<Sessio
   // Ids only at debug level: an org id opens billing links, so it stays out of ordinary logs.
   if (created) log.info('account created');
   else await updateUserLastSignIn(user.id, now);
-  // Connections this address made before signing in become the organisation's (no expiry, resumed if paused).
+  // Connections this address made before signing in become the organisation's (no expiry, resumed if paused), and
+  // their apps the organisation's apps (first: that step reads the connections while they are still anonymous).
+  await claimConnectedApps({ orgId: user.org_id, email: user.email });
   await claimAnonymousConnections({ orgId: user.org_id, email: user.email });
   log.debug('signed in', { userId: user.id, orgId: user.org_id, created });
   return startSession(user, now);

@@ -320,6 +320,17 @@ export interface AuditLogTable {
   created_at: Generated<Timestamp>;
 }
 
+// ── 0011 organisation apps ──────────────────────────────────────────────────────────────────────────────────────────
+export interface OrgAppsTable {
+  org_id: string;
+  app_key: string;
+  /** App Store storefronts watched for the organisation; empty for Google Play apps. */
+  countries: ColumnType<string[], string[] | undefined, string[]>;
+  added_by: string | null;
+  added_by_email: string | null;
+  created_at: Generated<Timestamp>;
+}
+
 // ── 0013 API keys ──────────────────────────────────────────────────────────────────────────────────────────────────
 export interface ApiKeysTable {
   id: string;
@@ -359,5 +370,6 @@ export interface Database {
   key_fingerprints: KeyFingerprintsTable;
   org_invitations: OrgInvitationsTable;
   audit_log: AuditLogTable;
+  org_apps: OrgAppsTable;
   api_keys: ApiKeysTable;
 }

@@ -120,9 +120,13 @@ class SerializedAnswer {
   constructor(readonly body: Buffer) {}
 }
 
-/** A cursor page, the shape of every list that pages: `{ "data": items, "has_more": … }`. */
-export function pageAnswer(items: readonly unknown[], hasMore: boolean): SerializedAnswer {
-  return new SerializedAnswer(Buffer.from(JSON.stringify({ data: items, has_more: hasMore })));
+/**
+ * A cursor page, the shape of every list that pages: `{ "data": items, "has_more": … }`. A list whose cursor is not
+ * its last item's id (the review inbox: a time and an id) also says `next_cursor`.
+ */
+export function pageAnswer(items: readonly unknown[], hasMore: boolean, nextCursor?: string | null): SerializedAnswer {
+  const page = nextCursor === undefined ? { data: items, has_more: hasMore } : { data: items, has_more: hasMore, next_cursor: nextCursor };
+  return new SerializedAnswer(Buffer.from(JSON.stringify(page)));
 }
 
 const serialized = new WeakMap<object, SerializedAnswer>();

@@ -77,7 +77,12 @@ function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
             required: ep.paged ? ['data', 'has_more'] : ['data'],
             properties: {
               data: ep.response ? responseSchema(ep.response) : {},
-              ...(ep.paged ? { has_more: { type: 'boolean', description: 'More entries follow: ask again with the last id as the cursor.' } } : {}),
+              ...(ep.paged
+                ? {
+                    has_more: { type: 'boolean', description: 'More entries follow: ask again with the last id as the cursor.' },
+                    next_cursor: { type: ['string', 'null'], description: 'Lists whose cursor is not an id (the review inbox): the cursor of the next page.' },
+                  }
+                : {}),
             },
           },
         },

@@ -21,6 +21,8 @@ import v1OauthSlackCallback from '@/pages/api/v1/oauth/slack/callback';
 import v1Org from '@/pages/api/v1/org/index';
 import v1OrgApiKeys from '@/pages/api/v1/org/api-keys/index';
 import v1OrgApiKeysId from '@/pages/api/v1/org/api-keys/[id]';
+import v1OrgApps from '@/pages/api/v1/org/apps/index';
+import v1OrgAppsAppKey from '@/pages/api/v1/org/apps/[appKey]';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
 import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
@@ -31,6 +33,8 @@ import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
 import v1OrgLeave from '@/pages/api/v1/org/leave';
 import v1OrgMembers from '@/pages/api/v1/org/members/index';
 import v1OrgMembersId from '@/pages/api/v1/org/members/[id]';
+import v1OrgReviews from '@/pages/api/v1/org/reviews/index';
+import v1OrgReviewsExportCsv from '@/pages/api/v1/org/reviews/export.csv';
 import v1PublicAppDetails from '@/pages/api/v1/public/app-details';
 import v1PublicConfig from '@/pages/api/v1/public/config';
 import v1PublicContact from '@/pages/api/v1/public/contact';
@@ -63,6 +67,8 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org', route: v1Org },
   { path: '/api/v1/org/api-keys', route: v1OrgApiKeys },
   { path: '/api/v1/org/api-keys/[id]', route: v1OrgApiKeysId },
+  { path: '/api/v1/org/apps', route: v1OrgApps },
+  { path: '/api/v1/org/apps/[appKey]', route: v1OrgAppsAppKey },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
   { path: '/api/v1/org/destinations', route: v1OrgDestinations },
@@ -73,6 +79,8 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/leave', route: v1OrgLeave },
   { path: '/api/v1/org/members', route: v1OrgMembers },
   { path: '/api/v1/org/members/[id]', route: v1OrgMembersId },
+  { path: '/api/v1/org/reviews', route: v1OrgReviews },
+  { path: '/api/v1/org/reviews/export.csv', route: v1OrgReviewsExportCsv },
   { path: '/api/v1/public/app-details', route: v1PublicAppDetails },
   { path: '/api/v1/public/config', route: v1PublicConfig },
   { path: '/api/v1/public/contact', route: v1PublicContact },

@@ -1,6 +1,7 @@
 /**
  * Which sources are polled: only those something needs — an active destination that wants the source's storefront,
- * an active e-mail digest for the app, or an owner's own store key. The others are 'idle': not claimed, not polled,
+ * an active e-mail digest for the app, an organisation that added the app (in that storefront), or an owner's own
+ * store key. The others are 'idle': not claimed, not polled,
  * not counted against the source budget. A sweep (every minute, jobs.ts) moves sources both ways, and the paths that
  * make a source needed again (connecting, resuming, claiming) reactivate it at once.
  *
@@ -32,6 +33,8 @@ const needed = sql`(
      where da.app_key = s.app_key and d.status = 'active'
        and (s.country = '' or coalesce(jsonb_array_length(d.filters -> 'countries'), 0) = 0 or (d.filters -> 'countries') ? s.country))
   or exists (
+    select 1 from org_apps oa where oa.app_key = s.app_key and (s.country = '' or s.country = any(oa.countries)))
+  or exists (
     select 1 from email_subscriptions es
      where es.app_key = s.app_key and es.digest_status = 'active' and (es.country = '' or s.country = '' or es.country = s.country)))`;
 
@@ -48,11 +51,15 @@ export async function activateNeededSources(db: Db, appKeys?: string[]): Promise
   return Number(r.numAffectedRows ?? 0);
 }
 
-/** Sources nothing needs any more stop being polled (unless just added, or being polled right now). */
-export async function idleUnneededSources(db: Db): Promise<number> {
+/**
+ * Sources nothing needs any more stop being polled (unless just added, or being polled right now). With `appKeys`
+ * (an app someone just stopped wanting), only those apps' sources, and at once: no grace for a new source.
+ */
+export async function idleUnneededSources(db: Db, appKeys?: string[]): Promise<number> {
+  if (appKeys && appKeys.length === 0) return 0;
   const r = await sql`
     update monitored_sources s set status = 'idle', status_reason = ${IDLE_REASON}
-     where s.status = 'active' and s.created_at < now() - ${GRACE}
+     where s.status = 'active' ${appKeys ? sql`and s.app_key = any(${appKeys}::text[])` : sql`and s.created_at < now() - ${GRACE}`}
        and (s.lease_until is null or s.lease_until < now()) and not ${needed}`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }

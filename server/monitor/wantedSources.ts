@@ -7,7 +7,9 @@
  *   destinations have the app watched in more storefronts;
  * - the first storefront ('us' for all countries) is where the app is looked up, and the one whose first poll makes
  *   the welcome current: the others are polled at once too, and deliver what they find as it arrives;
- * - a Google Play app's public reviews are read by language ('en' unless chosen), not by country.
+ * - a Google Play app's public reviews are read by language ('en' unless chosen), not by country;
+ * - an app an organisation added to its dashboard is watched the same way, in each storefront it chose, with no
+ *   destination at all (server/orgApps; sourceDemand.ts counts the organisation as a need).
  * Pure: no database, so a unit test can hold every caller to it.
  */
 import { ALL_COUNTRIES, MAIN_STOREFRONTS } from '@/lib/storefronts';

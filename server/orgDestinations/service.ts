@@ -20,6 +20,7 @@ import { setDestinationPaused, updateDestinationSettings } from '../monitor/serv
 import type { AppStore } from '../sources/types';
 import type { DisabledCause } from '../db/types';
 import { recordAudit } from '../org/data';
+import { orgAppKeys } from '../orgApps/data';
 import type { Membership } from '../org/membership';
 import { fixFor } from './status';
 
@@ -109,8 +110,10 @@ async function destinationOf(m: Membership, id: string): Promise<OrgDestination>
  * The apps this organisation has: those its destinations watch. An admin can move a destination between them, never
  * onto an app the organisation does not follow.
  */
-async function orgAppKeys(orgId: string): Promise<Set<string>> {
-  return new Set(await orgDestinationAppKeys(await getDb(), orgId));
+/** The apps a destination of the organisation may post: its apps (the Apps page) and those its destinations post. */
+async function appsOfOrganisation(orgId: string): Promise<Set<string>> {
+  const [added, posted] = await Promise.all([orgAppKeys(orgId), orgDestinationAppKeys(await getDb(), orgId)]);
+  return new Set([...added, ...posted]);
 }
 
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
@@ -119,7 +122,7 @@ const nameOf = (d: OrgDestination) => `${d.platform_name} ${d.label ?? d.target}
 export async function changeDestination(m: Membership, id: string, change: DestinationChange): Promise<OrgDestination> {
   const before = await destinationOf(m, id);
   if (change.apps) {
-    const known = await orgAppKeys(m.orgId);
+    const known = await appsOfOrganisation(m.orgId);
     const unknown = change.apps.find((k) => !known.has(k));
     if (unknown) throw new HttpError(400, 'unknown_app', `apps: ${unknown} is not an app of your organisation.`);
   }

@@ -9,6 +9,8 @@ import * as m0007 from './0007_secrets_fingerprint';
 import * as m0008 from './0008_source_format_errors';
 import * as m0009 from './0009_disabled_cause';
 import * as m0010 from './0010_team';
+import * as m0011 from './0011_org_apps';
+import * as m0012 from './0012_review_search';
 import * as m0013 from './0013_api_keys';
 
 /**
@@ -27,5 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0008_source_format_errors': m0008,
   '0009_disabled_cause': m0009,
   '0010_team': m0010,
+  '0011_org_apps': m0011,
+  '0012_review_search': m0012,
   '0013_api_keys': m0013,
 };

@@ -1,0 +1,128 @@
+/**
+ * /dashboard/reviews: the organisation's review inbox, newest first, with search and filters kept in the URL query
+ * (so a view is shared by its address), cursor pages ("Load more") and the CSV export of the current view.
+ */
+import dynamic from 'next/dynamic';
+import Link from 'next/link';
+import { useRouter } from 'next/router';
+import { useCallback, useMemo } from 'react';
+import type { InboxReview } from '@/lib/api/reviews';
+import { filtersFromQuery, filtersToQuery, hasFilters, type ReviewFilters as Filters } from '@/lib/reviewFilters';
+import { useOrgApps } from '@/lib/queries/orgApps';
+import { useExportReviews, useReviews } from '@/lib/queries/reviews';
+import { storefrontName } from '@/lib/storefronts';
+import { date, errorToast, Skeleton } from '../common';
+import { Stars } from './reviewText';
+import styles from '../Dashboard.module.css';
+import own from './Reviews.module.css';
+
+// rsuite's pickers are loaded with the inbox, after the first paint of the page's frame.
+const ReviewFilters = dynamic(() => import('./ReviewFilters'), { ssr: false, loading: () => <Skeleton rows={1} label="Loading the filters" /> });
+
+function ReviewCard({ review }: { review: InboxReview }) {
+  return (
+    <article className={own.review} aria-label={`${review.content_rating}-star review by ${review.author_display_name}`}>
+      <header className={own.reviewHead}>
+        <Stars rating={review.content_rating} />
+        {review.edited ? (
+          <span className={own.edited}>
+            Edited{review.previous_rating !== null ? ` (was ${review.previous_rating} star${review.previous_rating === 1 ? '' : 's'})` : ''}
+          </span>
+        ) : null}
+        <span className={own.app}>{review.title}</span>
+      </header>
+      {review.content_title ? <h3 className={own.reviewTitle}>{review.content_title}</h3> : null}
+      <p className={own.body}>{review.content_body}</p>
+      <p className={own.meta}>
+        <span>{review.author_display_name}</span>
+        {review.country ? <span>{storefrontName(review.country)}</span> : null}
+        {review.version ? <span>Version {review.version}</span> : null}
+        <time dateTime={review.content_updated_at}>{date(review.content_updated_at)}</time>
+        <a href={review.store_permalink} target="_blank" rel="noreferrer">
+          In the store
+        </a>
+      </p>
+      {review.reply_text ? (
+        <blockquote className={own.reply}>
+          <strong>Your reply</strong>
+          {review.replied_at ? <> · {date(review.replied_at)}</> : null}
+          <p>{review.reply_text}</p>
+        </blockquote>
+      ) : null}
+    </article>
+  );
+}
+
+function saveFile(file: Blob, name: string) {
+  const url = URL.createObjectURL(file);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export default function ReviewsPage() {
+  const router = useRouter();
+  const filters = useMemo(() => filtersFromQuery(router.query), [router.query]);
+  const apps = useOrgApps();
+  const reviews = useReviews(filters, router.isReady);
+  const exporter = useExportReviews({ onSuccess: (file) => saveFile(file, `reviews-${new Date().toISOString().slice(0, 10)}.csv`), onError: errorToast });
+  const setFilters = useCallback(
+    (next: Filters) => void router.replace({ pathname: router.pathname, query: filtersToQuery(next) }, undefined, { shallow: true, scroll: false }),
+    [router],
+  );
+
+  const list = reviews.data?.pages.flatMap((p) => p.data) ?? [];
+  const noApps = apps.data?.length === 0;
+  return (
+    <>
+      <section className={styles.section} aria-label="Search and filters">
+        {apps.data ? <ReviewFilters filters={filters} apps={apps.data} onChange={setFilters} /> : <Skeleton rows={1} label="Loading the filters" />}
+        <div className={own.actions}>
+          {hasFilters(filters) ? (
+            <button type="button" className={styles.quiet} onClick={() => setFilters({})}>
+              Clear filters
+            </button>
+          ) : null}
+          <button type="button" className={styles.quiet} disabled={exporter.isPending || noApps} aria-busy={exporter.isPending} onClick={() => exporter.mutate(filters)}>
+            Export CSV
+          </button>
+        </div>
+      </section>
+      <section aria-label="Reviews" aria-busy={reviews.isFetching}>
+        {noApps ? (
+          <p className={styles.muted}>
+            No apps yet: <Link href="/dashboard/apps">add an app</Link> and its reviews appear here.
+          </p>
+        ) : reviews.isPending ? (
+          <Skeleton rows={4} label="Loading reviews" />
+        ) : reviews.isError ? (
+          <p role="alert">{reviews.error.message}</p>
+        ) : list.length === 0 ? (
+          <p className={styles.muted} role="status">
+            {hasFilters(filters) ? 'No reviews match this view.' : 'No reviews yet. New reviews of your apps appear here as they are written.'}
+          </p>
+        ) : (
+          <>
+            <ol className={own.list}>
+              {list.map((r) => (
+                <li key={r.id}>
+                  <ReviewCard review={r} />
+                </li>
+              ))}
+            </ol>
+            {reviews.isFetchingNextPage ? <Skeleton rows={2} label="Loading more reviews" /> : null}
+            {reviews.hasNextPage ? (
+              <button type="button" className={styles.quiet} disabled={reviews.isFetchingNextPage} onClick={() => void reviews.fetchNextPage()}>
+                Load more
+              </button>
+            ) : null}
+          </>
+        )}
+      </section>
+    </>
+  );
+}

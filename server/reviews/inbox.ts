@@ -1,0 +1,147 @@
+/**
+ * The review inbox of an organisation: its apps' reviews, newest first, filtered, searched and cursor-paged, each in
+ * the one review shape (the public API's fields plus the dashboard's), and the CSV export of the same view.
+ */
+import type { ServerResponse } from 'node:http';
+import { notFound } from '../http/errors';
+import type { Membership } from '../org/membership';
+import { orgAppKeys } from '../orgApps/data';
+import { storeUrlOf } from '../monitor/apps';
+import type { AppStore } from '../sources/types';
+import { csvRecord } from './csv';
+import { decodeCursor, encodeCursor } from './cursor';
+import { inboxPage, type InboxQuery, type InboxRow } from './data';
+
+export type InboxFilters = {
+  app?: string[];
+  store?: 'apple_app_store' | 'google_play_store';
+  rating?: number[];
+  country?: string[];
+  language?: string[];
+  sentiment?: string[];
+  replied?: boolean;
+  q?: string;
+  from?: Date;
+  to?: Date;
+};
+
+/** The query of `filters` over the caller's apps; an app named in the filter that is not theirs is a 404. */
+async function scoped(m: Membership, f: InboxFilters): Promise<Omit<InboxQuery, 'limit' | 'after'>> {
+  const own = await orgAppKeys(m.orgId);
+  let keys = own;
+  if (f.app?.length) {
+    const mine = new Set(own);
+    const foreign = f.app.find((k) => !mine.has(k));
+    if (foreign) throw notFound(`app: ${foreign} is not an app of your organisation.`);
+    keys = [...new Set(f.app)];
+  }
+  if (f.store) keys = keys.filter((k) => k.startsWith(`${f.store}__`));
+  return {
+    appKeys: keys,
+    ratings: f.rating,
+    countries: f.country,
+    languages: f.language,
+    sentiments: f.sentiment,
+    replied: f.replied,
+    q: f.q,
+    from: f.from,
+    to: f.to,
+  };
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** A review as the dashboard, the exports and the public API show it. */
+export function reviewJson(r: InboxRow) {
+  return {
+    id: r.id,
+    app_key: r.app_key,
+    app_id: r.app_id,
+    app_store: r.store,
+    title: r.app_title,
+    author_display_name: r.author_name,
+    content_title: r.title,
+    content_body: r.body,
+    content_rating: r.rating,
+    content_updated_at: iso(r.updated_at)!,
+    written_at: iso(r.written_at),
+    reply_text: r.reply_text,
+    replied_at: iso(r.reply_updated_at),
+    reply_state: r.reply_text ? ('published' as const) : ('none' as const),
+    country: r.country,
+    language: r.language,
+    store_permalink: r.permalink ?? storeUrlOf({ store: r.store as AppStore, app_id: r.app_id, store_url: null }),
+    sentiment: r.sentiment,
+    version: r.app_version,
+    edited: r.version > 0,
+    previous_rating: r.previous_rating,
+  };
+}
+
+export type InboxReview = ReturnType<typeof reviewJson>;
+
+/** One page: the reviews, whether more follow, and the cursor of the next page. */
+export async function inboxOf(m: Membership, f: InboxFilters, page: { limit: number; startingAfter?: string }) {
+  const after = page.startingAfter ? decodeCursor(page.startingAfter) : undefined;
+  const rows = await inboxPage({ ...(await scoped(m, f)), after, limit: page.limit + 1 });
+  const data = rows.slice(0, page.limit);
+  const last = data.at(-1);
+  return {
+    data: data.map(reviewJson),
+    has_more: rows.length > page.limit,
+    next_cursor: rows.length > page.limit && last ? encodeCursor({ us: last.position_us, id: last.id }) : null,
+  };
+}
+
+/** The most rows one export holds (docs: API and README): the newest of the view. */
+export const EXPORT_MAX_ROWS = 50_000;
+const EXPORT_BATCH = 1000;
+
+const CSV_COLUMNS = [
+  'id', 'app', 'app_store', 'app_id', 'rating', 'previous_rating', 'edited', 'title', 'body', 'author', 'country', 'language',
+  'version', 'updated_at', 'sentiment', 'reply', 'replied_at', 'store_permalink',
+] as const;
+
+function csvRow(v: InboxReview): string {
+  return csvRecord([
+    v.id, v.title, v.app_store, v.app_id, v.content_rating, v.previous_rating, v.edited, v.content_title, v.content_body, v.author_display_name,
+    v.country, v.language, v.version, v.content_updated_at, v.sentiment, v.reply_text, v.replied_at, v.store_permalink,
+  ]);
+}
+
+const drained = (res: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+
+/**
+ * Streams the view as CSV, newest first, batch by batch (the cursor of the list), at most EXPORT_MAX_ROWS rows. The
+ * first batch is read before anything is sent, so a bad filter still gets its JSON error; a client that goes away
+ * stops the export.
+ */
+export async function exportCsv(m: Membership, f: InboxFilters, res: ServerResponse, now = new Date()): Promise<void> {
+  const query = await scoped(m, f);
+  let rows = await inboxPage({ ...query, limit: EXPORT_BATCH });
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Disposition', `attachment; filename="reviews-${now.toISOString().slice(0, 10)}.csv"`);
+  // A byte-order mark, so spreadsheet programs read the file as UTF-8 (reviews are in every language).
+  res.write(`\ufeff${csvRecord([...CSV_COLUMNS])}`);
+  let sent = 0;
+  while (rows.length > 0 && !res.destroyed) {
+    const batch = rows.slice(0, EXPORT_MAX_ROWS - sent);
+    if (!res.write(batch.map((r) => csvRow(reviewJson(r))).join(''))) await drained(res);
+    sent += batch.length;
+    const last = rows.at(-1)!;
+    if (rows.length < EXPORT_BATCH || sent >= EXPORT_MAX_ROWS) break;
+    rows = await inboxPage({ ...query, after: { us: last.position_us, id: last.id }, limit: EXPORT_BATCH });
+  }
+  res.end();
+}
