@@ -21,6 +21,7 @@ import v1OauthSlackCallback from '@/pages/api/v1/oauth/slack/callback';
 import v1Org from '@/pages/api/v1/org/index';
 import v1OrgApps from '@/pages/api/v1/org/apps/index';
 import v1OrgAppsAppKey from '@/pages/api/v1/org/apps/[appKey]';
+import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
 import v1OrgInvitations from '@/pages/api/v1/org/invitations/index';
@@ -62,6 +63,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org', route: v1Org },
   { path: '/api/v1/org/apps', route: v1OrgApps },
   { path: '/api/v1/org/apps/[appKey]', route: v1OrgAppsAppKey },
+  { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
   { path: '/api/v1/org/invitations', route: v1OrgInvitations },
