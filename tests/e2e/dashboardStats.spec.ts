@@ -22,7 +22,7 @@ test("an app's trends: figures of its stored reviews, a chart with a table view,
 
   await page.getByRole('link', { name: `Ratings and trends of ${app.title}` }).click();
   await page.waitForURL((u) => u.pathname.startsWith('/dashboard/apps/apple_app_store__'));
-  await expect(page.getByRole('heading', { level: 2 })).toContainText(app.title);
+  await expect(page.getByRole('heading', { level: 2, name: `${app.title} · App Store` })).toBeVisible();
   const reviewCount = page.locator('dl').getByRole('definition').first();
   await expect(async () => {
     await page.reload();
@@ -48,11 +48,11 @@ test("an app's trends: figures of its stored reviews, a chart with a table view,
   expect(await seriousViolations(page)).toEqual([]);
 
   // Per week, with the span kept in the address: a reload shows the same.
-  await page.getByLabel('Per').selectOption('week');
+  await page.getByLabel('Per', { exact: true }).selectOption('week');
   await page.waitForURL((u) => u.searchParams.get('interval') === 'week' && Boolean(u.searchParams.get('from')));
   await expect(page.getByRole('region', { name: 'Reviews and average rating per week' })).toBeVisible();
   await page.reload();
-  await expect(page.getByLabel('Per')).toHaveValue('week');
+  await expect(page.getByLabel('Per', { exact: true })).toHaveValue('week');
   await expect(reviewCount).toHaveText('3');
   expect(await seriousViolations(page)).toEqual([]);
 });
