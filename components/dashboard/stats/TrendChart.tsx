@@ -39,7 +39,8 @@ function options(width: number, interval: AppStats['interval']): uPlot.Options {
     ],
     axes: [
       {},
-      { scale: 'count', label: 'Reviews', size: 56 },
+      // Whole reviews only: no 0.2 of a review between the ticks.
+      { scale: 'count', label: 'Reviews', size: 56, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000] },
       { scale: 'rating', side: 1, label: 'Average rating', grid: { show: false }, splits: () => [1, 2, 3, 4, 5], size: 48 },
     ],
   };
