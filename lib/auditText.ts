@@ -21,6 +21,14 @@ export function describeAuditEntry(e: Pick<AuditEntry, 'action' | 'target' | 'de
       return `removed ${who}`;
     case 'member.left':
       return 'left the organisation';
+    case 'app.added':
+      return `added the app ${who}`;
+    case 'app.countries_changed':
+      return `changed the countries of ${who}`;
+    case 'app.removed':
+      return `removed the app ${who}`;
+    case 'app.claimed':
+      return `took over ${who}, connected before signing in by ${str(d.email)}`;
     default:
       return `${e.action.replace(/[._]/g, ' ')}${e.target ? ` ${e.target}` : ''}`;
   }

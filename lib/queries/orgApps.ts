@@ -4,13 +4,12 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { addOrgApp, listOrgApps, removeOrgApp, type NewOrgApp, type OrgApp } from '@/lib/api/orgApps';
+import type { Outcome } from './team';
 
 export const orgAppKeys = { all: ['org', 'apps'] as const };
 export const reviewKeys = { all: ['org', 'reviews'] as const };
 
 export const useOrgApps = () => useQuery({ queryKey: orgAppKeys.all, queryFn: listOrgApps });
-
-type Outcome<V, R> = { onSuccess?: (result: R, vars: V) => void; onError?: (error: Error) => void };
 
 function useAppsMutation<V, R>(fn: (v: V) => Promise<R>, outcome: Outcome<V, R> = {}) {
   const client = useQueryClient();

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { endpoint } from '../http/api';
-import { badRequest } from '../http/errors';
 import { membershipOf, requireRole } from '../org/membership';
 import { appRefSchema, withCheckedAppId } from '@/lib/appIdSchemas';
 import { normalizeAppId } from '@/lib/appIds';
@@ -17,16 +16,22 @@ import type { OrgAppRow } from './data';
 /** `{app_store}__{app_id}` as it appears in paths and filters (the id's own rules are checked after). */
 export const APP_KEY_PATTERN = /^(apple_app_store|google_play_store)__[A-Za-z0-9._]{1,200}$/;
 
-/** The app key of a path, checked against its store's id rule; a 400 that says the form otherwise. */
-export function parseAppKey(key: string): { store: 'apple_app_store' | 'google_play_store'; appId: string; key: string } {
+/** The app key of a path, checked against its store's id rule (the id normalised); null when it is not one. */
+export function parseAppKey(key: string): string | null {
   const at = key.indexOf('__');
   const store = key.slice(0, at);
   const appId = at > 0 && isAppStore(store) ? normalizeAppId(store, key.slice(at + 2)) : null;
-  if (!APP_KEY_PATTERN.test(key) || !isAppStore(store) || appId === null) {
-    throw badRequest('appKey: must be {app_store}__{app_id}, e.g. apple_app_store__284882215 or google_play_store__com.example.app.');
-  }
-  return { store, appId, key: `${store}__${appId}` };
+  return APP_KEY_PATTERN.test(key) && appId !== null ? `${store}__${appId}` : null;
 }
+
+const appKeyParam = z.object({ appKey: z.string() }).transform(({ appKey }, ctx) => {
+  const key = parseAppKey(appKey);
+  if (key === null) {
+    ctx.addIssue({ code: 'custom', message: 'appKey: must be {app_store}__{app_id}, e.g. apple_app_store__284882215 or google_play_store__com.example.app.' });
+    return z.NEVER;
+  }
+  return { appKey: key };
+});
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -103,11 +108,10 @@ export const removeOrgAppEndpoint = endpoint({
   summary: 'Remove an app from the organisation (admins and owners); it stops being watched unless something else wants it',
   tags: ['apps'],
   auth: 'user',
-  params: z.object({ appKey: z.string().max(300, 'appKey is too long.') }),
+  params: appKeyParam,
   response: z.object({ ok: z.literal(true) }),
   handler: async ({ auth, params }) => {
-    const { key } = parseAppKey(params.appKey);
-    await removeOrgApp(await requireRole(auth, 'admin', 'remove apps'), key);
+    await removeOrgApp(await requireRole(auth, 'admin', 'remove apps'), params.appKey);
     return { ok: true as const };
   },
 });

@@ -4,8 +4,8 @@
  *
  * How a page stays fast at a million reviews: each app (and each chosen star rating or country) is read newest first
  * from its own index (app_key[, rating | country], updated_at desc, id desc) — at most one page per app — and those
- * short lists are merged, so a page costs about (apps × page size) index entries whatever the table holds. A text
- * search starts from the GIN index of search_vector instead (migration 0012) and lets the planner choose.
+ * short lists are merged, so a page costs about (apps × page size) index entries whatever the table holds. The other
+ * filters are columns those indexes carry (migration 0012), so checking them reads no table rows. A text search with few matches starts from the GIN index of search_vector.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { getDb, type DB } from '../db/client';
@@ -63,8 +63,7 @@ function conditions(f: InboxQuery, except: { rating?: boolean; country?: boolean
   if (f.countries?.length && !except.country) c.push(sql`r.country = any(${f.countries}::text[])`);
   if (f.languages?.length) c.push(sql`r.language = any(${f.languages}::text[])`);
   if (f.sentiments?.length) c.push(sql`r.sentiment = any(${f.sentiments}::text[])`);
-  if (f.replied === true) c.push(sql`r.reply_text is not null`);
-  if (f.replied === false) c.push(sql`r.reply_text is null`);
+  if (f.replied !== undefined) c.push(sql`r.replied = ${f.replied}`);
   if (f.q) c.push(sql`r.search_vector @@ websearch_to_tsquery('simple', ${f.q})`);
   if (f.from) c.push(sql`r.updated_at >= ${f.from}`);
   if (f.to) c.push(sql`r.updated_at < ${f.to}`);
@@ -72,15 +71,22 @@ function conditions(f: InboxQuery, except: { rating?: boolean; country?: boolean
   return c;
 }
 
-/** The ids and times of one page, before the rows are read. */
-function pageIds(f: InboxQuery): RawBuilder<unknown> {
+/** A search with at most this many matches is read from the GIN index; more, by walking each app's newest reviews. */
+const RARE_MATCHES = 2000;
+
+/**
+ * The ids and times of one page, before the rows are read. Each app (× rating or × country when filtered) is read in
+ * its index's order, one page at most, and the parts merged. A text search whose matches are few (`rare`: the words
+ * are rare, or common words that seldom meet) is read from the GIN index and sorted instead: walking the apps would
+ * check every review of an app that has no match.
+ */
+function pageIds(f: InboxQuery, rare = false): RawBuilder<unknown> {
   const n = f.limit;
-  if (f.q) {
+  if (f.q && rare) {
     return sql`select r.id, r.updated_at from reviews r
                 where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}
                 order by r.updated_at desc, r.id desc limit ${n}`;
   }
-  // Merge per app (× rating or × country when filtered): each part is read in index order, one page at most.
   let parts = sql`unnest(${f.appKeys}::text[]) as k(app_key)`;
   let match = sql`r.app_key = k.app_key`;
   let except = {};
@@ -99,10 +105,18 @@ function pageIds(f: InboxQuery): RawBuilder<unknown> {
              order by x.updated_at desc, x.id desc limit ${n}`;
 }
 
-/** The statement of one page (also for EXPLAIN in bench/inbox.ts). */
-export function inboxPageQuery(f: InboxQuery): RawBuilder<InboxRow> {
+/** Whether a text search has few matches in these apps (counted up to RARE_MATCHES + 1, from the GIN index). */
+async function hasFewMatches(f: InboxQuery, db: DB): Promise<boolean> {
+  const r = await sql<{ n: number }>`
+    select count(*)::int as n from (select 1 from reviews r where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}
+                                     limit ${RARE_MATCHES + 1}) x`.execute(db);
+  return r.rows[0].n <= RARE_MATCHES;
+}
+
+/** The statement of one page (also for EXPLAIN in bench/inbox.ts); `rare`: see pageIds. */
+export function inboxPageQuery(f: InboxQuery, rare = false): RawBuilder<InboxRow> {
   return sql<InboxRow>`
-    with page as (${pageIds(f)})
+    with page as (${pageIds(f, rare)})
     select r.id::text as id, r.app_key, r.store, a.app_id, a.title as app_title, r.author_name, r.title, r.body, r.rating,
            r.app_version, r.updated_at, r.written_at, r.reply_text, r.reply_updated_at, r.country, r.language, r.permalink,
            r.sentiment, r.version, pv.rating as previous_rating,
@@ -117,5 +131,7 @@ export function inboxPageQuery(f: InboxQuery): RawBuilder<InboxRow> {
 /** One page of the inbox, in order. */
 export async function inboxPage(f: InboxQuery, db?: DB): Promise<InboxRow[]> {
   if (f.appKeys.length === 0) return [];
-  return (await inboxPageQuery(f).execute(db ?? (await getDb()))).rows;
+  const d = db ?? (await getDb());
+  const rare = f.q ? await hasFewMatches(f, d) : false;
+  return (await inboxPageQuery(f, rare).execute(d)).rows;
 }

@@ -4,8 +4,8 @@
  * The only place with their SQL.
  *
  * A review counts on the day the store last dated it (updated_at, UTC): the date the inbox shows and filters by, so a
- * day's bar here and that day's inbox list agree. The (app_key, updated_at) index with the grouped columns included
- * (migration 0013) lets the pass read the index alone.
+ * day's bar here and that day's inbox list agree. The inbox's (app_key, updated_at) index carries every grouped column
+ * (migration 0012), so the pass reads the index alone.
  */
 import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';

@@ -228,7 +228,7 @@ describe('GET /api/v1/org/reviews/export.csv', () => {
     expect(text).not.toContain('five stars');
   });
 
-  test('streams more than one batch, in order', async () => {
+  test('streams more than one batch, in order; searches over many matches and over few', async () => {
     const owner = await newOwner();
     const key = await appWith(owner, 'google_play_store', []);
     const db = await getDb();
@@ -241,5 +241,9 @@ describe('GET /api/v1/org/reviews/export.csv', () => {
     expect(lines).toHaveLength(2501);
     expect(lines[1]).toContain('"bulk review 1"');
     expect(lines[2500]).toContain('"bulk review 2500"');
+
+    // A word in more than 2,000 reviews is found by walking the newest reviews; a rare one from the GIN index.
+    expect(await bodies(owner.token, '?q=bulk&limit=3')).toEqual(['bulk review 1', 'bulk review 2', 'bulk review 3']);
+    expect(await bodies(owner.token, '?q=review%202499')).toEqual(['bulk review 2499']);
   });
 });

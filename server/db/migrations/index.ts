@@ -11,7 +11,6 @@ import * as m0009 from './0009_disabled_cause';
 import * as m0010 from './0010_team';
 import * as m0011 from './0011_org_apps';
 import * as m0012 from './0012_review_search';
-import * as m0014 from './0014_review_stats';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -31,5 +30,4 @@ export const migrations: Record<string, Migration> = {
   '0010_team': m0010,
   '0011_org_apps': m0011,
   '0012_review_search': m0012,
-  '0014_review_stats': m0014,
 };
