@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { badRequest } from '../http/errors';
 import { membershipOf } from '../org/membership';
-import { parseAppKey } from '../orgApps/endpoints';
+import { appKeyParam } from '../orgApps/endpoints';
 import { appStatsOf, STATS_TOP_VERSIONS } from './appStats';
 
 const DAY_MS = 86_400_000;
@@ -58,7 +58,7 @@ export const appStatsEndpoint = endpoint({
   summary: "An app's ratings and trends: the series per day or week, the 1–5 distribution, by version and by country",
   tags: ['apps'],
   auth: 'user',
-  params: z.object({ appKey: z.string().max(300, 'appKey is too long.') }),
+  params: appKeyParam,
   query: z.object({
     from: day('from').meta({ description: 'First day (UTC), included; default: 89 days before to.' }),
     to: day('to').meta({ description: 'Last day (UTC), included; default: today.' }),
@@ -66,7 +66,6 @@ export const appStatsEndpoint = endpoint({
   }),
   response: statsShape,
   handler: async ({ auth, params, query }) => {
-    const { key } = parseAppKey(params.appKey);
-    return appStatsOf(await membershipOf(auth), key, statsSpan(query));
+    return appStatsOf(await membershipOf(auth), params.appKey, statsSpan(query));
   },
 });
