@@ -7,7 +7,7 @@
  * day's bar here and that day's inbox list agree. The inbox's (app_key, updated_at) index carries every grouped column
  * (migration 0012), so the pass reads the index alone.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { getDb, type DB } from '../db/client';
 import type { StatsInterval } from './buckets';
 
@@ -27,15 +27,14 @@ export type StatsGroupRow = {
   negative: number;
 };
 
-export async function statsGroups(
-  q: { appKey: string; from: Date; toExclusive: Date; interval: StatsInterval },
-  db?: DB,
-): Promise<StatsGroupRow[]> {
-  const d = db ?? (await getDb());
+type StatsGroupsQuery = { appKey: string; from: Date; toExclusive: Date; interval: StatsInterval };
+
+/** The statement (the bench EXPLAINs it). */
+export function statsGroupsQuery(q: StatsGroupsQuery): RawBuilder<StatsGroupRow> {
   // date_trunc's unit as a literal: a bound parameter would make the planner see a different expression from the one
   // grouped by.
   const unit = q.interval === 'week' ? sql.lit('week') : sql.lit('day');
-  const { rows } = await sql<StatsGroupRow>`
+  return sql<StatsGroupRow>`
     select case when grouping(period) = 0 then 'period'
                 when grouping(rating) = 0 then 'rating'
                 when grouping(version) = 0 then 'version'
@@ -53,8 +52,11 @@ export async function statsGroups(
                    sentiment
               from reviews
              where app_key = ${q.appKey} and updated_at >= ${q.from} and updated_at < ${q.toExclusive}) r
-     group by grouping sets ((period), (rating), (version), (country))`.execute(d);
-  return rows;
+     group by grouping sets ((period), (rating), (version), (country))`;
+}
+
+export async function statsGroups(q: StatsGroupsQuery, db?: DB): Promise<StatsGroupRow[]> {
+  return (await statsGroupsQuery(q).execute(db ?? (await getDb()))).rows;
 }
 
 /** The organisation's app `appKey` (title and store only: none of the figures the apps list computes), or undefined. */
