@@ -6,6 +6,8 @@
 //   - the first page (25 newest of all 20 apps)                          goal ≤ 50 ms
 //   - filtered pages (rating, country, replied and a date range, rotated) goal ≤ 50 ms
 //   - full-text searches (words in 2.5–7.5 % of reviews, and rare ones, rotated) goal ≤ 150 ms
+// and of `GET v1/org/apps/{appKey}/stats` (an app's last 90 days by day: ~19,500 of its 50,000 reviews grouped by day,
+// rating, version and country; the 20 apps rotated)                           goal ≤ 100 ms (stats_app_90d_*)
 // and, as the reference of the same run, `GET v1/org/members` (the cheapest signed-in call: the session check and one
 // small read), with each figure's ratio to it. The query plans (EXPLAIN ANALYZE) go to the log (tmp/bench-logs/inbox.log).
 // Not part of `npm test`; `npm run bench` runs it. Both databases are loaded at once (PostgreSQL in its own processes);
@@ -127,9 +129,9 @@ async function measure(o: Opened) {
       const p = paths[i % paths.length];
       const started = performance.now();
       const r = await fetch(`${api.url}${p}`, { headers });
-      const body = (await r.json()) as { data?: unknown[] };
+      const body = (await r.json()) as { data?: unknown };
       const ms = performance.now() - started;
-      if (r.status !== 200 || !Array.isArray(body.data)) throw new Error(`${p}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
+      if (r.status !== 200 || body.data == null) throw new Error(`${p}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
       if (i >= WARMUP) times.push(ms);
     }
     return percentile(times, 95);
@@ -146,6 +148,8 @@ async function measure(o: Opened) {
   ];
   const searches = ['battery', 'crash', 'rare1234', 'refund widget', 'offline', 'rare42 OR rare4242'].map((w) => `/api/v1/org/reviews?q=${encodeURIComponent(w)}`);
 
+  const stats = Array.from({ length: APPS }, (_, a) => `/api/v1/org/apps/apple_app_store__${7_100_000 + a}/stats`);
+
   const reference = await timed(['/api/v1/org/members']);
   const results: Array<[string, number, number]> = [
     ['first_page', await timed(firstPage), 50],
@@ -158,6 +162,10 @@ async function measure(o: Opened) {
     figure(`inbox_${name}_vs_reference_${kind}`, p95 / reference, 'x');
     if (p95 > goal) console.error(`${kind}: ${name} p95 ${p95.toFixed(1)} ms is over its goal of ${goal} ms`);
   }
+  const statsP95 = await timed(stats);
+  figure(`stats_app_90d_p95_${kind}`, statsP95, 'ms');
+  figure(`stats_app_90d_vs_reference_${kind}`, statsP95 / reference, 'x');
+  if (statsP95 > 100) console.error(`${kind}: an app's 90-day stats p95 ${statsP95.toFixed(1)} ms is over its goal of 100 ms`);
 
   // The plans behind those figures, for the log.
   const { inboxPageQuery } = await import('../server/reviews/data');
@@ -171,6 +179,9 @@ async function measure(o: Opened) {
     ['rating=5, country=br, language=pt', { appKeys: keys, ratings: [5], countries: ['br'], languages: ['pt'], limit: 26 }],
   ];
   explained.push(['q=rare1234 (few matches: from the GIN index)', { appKeys: keys, q: 'rare1234', limit: 26 }]);
+  const { statsGroupsQuery } = await import('../server/stats/data');
+  const statsPlan = await sql<Record<string, string>>`explain (analyze, costs off) ${statsGroupsQuery({ appKey: keys[0], from: new Date(Date.now() - 90 * 86_400_000), toExclusive: new Date(), interval: 'day' })}`.execute(bench.db);
+  console.error(`\n--- ${kind}: an app's 90-day stats\n${statsPlan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
   for (const [label, query] of explained) {
     const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${inboxPageQuery(query, label.includes('GIN'))}`.execute(bench.db);
     console.error(`\n--- ${kind}: ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);

@@ -7,11 +7,11 @@ export const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateStr
 export const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /** Rows of the shape the content will take, so nothing moves when it arrives. */
-export function Skeleton({ rows = 3, label }: { rows?: number; label: string }) {
+export function Skeleton({ rows = 3, label, height }: { rows?: number; label: string; /** px, when a row stands for something taller (a chart) */ height?: number }) {
   return (
     <div aria-busy="true" aria-label={label}>
       {Array.from({ length: rows }, (_, i) => (
-        <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} />
+        <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} style={height ? { height } : undefined} />
       ))}
     </div>
   );

@@ -396,6 +396,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/apps/{appKey}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An app's ratings and trends: the series per day or week, the 1–5 distribution, by version and by country */
+        get: operations["getApiV1OrgAppsAppKeyStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/audit-log": {
         parameters: {
             query?: never;
@@ -2891,6 +2908,123 @@ export interface operations {
             };
             /** @description Content-Type is not application/json (required even for an empty body) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgAppsAppKeyStats: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default: 89 days before to. */
+                from?: string;
+                interval?: "day" | "week";
+                /** @description Last day (UTC), included; default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app: {
+                                key: string;
+                                store: string;
+                                title: string;
+                            };
+                            by_country: {
+                                average_rating: number | null;
+                                country: string | null;
+                                reviews: number;
+                            }[];
+                            /** @description The 15 most reviewed versions, then the others summed. */
+                            by_version: {
+                                average_rating: number | null;
+                                reviews: number;
+                                version: string | null;
+                            }[];
+                            distribution: {
+                                rating: number;
+                                reviews: number;
+                            }[];
+                            from: string;
+                            /** @enum {string} */
+                            interval: "day" | "week";
+                            series: {
+                                average_rating: number | null;
+                                negative: number;
+                                neutral: number;
+                                positive: number;
+                                reviews: number;
+                                /** @description The period's first day (a Monday for weeks). */
+                                start: string;
+                            }[];
+                            to: string;
+                            totals: {
+                                average_rating: number | null;
+                                negative: number;
+                                neutral: number;
+                                positive: number;
+                                reviews: number;
+                                start: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,7 +24,7 @@ export function parseAppKey(key: string): string | null {
   return APP_KEY_PATTERN.test(key) && appId !== null ? `${store}__${appId}` : null;
 }
 
-const appKeyParam = z.object({ appKey: z.string() }).transform(({ appKey }, ctx) => {
+export const appKeyParam = z.object({ appKey: z.string() }).transform(({ appKey }, ctx) => {
   const key = parseAppKey(appKey);
   if (key === null) {
     ctx.addIssue({ code: 'custom', message: 'appKey: must be {app_store}__{app_id}, e.g. apple_app_store__284882215 or google_play_store__com.example.app.' });

@@ -28,6 +28,8 @@ const CASES: Record<string, Partial<Record<Method, Case>>> = {
   '/api/v1/org/destinations/[id]': { PATCH: { body: { paused: true } }, DELETE: {} },
   '/api/v1/org/destinations/[id]/test': { POST: { body: {} } },
   '/api/v1/org/api-keys/[id]': { DELETE: {} },
+  '/api/v1/org/apps/[appKey]': { DELETE: {} },
+  '/api/v1/org/apps/[appKey]/stats': { GET: { memberMay: true } },
 };
 
 type World = { owner: SignedInUser; member: SignedInUser; admin: SignedInUser; stranger: SignedInUser; ids: Record<string, string> };
@@ -50,6 +52,11 @@ async function world(): Promise<World> {
     apps: [{ store: 'apple_app_store', appId: String(1_500_000_000 + Math.floor(Math.random() * 1e8)), title: 'Alpha app' }],
     welcomeCount: 0,
   });
+  const db = await getDb();
+  const appId = String(1_400_000_000 + Math.floor(Math.random() * 1e8));
+  const appKey = `apple_app_store__${appId}`;
+  await db.insertInto('apps').values({ key: appKey, store: 'apple_app_store', app_id: appId, title: 'Alpha inbox app', icon_url: null, store_url: null, developer: null }).execute();
+  await db.insertInto('org_apps').values({ org_id: owner.orgId, app_key: appKey, countries: ['us'], added_by: owner.userId, added_by_email: owner.email }).execute();
   return {
     owner, admin, member, stranger,
     ids: {
@@ -58,6 +65,8 @@ async function world(): Promise<World> {
       '/api/v1/org/destinations/[id]': destination.id,
       '/api/v1/org/destinations/[id]/test': destination.id,
       '/api/v1/org/api-keys/[id]': key.json.data.id,
+      '/api/v1/org/apps/[appKey]': appKey,
+      '/api/v1/org/apps/[appKey]/stats': appKey,
     },
   };
 }
@@ -72,6 +81,7 @@ async function snapshot(wd: World) {
     invitation: await db.selectFrom('org_invitations').selectAll().where('id', '=', wd.ids['/api/v1/org/invitations/[id]']).executeTakeFirst(),
     destination: await db.selectFrom('destinations').select(['status', 'org_id', 'filters']).where('id', '=', wd.ids['/api/v1/org/destinations/[id]']).executeTakeFirst(),
     key: await db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', wd.ids['/api/v1/org/api-keys/[id]']).executeTakeFirst(),
+    app: await db.selectFrom('org_apps').select(['org_id', 'countries']).where('app_key', '=', wd.ids['/api/v1/org/apps/[appKey]']).execute(),
   };
 }
 
@@ -116,11 +126,15 @@ describe('authorization of the dashboard routes, with two organisations', () => 
   test("another organisation's lists hold none of these ids", async () => {
     const wd = await world();
     const mine = Object.values(wd.ids);
-    for (const path of ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log']) {
+    const lists = ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log', '/api/v1/org/apps', '/api/v1/org/reviews'];
+    for (const path of lists) {
       const r = await call(w.api, 'GET', path, undefined, { token: wd.stranger.token, ip: nextIp() });
       expect(r.status, `${path}: ${r.text}`).toBe(200);
       for (const id of mine) expect(r.text, `${path} shows ${id}`).not.toContain(id);
       expect(r.text).not.toContain(wd.owner.email);
     }
+    // Naming the other organisation's app in the inbox's filter is a 404 too, not an empty page.
+    const filtered = await call(w.api, 'GET', `/api/v1/org/reviews?app=${wd.ids['/api/v1/org/apps/[appKey]']}`, undefined, { token: wd.stranger.token, ip: nextIp() });
+    expect(filtered.status, filtered.text).toBe(404);
   });
 });

@@ -54,7 +54,10 @@ function AppRow({ app, canManage }: { app: OrgApp; canManage: boolean }) {
           <span className={styles.muted}>None yet</span>
         )}
       </td>
-      <td>
+      <td className={own.actions}>
+        <Link href={`/dashboard/apps/${encodeURIComponent(app.key)}`} aria-label={`Ratings and trends of ${app.title}`}>
+          Trends
+        </Link>
         {canManage ? (
           <button
             type="button"

@@ -8,7 +8,9 @@ import { sql, type Kysely } from 'kysely';
 // - reviews_inbox_idx (app_key, updated_at desc, id desc) replaces 0002's reviews_app_recent_idx (same key, so every
 //   query that used it uses this one) and carries the filter columns (INCLUDE): the inbox reads each app's newest
 //   reviews from it and checks rating, country, language, sentiment and replied in the index, without visiting the
-//   table, so even a filter that matches nothing costs index entries, not rows (server/reviews/data.ts).
+//   table, so even a filter that matches nothing costs index entries, not rows (server/reviews/data.ts). It carries
+//   app_version too: an app's ratings and trends (server/stats/data.ts) group a span of its reviews by day, rating,
+//   version and country from this index alone.
 // - the same per app and star rating, and per app and country, for those filters (each app × rating or × country is
 //   read newest first and merged).
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -17,7 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table reviews add column replied boolean generated always as (reply_text is not null) stored`.execute(db);
   await sql`create index reviews_search_idx on reviews using gin (search_vector)`.execute(db);
   await sql`create index reviews_inbox_idx on reviews (app_key, updated_at desc, id desc)
-              include (rating, country, language, sentiment, replied)`.execute(db);
+              include (rating, country, language, sentiment, replied, app_version)`.execute(db);
   await sql`drop index if exists reviews_app_recent_idx`.execute(db);
   await sql`create index reviews_app_rating_recent_idx on reviews (app_key, rating, updated_at desc, id desc)
               include (country, language, sentiment, replied)`.execute(db);
