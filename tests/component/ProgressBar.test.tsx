@@ -1,22 +1,16 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import NProgress from 'nprogress';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import Layout from '@/components/layout/Layout';
 import ProgressBar, { PROGRESS_MAXIMUM } from '@/components/layout/ProgressBar';
 import { registerAnalyticsSink, resetAnalyticsForTests } from '@/lib/analytics';
 
-// nprogress animates with timers (a finished route change fades the bar out over two 200 ms steps, one per change):
-// fake timers that still follow the clock, so waitFor works, and every one left is run after the test, while this file's
-// document still exists. One left to fire later would reach for a document that is gone.
-beforeEach(() => {
-  vi.useFakeTimers({ shouldAdvanceTime: true });
-});
-
-afterEach(() => {
-  vi.runAllTimers();
-  vi.useRealTimers();
+afterEach(async () => {
+  // done() takes the bar away from two timers later (fade, then remove): let them run while this file's document
+  // exists, or they fire into the next file's torn-down environment.
+  await waitFor(() => expect(document.getElementById('nprogress')).toBeNull(), { timeout: 1_000 }).catch(() => undefined);
   NProgress.remove();
   NProgress.status = null;
   resetAnalyticsForTests();
