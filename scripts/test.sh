@@ -3,7 +3,9 @@
 # itself), the production build, then end-to-end in Debian Chromium against that build. Installs what npm does not
 # (chromium, postgresql) when root.
 # Every stage runs even when an earlier one failed, so one run shows every failure; the exit status says whether all
-# passed. At the end it prints each stage's wall time and the total, so a slower suite shows where it got slower.
+# passed. At the end it prints each stage's wall time and CPU time (user + system of everything the stage ran) and the
+# totals, so a slower suite shows where it got slower: on a machine shared with other work the wall time says how long
+# it took, the CPU time what it cost (close to what it would take on a quiet machine, times the cores it keeps busy).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh || exit 1
@@ -11,13 +13,25 @@ bash scripts/ensure-system-deps.sh || exit 1
 failed=()
 times=()
 started=$SECONDS
+# Sets `cpu` to the CPU seconds used so far by this script's finished children: the second line of the `times` builtin
+# (user, system). `times` must run in this shell, not in a pipe or $(…) (a subshell counts only its own children).
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+cpu=0
+children_cpu() {
+  times >"$cpu_file"
+  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /m|s/); t += p[1] * 60 + p[2] }; printf "%d", t }' "$cpu_file")
+}
 stage() {
   local name=$1
   shift
   echo "── $name: $*"
-  local t0=$SECONDS
+  local t0=$SECONDS c0
+  children_cpu
+  c0=$cpu
   "$@" || failed+=("$name")
-  times+=("$(printf '%-10s %4d s' "$name" $((SECONDS - t0)))")
+  children_cpu
+  times+=("$(printf '%-10s %4d s wall %5d s CPU' "$name" $((SECONDS - t0)) $((cpu - c0)))")
 }
 
 # The build skips type-checking (next.config.js); the whole tree, tests included, is checked here once, then linted
@@ -35,9 +49,10 @@ else
   ARB_REUSE_BUILD=1 stage e2e npx playwright test
 fi
 
-echo "── stage times (wall clock; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "── stage times (load average now: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores)"
 printf '   %s\n' "${times[@]}"
-printf '   %-10s %4d s\n' total $((SECONDS - started))
+children_cpu
+printf '   %-10s %4d s wall %5d s CPU\n' total $((SECONDS - started)) "$cpu"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "npm test: FAILED — ${failed[*]}"
   exit 1

@@ -5,8 +5,8 @@
  * arrives exactly once (a second one is published as a barrier: when it is there, the first had every chance to
  * arrive twice).
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { ChatPlatform } from '../fakes/chatWebhooks';
+import { seriousViolations } from './support/a11y';
 import { appWithReviews, choosePlatform, expect, mark, marksIn, searchAndPick, test, uniqueWord } from './support/connectFlow';
 
 type Case = { platform: ChatPlatform; name: string; field: string; check: (body: Record<string, unknown>) => void };
@@ -87,15 +87,13 @@ test('keyboard only: pick the app, move through the platforms, connect; no serio
   await field.fill('https://discord.com/api/webhooks/1/abc');
   await field.press('Tab');
   await expect(page.getByText(/That isn't a Webex incoming-webhook URL/)).toBeVisible();
-  const violations = (await new AxeBuilder({ page }).include('section[aria-label="Send the reviews"]').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(violations.map((v) => v.id)).toEqual([]);
+  expect(await seriousViolations(page, 'section[aria-label="Send the reviews"]')).toEqual([]);
 
   await field.fill(hook.url);
   await field.press('Enter'); // submits the step
   await expect(page.getByRole('heading', { name: 'Connected to your Webex space' })).toBeFocused(CONNECTED);
   await connect.delivered(hook.id, 2);
-  const statusViolations = (await new AxeBuilder({ page }).include('section[aria-label="Send the reviews"]').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(statusViolations.map((v) => v.id)).toEqual([]);
+  expect(await seriousViolations(page, 'section[aria-label="Send the reviews"]')).toEqual([]);
 });
 
 test('the same app and webhook twice: one connection, one welcome', async ({ page, connect }) => {
