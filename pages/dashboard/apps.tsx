@@ -1,17 +1,9 @@
-import QueryProvider from '@/components/common/QueryProvider';
-import DashboardShell from '@/components/dashboard/DashboardShell';
 import AppsPage from '@/components/dashboard/apps/AppsPage';
-import Seo from '@/components/layout/Seo';
+import { dashboardPage } from '@/components/dashboard/dashboardPage';
 
-export default function DashboardAppsPage() {
-  return (
-    <>
-      <Seo title="Apps" description="The apps your ARB organisation follows: rating, reviews, this week's reviews and the last one." path="/dashboard/apps" noindex />
-      <QueryProvider>
-        <DashboardShell title="Apps">
-          <AppsPage />
-        </DashboardShell>
-      </QueryProvider>
-    </>
-  );
-}
+export default dashboardPage({
+  title: 'Apps',
+  description: "The apps your ARB organisation follows: rating, reviews, this week's reviews and the last one.",
+  path: '/dashboard/apps',
+  Content: AppsPage,
+});

@@ -1,17 +1,9 @@
-import QueryProvider from '@/components/common/QueryProvider';
-import DashboardShell from '@/components/dashboard/DashboardShell';
 import TeamPage from '@/components/dashboard/TeamPage';
-import Seo from '@/components/layout/Seo';
+import { dashboardPage } from '@/components/dashboard/dashboardPage';
 
-export default function DashboardTeamPage() {
-  return (
-    <>
-      <Seo title="Team" description="Your ARB organisation: its members, their roles, invitations and the audit log." path="/dashboard/team" noindex />
-      <QueryProvider>
-        <DashboardShell title="Team">
-          <TeamPage />
-        </DashboardShell>
-      </QueryProvider>
-    </>
-  );
-}
+export default dashboardPage({
+  title: 'Team',
+  description: 'Your ARB organisation: its members, their roles, invitations and the audit log.',
+  path: '/dashboard/team',
+  Content: TeamPage,
+});

@@ -68,6 +68,18 @@ function BarTable({ caption, head, rows }: { caption: string; head: [string, str
   );
 }
 
+/** A titled card of the page: its heading names the region. */
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className={styles.section} aria-labelledby={id}>
+      <h3 id={id} className={styles.sectionTitle}>
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
 function SeriesTable({ stats, visible }: { stats: AppStats; visible: boolean }) {
   return (
     <div className={visible ? styles.tableWrap : 'visually-hidden'}>
@@ -152,10 +164,7 @@ function Figures({ stats }: { stats: AppStats }) {
       </section>
 
       <div className={own.grid}>
-        <section className={styles.section} aria-labelledby="distribution-heading">
-          <h3 id="distribution-heading" className={styles.sectionTitle}>
-            Ratings
-          </h3>
+        <Panel id="distribution-heading" title="Ratings">
           <BarTable
             caption="Reviews per star rating"
             head={['Stars', 'Reviews', 'Share']}
@@ -166,27 +175,21 @@ function Figures({ stats }: { stats: AppStats }) {
               extra: totals.reviews ? `${Math.round((d.reviews / totals.reviews) * 100)} %` : '—',
             }))}
           />
-        </section>
-        <section className={styles.section} aria-labelledby="version-heading">
-          <h3 id="version-heading" className={styles.sectionTitle}>
-            By version
-          </h3>
+        </Panel>
+        <Panel id="version-heading" title="By version">
           <BarTable
             caption="Reviews and average rating per app version"
             head={['Version', 'Reviews', 'Average']}
             rows={stats.by_version.map((v) => ({ key: v.version ?? '', label: v.version ?? 'Unknown', value: v.reviews, extra: rating(v.average_rating) }))}
           />
-        </section>
-        <section className={styles.section} aria-labelledby="country-heading">
-          <h3 id="country-heading" className={styles.sectionTitle}>
-            By country
-          </h3>
+        </Panel>
+        <Panel id="country-heading" title="By country">
           <BarTable
             caption="Reviews and average rating per country"
             head={['Country', 'Reviews', 'Average']}
             rows={stats.by_country.map((c) => ({ key: c.country ?? '', label: c.country ? storefrontName(c.country) : 'Unknown', value: c.reviews, extra: rating(c.average_rating) }))}
           />
-        </section>
+        </Panel>
       </div>
     </>
   );
