@@ -22,7 +22,7 @@ import {
   useRenameOrganisation,
 } from '@/lib/queries/team';
 import { useAuthStore } from '@/stores/auth';
-import { date, errorToast, Skeleton } from './common';
+import { ConfirmButton, date, errorToast, Skeleton } from './common';
 import styles from './Dashboard.module.css';
 
 function OrganisationName({ name, canRename }: { name: string; canRename: boolean }) {
@@ -80,18 +80,9 @@ function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
       <td>{date(member.last_sign_in_at)}</td>
       <td>
         {roles.length > 0 ? (
-          <button
-            type="button"
-            className={styles.danger}
-            aria-label={`Remove ${member.email}`}
-            disabled={remove.isPending}
-            onClick={() => {
-              if (!window.confirm(`Remove ${member.email} from the organisation? They keep their account but lose access to its apps and reviews.`)) return;
-              remove.mutate(member.id);
-            }}
-          >
+          <ConfirmButton label={`Remove ${member.email}`} pending={remove.isPending} question={`Remove ${member.email} from the organisation? They keep their account but lose access to its apps and reviews.`} onConfirm={() => remove.mutate(member.id)}>
             Remove
-          </button>
+          </ConfirmButton>
         ) : null}
       </td>
     </tr>
@@ -240,17 +231,9 @@ function Leave({ orgName }: { orgName: string }) {
     onError: errorToast,
   });
   return (
-    <button
-      type="button"
-      className={styles.danger}
-      disabled={leave.isPending}
-      onClick={() => {
-        if (!window.confirm(`Leave ${orgName}? You keep your account, in an organisation of your own, and are signed out everywhere.`)) return;
-        leave.mutate(undefined);
-      }}
-    >
+    <ConfirmButton pending={leave.isPending} question={`Leave ${orgName}? You keep your account, in an organisation of your own, and are signed out everywhere.`} onConfirm={() => leave.mutate(undefined)}>
       Leave organisation
-    </button>
+    </ConfirmButton>
   );
 }
 

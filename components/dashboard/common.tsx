@@ -1,4 +1,8 @@
-/** Small pieces every dashboard page uses: the loading skeleton, error toasts with the server's message, dates. */
+/**
+ * Small pieces every dashboard page uses: the loading skeleton, error toasts with the server's message, dates, and the
+ * button of an action that cannot be undone.
+ */
+import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import styles from './Dashboard.module.css';
 
@@ -14,5 +18,22 @@ export function Skeleton({ rows = 3, label, height }: { rows?: number; label: st
         <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} style={height ? { height } : undefined} />
       ))}
     </div>
+  );
+}
+
+/** A destructive action's button: it asks `question` first (the browser's own dialog), then runs `onConfirm`. */
+export function ConfirmButton(o: { question: string; onConfirm: () => void; pending: boolean; label?: string; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className={styles.danger}
+      aria-label={o.label}
+      disabled={o.pending}
+      onClick={() => {
+        if (window.confirm(o.question)) o.onConfirm();
+      }}
+    >
+      {o.children}
+    </button>
   );
 }

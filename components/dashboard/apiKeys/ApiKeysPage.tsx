@@ -9,7 +9,7 @@ import type { CreatedApiKey } from '@/lib/api/apiKeys';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '@/lib/queries/apiKeys';
 import { useOrganisation } from '@/lib/queries/team';
 import { atLeast, roleLabel } from '@/shared/orgRoles';
-import { date, dateTime, errorToast, Skeleton } from '../common';
+import { ConfirmButton, date, dateTime, errorToast, Skeleton } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './ApiKeys.module.css';
 
@@ -129,18 +129,9 @@ export default function ApiKeysPage() {
                     <td>{k.last_used_at ? <time dateTime={k.last_used_at}>{dateTime(k.last_used_at)}</time> : 'Never'}</td>
                     {canManage ? (
                       <td>
-                        <button
-                          type="button"
-                          className={styles.danger}
-                          aria-label={`Revoke ${k.name}`}
-                          disabled={revoke.isPending}
-                          onClick={() => {
-                            if (!window.confirm(`Revoke the API key “${k.name}”? Programs using it stop working at once.`)) return;
-                            revoke.mutate(k.id);
-                          }}
-                        >
+                        <ConfirmButton label={`Revoke ${k.name}`} pending={revoke.isPending} question={`Revoke the API key “${k.name}”? Programs using it stop working at once.`} onConfirm={() => revoke.mutate(k.id)}>
                           Revoke
-                        </button>
+                        </ConfirmButton>
                       </td>
                     ) : null}
                   </tr>

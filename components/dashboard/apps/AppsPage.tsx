@@ -14,7 +14,7 @@ import { useOrgApps, useRemoveOrgApp } from '@/lib/queries/orgApps';
 import { useOrganisation } from '@/lib/queries/team';
 import { storefrontName } from '@/lib/storefronts';
 import { atLeast } from '@/shared/orgRoles';
-import { date, errorToast, Skeleton } from '../common';
+import { ConfirmButton, date, errorToast, Skeleton } from '../common';
 import { Stars } from '../reviews/reviewText';
 import styles from '../Dashboard.module.css';
 import own from './Apps.module.css';
@@ -59,18 +59,9 @@ function AppRow({ app, canManage }: { app: OrgApp; canManage: boolean }) {
           Trends
         </Link>
         {canManage ? (
-          <button
-            type="button"
-            className={styles.danger}
-            aria-label={`Remove ${app.title}`}
-            disabled={remove.isPending}
-            onClick={() => {
-              if (!window.confirm(`Remove ${app.title}? Its reviews stay, but new ones are no longer collected for your organisation.`)) return;
-              remove.mutate(app.key);
-            }}
-          >
+          <ConfirmButton label={`Remove ${app.title}`} pending={remove.isPending} question={`Remove ${app.title}? Its reviews stay, but new ones are no longer collected for your organisation.`} onConfirm={() => remove.mutate(app.key)}>
             Remove
-          </button>
+          </ConfirmButton>
         ) : null}
       </td>
     </tr>

@@ -14,7 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { atLeast, roleLabel } from '@/shared/orgRoles';
 import { useAppSelectionStore } from '@/stores/appSelection';
 import { useConnectionStore } from '@/stores/connection';
-import { dateTime, errorToast, Skeleton } from '../common';
+import { ConfirmButton, dateTime, errorToast, Skeleton } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Destinations.module.css';
 import { describeFilters } from './filterText';
@@ -121,17 +121,9 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
             <button type="button" className={styles.quiet} onClick={() => setEditing(true)}>
               Edit filters
             </button>
-            <button
-              type="button"
-              className={styles.danger}
-              disabled={remove.isPending}
-              onClick={() => {
-                if (!window.confirm(`Delete the ${d.platform_name} destination ${nameOf(d)}? It stops receiving reviews at once.`)) return;
-                remove.mutate(d.id);
-              }}
-            >
+            <ConfirmButton pending={remove.isPending} question={`Delete the ${d.platform_name} destination ${nameOf(d)}? It stops receiving reviews at once.`} onConfirm={() => remove.mutate(d.id)}>
               Delete
-            </button>
+            </ConfirmButton>
           </div>
         ) : null}
         <p role="status" className={own.result}>
