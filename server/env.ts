@@ -88,6 +88,8 @@ const schema = z.object({
   MAX_MONITORED_SOURCES: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
   /** Days an anonymous chat connection runs before it pauses unless its owner signs in (server/monitor/anonymous.ts). */
   ANONYMOUS_CONNECTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Requests one public-API key may make per minute; past it the API answers 429 with Retry-After. */
+  PUBLIC_API_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   /** Tests only: every periodic job (server/periodic.ts) runs at this period instead of its own. */
   PERIODIC_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

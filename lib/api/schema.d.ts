@@ -53,6 +53,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps of the API key's organisation (use `id` in the reviews call) */
+        get: operations["getApiV1Apps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appKey}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One app's stored reviews, newest first (content_updated_at), paged with starting_after = the last review's id */
+        get: operations["getApiV1AppsAppKeyReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/apps/event": {
         parameters: {
             query?: never;
@@ -988,6 +1022,193 @@ export interface operations {
                 };
             };
             /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1Apps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added_at: string;
+                            added_by: string | null;
+                            app_id: string;
+                            /** @enum {string} */
+                            app_store: "apple_app_store" | "google_play_store";
+                            /** @description App Store storefronts watched; empty for Google Play apps. */
+                            countries: string[];
+                            developer: string | null;
+                            icon_url: string | null;
+                            /** @description {app_store}__{app_id}, the app in the reviews call. */
+                            id: string;
+                            /** @description {app_store}__{app_id} */
+                            key: string;
+                            last_review: {
+                                at: string;
+                                rating: number;
+                            } | null;
+                            /** @description Average star rating of the stored reviews. */
+                            rating: number | null;
+                            review_count: number;
+                            /** @description Reviews written or edited in the last 7 days. */
+                            reviews_this_week: number;
+                            title: string;
+                        }[];
+                        /** @description More entries follow: ask again with the last id as the cursor. */
+                        has_more: boolean;
+                        /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
+                        next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, revoked or mistyped API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past the key's rate (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1AppsAppKeyReviews: {
+        parameters: {
+            query?: {
+                /** @description Two-letter country codes, comma-separated. */
+                country?: string;
+                /** @description Unix seconds; on or after this time (content_updated_at). */
+                from?: string;
+                limit?: number;
+                /** @description Star ratings, comma-separated. */
+                rating?: string;
+                starting_after?: string;
+                /** @description Unix seconds; on or before this time (content_updated_at). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_id: string;
+                            app_key: string;
+                            app_store: string;
+                            author_display_name: string;
+                            content_body: string;
+                            content_rating: number;
+                            content_title: string | null;
+                            content_updated_at: string;
+                            country: string | null;
+                            edited: boolean;
+                            id: string;
+                            language: string | null;
+                            /** @description The rating before the last edit. */
+                            previous_rating: number | null;
+                            replied_at: string | null;
+                            /** @enum {string} */
+                            reply_state: "none" | "published";
+                            reply_text: string | null;
+                            sentiment: string | null;
+                            store_permalink: string;
+                            /** @description The app's title. */
+                            title: string;
+                            /** @description The app version the review was written for. */
+                            version: string | null;
+                            written_at: string | null;
+                        }[];
+                        /** @description More entries follow: ask again with the last id as the cursor. */
+                        has_more: boolean;
+                        /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
+                        next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, revoked or mistyped API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past the key's rate (Retry-After says when to try again) */
             429: {
                 headers: {
                     [name: string]: unknown;

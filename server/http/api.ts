@@ -17,14 +17,18 @@ import { JSON_TYPE, RequestContext } from './requestContext';
 import { requestIdOf } from './requestId';
 import { corsHeaders, currentSite } from './responseHeaders';
 import { verifyAuthToken, type AuthClaims } from '../auth/tokens';
+import { authenticateApiKey, type ApiKeyCaller } from '../apiKeys/caller';
 import { log, type Logger } from '../log';
 
 export { clientIp } from './clientIp';
 export { queryOf } from './query';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** none: public · optional: user if a valid full token is sent · user: full token required · billing: billing or full token. */
-export type AuthMode = 'none' | 'optional' | 'user' | 'billing';
+/**
+ * none: public · optional: user if a valid full token is sent · user: full token required · billing: billing or full
+ * token · api_key: an organisation's `arb_` key (the public API), counted against the key's rate.
+ */
+export type AuthMode = 'none' | 'optional' | 'user' | 'billing' | 'api_key';
 
 type Infer<T> = T extends ZodType ? z.output<T> : undefined;
 
@@ -36,6 +40,8 @@ export type Ctx<B, Q, P> = {
   params: P;
   /** Set when the request carries a valid token (always for auth 'user' and 'billing'). */
   auth: AuthClaims | null;
+  /** Set for auth 'api_key': the key and its organisation. */
+  apiKey: ApiKeyCaller | null;
   ip: string;
   requestId: string;
   log: Logger;
@@ -279,6 +285,12 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
     // endpoint's fields (401/403 whatever the body), and an unauthenticated body is never buffered.
     const mode = ep.auth ?? 'none';
     if (mode === 'none') return withBody(c, req, ep);
+    if (mode === 'api_key') {
+      return authenticateApiKey(bearer(req), c).then((caller) => {
+        c.apiKey = caller;
+        return withBody(c, req, ep);
+      });
+    }
     return authorize(mode, c.req).then((auth) => {
       c.auth = auth;
       return withBody(c, req, ep);

@@ -62,6 +62,7 @@ function security(auth: AuthMode): JsonSchema[] | undefined {
   if (auth === 'user') return [{ bearerAuth: [] }];
   if (auth === 'billing') return [{ bearerAuth: [] }, { billingToken: [] }];
   if (auth === 'optional') return [{}, { bearerAuth: [] }];
+  if (auth === 'api_key') return [{ apiKey: [] }];
   return undefined;
 }
 
@@ -101,6 +102,10 @@ function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
     responses[401] = errorRef('Missing, expired or invalid token');
     responses[403] = errorRef('Token not allowed here (a billing-only token outside billing)');
   }
+  if (auth === 'api_key') {
+    responses[401] = errorRef('Missing, revoked or mistyped API key');
+    responses[429] = errorRef("Past the key's rate (Retry-After says when to try again)");
+  }
   return {
     operationId: `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: ep.summary,
@@ -139,6 +144,7 @@ export function buildOpenApiDocument(routes: readonly ApiRouteEntry[], serverUrl
       schemas: { Error: ERROR_SCHEMA },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Auth token from /v1/auth/token/exchange.' },
+        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'arb_…', description: 'An API key of the organisation (arb_ and 40 letters and digits), made in the dashboard under API keys.' },
         billingToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Billing-only token from /v1/auth/token/crm-exchange.' },
       },
     },

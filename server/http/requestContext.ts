@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthClaims } from '../auth/tokens';
+import type { ApiKeyCaller } from '../apiKeys/caller';
 import type { Logger } from '../log';
 import type { HttpError } from './errors';
 import { clientIp } from './clientIp';
@@ -18,6 +19,8 @@ export class RequestContext {
   query: unknown = undefined;
   params: unknown = undefined;
   auth: AuthClaims | null = null;
+  /** The API key's organisation, for endpoints with auth 'api_key'. */
+  apiKey: ApiKeyCaller | null = null;
   status = 200;
   /** Set once the handler has `res`: from then on headers go straight onto it. */
   private exposed = false;

@@ -3,6 +3,8 @@
 import type { ApiRouteEntry } from './api';
 import health from '@/pages/api/health';
 import search from '@/pages/api/search';
+import v1Apps from '@/pages/api/v1/apps/index';
+import v1AppsAppKeyReviews from '@/pages/api/v1/apps/[appKey]/reviews';
 import v1AppsEvent from '@/pages/api/v1/apps/event';
 import v1AuthEmail from '@/pages/api/v1/auth/email/index';
 import v1AuthEmailConfirm from '@/pages/api/v1/auth/email/confirm';
@@ -50,6 +52,8 @@ import v1StripeQuickPay from '@/pages/api/v1/stripe/quick-pay';
 export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/health', route: health },
   { path: '/api/search', route: search },
+  { path: '/api/v1/apps', route: v1Apps },
+  { path: '/api/v1/apps/[appKey]/reviews', route: v1AppsAppKeyReviews },
   { path: '/api/v1/apps/event', route: v1AppsEvent },
   { path: '/api/v1/auth/email', route: v1AuthEmail },
   { path: '/api/v1/auth/email/confirm', route: v1AuthEmailConfirm },

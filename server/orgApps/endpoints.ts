@@ -35,7 +35,7 @@ export const appKeyParam = z.object({ appKey: z.string() }).transform(({ appKey 
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-const appShape = z.object({
+export const appShape = z.object({
   key: z.string().meta({ description: '{app_store}__{app_id}' }),
   app_id: z.string(),
   app_store: z.enum(['apple_app_store', 'google_play_store']),

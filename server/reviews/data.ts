@@ -139,3 +139,11 @@ export async function inboxPage(f: InboxQuery, db?: DB): Promise<InboxRow[]> {
   const rare = f.q ? await hasFewMatches(f, d) : false;
   return (await inboxPageQuery(f, rare).execute(d)).rows;
 }
+
+/** The inbox position of review `id` of app `appKey`, or null when the app has no such review. */
+export async function reviewPosition(appKey: string, id: string, db?: DB): Promise<ReviewPosition | null> {
+  const r = await sql<{ us: string }>`
+    select ((extract(epoch from updated_at) * 1000000)::bigint)::text as us
+      from reviews where id = ${id}::bigint and app_key = ${appKey}`.execute(db ?? (await getDb()));
+  return r.rows[0] ? { us: r.rows[0].us, id } : null;
+}

@@ -10,7 +10,7 @@ import { APP_KEY_PATTERN } from '../orgApps/endpoints';
 import { EXPORT_MAX_ROWS, exportCsv, inboxOf, type InboxFilters } from './inbox';
 
 /** `a,b,c` → each checked by `item`; at most `max`. */
-const list = <T extends z.ZodType>(name: string, item: T, what: string, max = 50) =>
+export const list = <T extends z.ZodType>(name: string, item: T, what: string, max = 50) =>
   z
     .string()
     .max(4000, `${name} is too long.`)
@@ -69,7 +69,7 @@ const filterFields = {
 
 const filtersOf = (q: InboxFilters): InboxFilters => q;
 
-const reviewShape = z.object({
+export const reviewShape = z.object({
   id: z.string(),
   app_key: z.string(),
   app_id: z.string(),

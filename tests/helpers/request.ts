@@ -6,8 +6,11 @@
  */
 import type { TestApi } from './api';
 
-/** The API's answer shape. Typed with both members for convenient assertions; a real answer carries one of them. */
-export type ApiBody<D> = { data: D; error: { code: string; message: string } };
+/**
+ * The API's answer shape: `data` (and `has_more` on a cursor page), or `error`. Typed with both members for convenient
+ * assertions; a real answer carries one of them.
+ */
+export type ApiBody<D> = { data: D; has_more?: boolean; error: { code: string; message: string } };
 
 export type ApiAnswer<D> = {
   status: number;
