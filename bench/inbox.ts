@@ -8,6 +8,9 @@
 //   - full-text searches (words in 2.5–7.5 % of reviews, and rare ones, rotated) goal ≤ 150 ms
 // and of `GET v1/org/apps/{appKey}/stats` (an app's last 90 days by day: ~19,500 of its 50,000 reviews grouped by day,
 // rating, version and country; the 20 apps rotated)                           goal ≤ 100 ms (stats_app_90d_*)
+// and of the public API with an `arb_` key: one app's reviews (first page, after a review id, rating+country, a time
+// window; rotated)                                                               goal ≤ 30 ms (public_api_reviews_*)
+// and its apps list with each app's rating and counts (public_api_apps_*, no goal yet),
 // and, as the reference of the same run, `GET v1/org/members` (the cheapest signed-in call: the session check and one
 // small read), with each figure's ratio to it. The query plans (EXPLAIN ANALYZE) go to the log (tmp/bench-logs/inbox.log).
 // Not part of `npm test`; `npm run bench` runs it. Both databases are loaded at once (PostgreSQL in its own processes);
@@ -25,7 +28,8 @@ const WARMUP = 10;
 const SAMPLES = 60;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-inbox-'));
-benchEnv({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+// The public API's per-key rate is still counted on every request (its cost is in the figure), never reached.
+benchEnv({ DATA_DIR: dataDir, NODE_ENV: 'test', PUBLIC_API_RATE_PER_MINUTE: '1000000' });
 
 const VOCABULARY = [
   'crash', 'sync', 'login', 'battery', 'great', 'love', 'slow', 'update', 'price', 'support', 'widget', 'dark', 'mode', 'backup',
@@ -123,12 +127,12 @@ async function measure(o: Opened) {
   const { authToken } = await sessionFor({ userId, orgId, email: 'bench@example.com' });
   const headers = { authorization: `Bearer ${authToken}` };
 
-  async function timed(paths: string[]): Promise<number> {
+  async function timed(paths: string[], as: Record<string, string> = headers): Promise<number> {
     const times: number[] = [];
     for (let i = 0; i < WARMUP + SAMPLES; i++) {
       const p = paths[i % paths.length];
       const started = performance.now();
-      const r = await fetch(`${api.url}${p}`, { headers });
+      const r = await fetch(`${api.url}${p}`, { headers: as });
       const body = (await r.json()) as { data?: unknown };
       const ms = performance.now() - started;
       if (r.status !== 200 || body.data == null) throw new Error(`${p}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
@@ -166,6 +170,28 @@ async function measure(o: Opened) {
   figure(`stats_app_90d_p95_${kind}`, statsP95, 'ms');
   figure(`stats_app_90d_vs_reference_${kind}`, statsP95 / reference, 'x');
   if (statsP95 > 100) console.error(`${kind}: an app's 90-day stats p95 ${statsP95.toFixed(1)} ms is over its goal of 100 ms`);
+
+  // The public API with an organisation key: one app's reviews (the first page, the page after a review, a filter, a
+  // time window), and the apps list with its figures.
+  const created = await fetch(`${api.url}/api/v1/org/api-keys`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
+  const apiKey = ((await created.json()) as { data: { key: string } }).data.key;
+  const asKey = { authorization: `Bearer ${apiKey}` };
+  const one = 'apple_app_store__7100003';
+  const first = (await (await fetch(`${api.url}/api/v1/apps/${one}/reviews?limit=100`, { headers: asKey })).json()) as { data: Array<{ id: string }> };
+  const secs = (daysAgo: number) => Math.floor((Date.now() - daysAgo * 86_400_000) / 1000);
+  const publicReviews = [
+    `/api/v1/apps/${one}/reviews`,
+    `/api/v1/apps/${one}/reviews?limit=100&starting_after=${first.data[99].id}`,
+    `/api/v1/apps/${one}/reviews?rating=1&country=de`,
+    `/api/v1/apps/${one}/reviews?from=${secs(120)}&to=${secs(60)}`,
+  ];
+  const publicP95 = await timed(publicReviews, asKey);
+  figure(`public_api_reviews_p95_${kind}`, publicP95, 'ms');
+  figure(`public_api_reviews_vs_reference_${kind}`, publicP95 / reference, 'x');
+  if (publicP95 > 30) console.error(`${kind}: the public API's reviews page p95 ${publicP95.toFixed(1)} ms is over its goal of 30 ms`);
+  const appsP95 = await timed(['/api/v1/apps'], asKey);
+  figure(`public_api_apps_p95_${kind}`, appsP95, 'ms');
+  figure(`public_api_apps_vs_reference_${kind}`, appsP95 / reference, 'x');
 
   // The plans behind those figures, for the log.
   const { inboxPageQuery } = await import('../server/reviews/data');
