@@ -12,6 +12,7 @@ import type { NormalizedReview, PollResult } from '../sources/types';
 import type { AppRow } from './apps';
 import { matchesFilters, readFilters, type DestinationFilters } from './filters';
 import type { SourceRow } from './sources';
+import { adoptSameReviews, type StoredReviewRow } from './sameReviews';
 import { queueWelcome } from './welcome';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
@@ -55,16 +56,7 @@ function welcomeRelevant(filters: DestinationFilters, source: Pick<SourceRow, 'c
   return !source.country || !filters.countries?.length || filters.countries.includes(source.country);
 }
 
-type ExistingReview = {
-  id: number;
-  store_review_id: string;
-  rating: number;
-  title: string | null;
-  body: string;
-  updated_at: Date;
-  version: number;
-  reply_text: string | null;
-};
+type ExistingReview = StoredReviewRow;
 
 type StoredReview = { id: number; review: Pick<NormalizedReview, 'rating' | 'country' | 'language' | 'title' | 'body' | 'updatedAt'> };
 
@@ -302,7 +294,9 @@ export async function ingestPollResult(
     // here) or waits for it (and its welcome sees these reviews).
     const { existing, destinations } = await loadStoredAndDestinations(trx, source.app_key, app.store, incoming.map((r) => r.storeReviewId));
 
-    const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
+    const ids = incoming.map((r) => r.storeReviewId);
+    // A review read under another source's id before a switch of sources is the same review, not a new one.
+    const fresh = await adoptSameReviews(trx, source, incoming.filter((r) => !existing.has(r.storeReviewId)), ids, existing);
     const announced: StoredReview[] = [];
     let inserted = 0;
     for (const part of chunks(fresh)) {
