@@ -32,17 +32,17 @@ function readPkcs8(pem: string): KeyObject | string {
 const appStoreConnect = z.object({
   kind: z.literal('app_store_connect'),
   issuer_id: z
-    .string('issuer_id: required (App Store Connect → Users and Access → Integrations, above the keys).')
+    .string('Required (App Store Connect → Users and Access → Integrations, above the keys).')
     .trim()
     // Any 8-4-4-4-12 hex: Apple's issuer ids are not all RFC 4122 UUIDs (the one below has variant bits "e").
-    .refine((v) => ISSUER_ID.test(v), 'issuer_id: must be the issuer id App Store Connect shows, like 57246542-96fe-1a63-e053-0824d011072a.'),
+    .refine((v) => ISSUER_ID.test(v), 'must be the issuer id App Store Connect shows, like 57246542-96fe-1a63-e053-0824d011072a.'),
   key_id: z
-    .string('key_id: required (the "Key ID" column of the key).')
+    .string('Required (the "Key ID" column of the key).')
     .trim()
-    .refine((v) => KEY_ID.test(v), 'key_id: must be the key\'s 10-character "Key ID", like 2X9R4HXF34.'),
+    .refine((v) => KEY_ID.test(v), 'must be the key\'s 10-character "Key ID", like 2X9R4HXF34.'),
   private_key: z
-    .string('private_key: required: the contents of the AuthKey_….p8 file.')
-    .max(MAX_KEY_CHARS, 'private_key: too long for a .p8 key; paste the AuthKey_….p8 file only.')
+    .string('Required: the contents of the AuthKey_….p8 file.')
+    .max(MAX_KEY_CHARS, 'too long for a .p8 key; paste the AuthKey_….p8 file only.')
     .transform((pem, ctx) => {
       const key = readPkcs8(pem);
       const problem =
@@ -52,7 +52,7 @@ const appStoreConnect = z.object({
             ? 'is not an App Store Connect key (those are P-256 elliptic-curve keys in an AuthKey_….p8 file).'
             : null;
       if (problem) {
-        ctx.addIssue({ code: 'custom', message: `private_key: ${problem}` });
+        ctx.addIssue({ code: 'custom', message: `${problem}` });
         return z.NEVER;
       }
       return pem.replace(/\r\n?/g, '\n').trim();
@@ -64,10 +64,10 @@ type ServiceAccountFile = { type?: unknown; client_email?: unknown; private_key?
 const googlePlay = z.object({
   kind: z.literal('google_play'),
   service_account_json: z
-    .string('service_account_json: required: the contents of the service account\'s .json key file.')
-    .max(MAX_JSON_CHARS, 'service_account_json: too long for a service-account key file.')
+    .string('Required: the contents of the service account\'s .json key file.')
+    .max(MAX_JSON_CHARS, 'too long for a service-account key file.')
     .superRefine((text, ctx) => {
-      const fail = (why: string) => ctx.addIssue({ code: 'custom', message: `service_account_json: ${why}` });
+      const fail = (why: string) => ctx.addIssue({ code: 'custom', message: `${why}` });
       let file: ServiceAccountFile;
       try {
         file = JSON.parse(text) as ServiceAccountFile;
@@ -86,7 +86,7 @@ const googlePlay = z.object({
 });
 
 export const credentialsBody = z.discriminatedUnion('kind', [appStoreConnect, googlePlay], {
-  error: 'kind: must be "app_store_connect" (App Store apps) or "google_play" (Google Play apps).',
+  error: 'must be "app_store_connect" (App Store apps) or "google_play" (Google Play apps).',
 });
 
 export type CredentialsBody = z.output<typeof credentialsBody>;
