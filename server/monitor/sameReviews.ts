@@ -15,8 +15,13 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import type { NormalizedReview } from '../sources/types';
 
-/** How long after the other kind of source last read the app a review may still arrive under its other id. */
-const SWITCH_WINDOW = sql`interval '7 days'`;
+/**
+ * SQL, in the ingest's first statement (source `s`): another kind of source read this app in the last week, so reviews
+ * may arrive under the other kind's ids. Outside such a switch nothing is looked up.
+ */
+export const SWITCHING_SQL = sql<boolean>`exists (
+  select 1 from monitored_sources o
+   where o.app_key = s.app_key and o.kind <> s.kind and o.last_success_at > now() - interval '7 days')`;
 /** A review's date may differ between the two sources (creation vs last edit): candidates are looked for this far back. */
 const DATE_SLACK_MS = 7 * 24 * 3600_000;
 
@@ -46,23 +51,17 @@ function sameReview(r: NormalizedReview, c: Candidate): boolean {
 }
 
 /**
- * Of `fresh` (reviews of this poll under ids not stored yet), those stored already under another source's id are
- * given their new id and added to `existing`; returns the ones that are really new.
+ * During a switch (SWITCHING_SQL): of `fresh` (reviews of this poll under ids not stored yet), those stored already
+ * under another source's id are given their new id and added to `existing`; returns the ones that are really new.
  */
 export async function adoptSameReviews(
   trx: Transaction<Database>,
-  source: { app_key: string; kind: string },
+  source: { app_key: string },
   fresh: NormalizedReview[],
   incomingIds: string[],
   existing: Map<string, StoredReviewRow>,
 ): Promise<NormalizedReview[]> {
   if (fresh.length === 0) return fresh;
-  const switching = await sql<{ one: number }>`
-    select 1 as one from monitored_sources
-     where app_key = ${source.app_key} and kind <> ${source.kind} and last_success_at > now() - ${SWITCH_WINDOW}
-     limit 1`.execute(trx);
-  if (switching.rows.length === 0) return fresh;
-
   const from = new Date(Math.min(...fresh.map((r) => r.updatedAt.getTime())) - DATE_SLACK_MS);
   const authors = [...new Set(fresh.map((r) => r.authorName))];
   const { rows } = await sql<Candidate>`

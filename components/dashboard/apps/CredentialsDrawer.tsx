@@ -22,51 +22,36 @@ function fileInto(set: (text: string) => void) {
   };
 }
 
-function KeyText(o: { label: string; hint: string; accept: string; value: string; onChange: (v: string) => void; placeholder: string }) {
+/** A labelled field with its hint; with `accept`, a textarea for a key file and a file input to read one. */
+function Field(o: { label: string; hint: string; value: string; onChange: (v: string) => void; placeholder: string; accept?: string }) {
   const id = useId();
+  const common = {
+    id,
+    autoComplete: 'off',
+    spellCheck: false,
+    placeholder: o.placeholder,
+    value: o.value,
+    'aria-describedby': `${id}-hint`,
+    required: true,
+  };
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{o.label}</label>
-      <textarea
-        id={id}
-        className={`${styles.input} ${own.keyText}`}
-        rows={6}
-        spellCheck={false}
-        autoComplete="off"
-        placeholder={o.placeholder}
-        value={o.value}
-        onChange={(e) => o.onChange(e.target.value)}
-        aria-describedby={`${id}-hint`}
-        required
-      />
-      <span id={`${id}-hint`} className={styles.muted}>
-        {o.hint}{' '}
-        <label className={own.fileLabel}>
-          Or choose the file: <input type="file" accept={o.accept} onChange={fileInto(o.onChange)} />
-        </label>
-      </span>
-    </div>
-  );
-}
-
-function TextField(o: { label: string; hint: string; value: string; onChange: (v: string) => void; placeholder: string }) {
-  const id = useId();
-  return (
-    <div className={styles.field}>
-      <label htmlFor={id}>{o.label}</label>
-      <input
-        id={id}
-        className={styles.input}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder={o.placeholder}
-        value={o.value}
-        onChange={(e) => o.onChange(e.target.value)}
-        aria-describedby={`${id}-hint`}
-        required
-      />
+      {o.accept ? (
+        <textarea {...common} className={`${styles.input} ${own.keyText}`} rows={6} onChange={(e) => o.onChange(e.target.value)} />
+      ) : (
+        <input {...common} className={styles.input} onChange={(e) => o.onChange(e.target.value)} />
+      )}
       <span id={`${id}-hint`} className={styles.muted}>
         {o.hint}
+        {o.accept ? (
+          <>
+            {' '}
+            <label className={own.fileLabel}>
+              Or choose the file: <input type="file" accept={o.accept} onChange={fileInto(o.onChange)} />
+            </label>
+          </>
+        ) : null}
       </span>
     </div>
   );
@@ -144,12 +129,12 @@ export default function CredentialsDrawer({ app, onClose }: { app: OrgApp | null
             >
               {ios ? (
                 <>
-                  <TextField label="Issuer ID" hint="App Store Connect → Users and Access → Integrations, above the keys." placeholder="57246542-96fe-1a63-e053-0824d011072a" value={issuerId} onChange={setIssuerId} />
-                  <TextField label="Key ID" hint="The key’s Key ID (10 characters). Its role must be Admin, App Manager or Customer Support." placeholder="2X9R4HXF34" value={keyId} onChange={setKeyId} />
-                  <KeyText label="Private key (.p8)" hint="Paste the AuthKey_….p8 file, BEGIN and END lines included." accept=".p8,.pem,text/plain" placeholder="-----BEGIN PRIVATE KEY-----" value={privateKey} onChange={setPrivateKey} />
+                  <Field label="Issuer ID" hint="App Store Connect → Users and Access → Integrations, above the keys." placeholder="57246542-96fe-1a63-e053-0824d011072a" value={issuerId} onChange={setIssuerId} />
+                  <Field label="Key ID" hint="The key’s Key ID (10 characters). Its role must be Admin, App Manager or Customer Support." placeholder="2X9R4HXF34" value={keyId} onChange={setKeyId} />
+                  <Field label="Private key (.p8)" hint="Paste the AuthKey_….p8 file, BEGIN and END lines included." accept=".p8,.pem,text/plain" placeholder="-----BEGIN PRIVATE KEY-----" value={privateKey} onChange={setPrivateKey} />
                 </>
               ) : (
-                <KeyText
+                <Field
                   label="Service account key (JSON)"
                   hint="The .json key of a service account invited in Play Console with the “Reply to reviews” permission."
                   accept=".json,application/json"
