@@ -1,8 +1,7 @@
 // The "Store credentials" drawer against a loopback API: the labelled fields of each store, what is sent, the server's
 // refusal as a toast, the stored state ("Checked <date>") without the key, and "Remove credentials" after confirming.
 import { act, screen, waitFor } from '@testing-library/react';
-import { Toaster } from 'react-hot-toast';
-import toast from 'react-hot-toast';
+import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { encode as encodeBase64Url } from 'jose/base64url';
 import CredentialsDrawer from '@/components/dashboard/apps/CredentialsDrawer';
