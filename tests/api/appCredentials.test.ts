@@ -288,4 +288,36 @@ describe('the engine across the switch', () => {
     expect(inbox.status, inbox.text).toBe(200);
     expect(inbox.json.data.map((x) => x.content_body).sort()).toEqual(['Again rvw3x', 'Fresh rvw2x', 'From before', 'Lovely rvw1x']);
   });
+
+  test('Google Play: the public and Developer API ids differ, and the title only the API has does not make an edit', async () => {
+    clearGoogleTokenCache();
+    const owner = await newOwner();
+    const app = newPlayApp(w);
+    const ref = { store: 'google_play_store' as const, appId: app.appId };
+    const key = await addApp(owner.token, 'google_play_store', app.appId);
+    const hook = w.chat.hook('discord');
+    await createDestination({ orgId: owner.orgId, platform: 'discord', url: hook.url, apps: [{ ...ref, title: app.title }], welcomeCount: 0 });
+    await pollAppNow(ref);
+
+    const at = new Date();
+    w.play.publish(app.appId, 'en', { id: 'gp:public-only-id', userName: 'Rin', score: 2, text: `Crashes ${marker(11)}`, at });
+    await pollAppNow(ref);
+    await drainDeliveries();
+
+    play.addApp(account, app.appId);
+    expect((await put(owner.token, key, playBody(account))).status).toBe(200);
+    await pollAppNow(ref);
+    play.publish(account, app.appId, { reviewId: 'developer-api-id', authorName: 'Rin', starRating: 2, title: 'Since 2.4', body: `Crashes ${marker(11)}`, lastModified: at });
+    play.publish(account, app.appId, { authorName: 'Kai', starRating: 5, body: `Fixed ${marker(12)}` });
+    await pollAppNow(ref);
+    await drainDeliveries();
+
+    expect(hook.delivered().flatMap((d) => markersIn(d.raw)).sort()).toEqual([marker(11), marker(12)]);
+    const db = await getDb();
+    const rows = await db.selectFrom('reviews').select(['store_review_id', 'title', 'body', 'version']).where('app_key', '=', key).orderBy('body').execute();
+    expect(rows).toEqual([
+      { store_review_id: 'developer-api-id', title: 'Since 2.4', body: `Crashes ${marker(11)}`, version: 0 },
+      { store_review_id: expect.any(String), title: null, body: `Fixed ${marker(12)}`, version: 0 },
+    ]);
+  });
 });
