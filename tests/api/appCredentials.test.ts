@@ -5,6 +5,7 @@
 // never comes back, and the engine's switch to the official API and back without any review stored or delivered twice.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decryptSecret } from '@/server/crypto';
 import { getDb } from '@/server/db/client';
 import { createDestination, drainDeliveries, pollAppNow } from '@/server/monitor/service';
 import { clearGoogleTokenCache } from '@/server/sources/playDeveloper';
@@ -184,6 +185,31 @@ describe('the check against App Store Connect', () => {
     const again = await del(admin.token, key);
     expect(again.status).toBe(404);
     expect(again.json.error.message).toMatch(/no store credentials/);
+  });
+
+  test("two organisations with keys for one app: the source reads with the newest, and with the other's when one goes", async () => {
+    const a = await newOwner('alpha');
+    const b = await newOwner('beta');
+    const ios = newIosApp(w);
+    const key = await addApp(a.token, 'apple_app_store', ios.appId);
+    await addApp(b.token, 'apple_app_store', ios.appId);
+    asc.addApp(ios.appId);
+    const secondKey = await createAppStoreConnectKey({ role: 'CUSTOMER_SUPPORT' });
+    asc.keys.push(secondKey);
+    const sourceKeyId = async () => {
+      const db = await getDb();
+      const row = await db.selectFrom('monitored_sources').select(['credentials_enc', 'status']).where('app_key', '=', key).where('kind', '=', 'appstore_connect').executeTakeFirstOrThrow();
+      return row.credentials_enc ? `${(JSON.parse(decryptSecret(row.credentials_enc)) as { keyId: string }).keyId} ${row.status}` : `none ${row.status}`;
+    };
+    expect((await put(a.token, key, ascBody(adminKey))).status).toBe(200);
+    expect((await put(b.token, key, ascBody(secondKey))).status).toBe(200);
+    expect(await sourceKeyId()).toBe(`${secondKey.keyId} active`);
+    expect((await del(b.token, key)).status).toBe(200);
+    expect(await sourceKeyId()).toBe(`${adminKey.keyId} active`);
+    expect(await sources(key)).toEqual({ 'appstore_feed:us': 'idle', appstore_connect: 'active' });
+    expect((await del(a.token, key)).status).toBe(200);
+    expect(await sourceKeyId()).toBe('none idle');
+    expect(await sources(key)).toEqual({ 'appstore_feed:us': 'active', appstore_connect: 'idle' });
   });
 
   test('members may not manage credentials (403); another organisation gets 404', async () => {
