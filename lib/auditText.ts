@@ -29,6 +29,10 @@ export function describeAuditEntry(e: Pick<AuditEntry, 'action' | 'target' | 'de
       return `removed the app ${who}`;
     case 'app.claimed':
       return `took over ${who}, connected before signing in by ${str(d.email)}`;
+    case 'app.credentials_set':
+      return `stored ${d.kind === 'google_play' ? 'Google Play' : 'App Store Connect'} credentials (${str(d.label)}) for ${who}`;
+    case 'app.credentials_removed':
+      return `removed the store credentials of ${who}`;
     case 'destination.added':
       return `added the destination ${who}`;
     case 'destination.updated':

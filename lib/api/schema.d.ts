@@ -430,6 +430,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/apps/{appKey}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Store the app's store credentials (admins and owners): an App Store Connect API key or a Google Play service-account key, checked with one call to the store before saving; the engine then reads the app through the store's official API */
+        put: operations["putApiV1OrgAppsAppKeyCredentials"];
+        post?: never;
+        /** Remove the app's store credentials (admins and owners): the engine goes back to the public sources unless another organisation's credentials serve the app */
+        delete: operations["deleteApiV1OrgAppsAppKeyCredentials"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/apps/{appKey}/stats": {
         parameters: {
             query?: never;
@@ -2884,6 +2902,15 @@ export interface operations {
                             app_store: "apple_app_store" | "google_play_store";
                             /** @description App Store storefronts watched; empty for Google Play apps. */
                             countries: string[];
+                            /** @description The organisation's store credentials for the app, if any: never the key itself. */
+                            credentials: {
+                                /** @description When the store accepted them (the check before saving). */
+                                checked_at: string;
+                                /** @enum {string} */
+                                kind: "app_store_connect" | "google_play";
+                                /** @description Not secret: the key id, or the service account's e-mail address. */
+                                label: string;
+                            } | null;
                             developer: string | null;
                             icon_url: string | null;
                             /** @description {app_store}__{app_id} */
@@ -2983,6 +3010,15 @@ export interface operations {
                             app_store: "apple_app_store" | "google_play_store";
                             /** @description App Store storefronts watched; empty for Google Play apps. */
                             countries: string[];
+                            /** @description The organisation's store credentials for the app, if any: never the key itself. */
+                            credentials: {
+                                /** @description When the store accepted them (the check before saving). */
+                                checked_at: string;
+                                /** @enum {string} */
+                                kind: "app_store_connect" | "google_play";
+                                /** @description Not secret: the key id, or the service account's e-mail address. */
+                                label: string;
+                            } | null;
                             developer: string | null;
                             icon_url: string | null;
                             /** @description {app_store}__{app_id} */
@@ -3067,6 +3103,219 @@ export interface operations {
         };
     };
     deleteApiV1OrgAppsAppKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiV1OrgAppsAppKeyCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    issuer_id: string;
+                    key_id: string;
+                    /** @constant */
+                    kind: "app_store_connect";
+                    private_key: string;
+                } | {
+                    /** @constant */
+                    kind: "google_play";
+                    service_account_json: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added_at: string;
+                            added_by: string | null;
+                            app_id: string;
+                            /** @enum {string} */
+                            app_store: "apple_app_store" | "google_play_store";
+                            /** @description App Store storefronts watched; empty for Google Play apps. */
+                            countries: string[];
+                            /** @description The organisation's store credentials for the app, if any: never the key itself. */
+                            credentials: {
+                                /** @description When the store accepted them (the check before saving). */
+                                checked_at: string;
+                                /** @enum {string} */
+                                kind: "app_store_connect" | "google_play";
+                                /** @description Not secret: the key id, or the service account's e-mail address. */
+                                label: string;
+                            } | null;
+                            developer: string | null;
+                            icon_url: string | null;
+                            /** @description {app_store}__{app_id} */
+                            key: string;
+                            last_review: {
+                                at: string;
+                                rating: number;
+                            } | null;
+                            /** @description Average star rating of the stored reviews. */
+                            rating: number | null;
+                            review_count: number;
+                            /** @description Reviews written or edited in the last 7 days. */
+                            reviews_this_week: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgAppsAppKeyCredentials: {
         parameters: {
             query?: never;
             header?: never;

@@ -3,7 +3,7 @@
  * app filter and its reviews), so both are invalidated.
  */
 import { useQuery } from '@tanstack/react-query';
-import { addOrgApp, listOrgApps, removeOrgApp, type NewOrgApp, type OrgApp } from '@/lib/api/orgApps';
+import { addOrgApp, deleteAppCredentials, listOrgApps, putAppCredentials, removeOrgApp, type AppCredentials, type NewOrgApp, type OrgApp } from '@/lib/api/orgApps';
 import { useInvalidatingMutation, type Outcome } from './team';
 
 export const orgAppKeys = { all: ['org', 'apps'] as const };
@@ -14,3 +14,8 @@ export const useOrgApps = () => useQuery({ queryKey: orgAppKeys.all, queryFn: li
 const changes = [orgAppKeys.all, reviewKeys.all];
 export const useAddOrgApp = (o?: Outcome<NewOrgApp, OrgApp>) => useInvalidatingMutation((v: NewOrgApp) => addOrgApp(v), changes, o);
 export const useRemoveOrgApp = (o?: Outcome<string, { ok: true }>) => useInvalidatingMutation((key: string) => removeOrgApp(key), changes, o);
+
+/** Store credentials change how the app is read (and what its list entry says), not the reviews already stored. */
+export const useSetAppCredentials = (o?: Outcome<{ key: string; credentials: AppCredentials }, OrgApp>) =>
+  useInvalidatingMutation((v: { key: string; credentials: AppCredentials }) => putAppCredentials(v.key, v.credentials), [orgAppKeys.all], o);
+export const useRemoveAppCredentials = (o?: Outcome<string, { ok: true }>) => useInvalidatingMutation((key: string) => deleteAppCredentials(key), [orgAppKeys.all], o);

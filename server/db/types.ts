@@ -329,6 +329,12 @@ export interface OrgAppsTable {
   added_by: string | null;
   added_by_email: string | null;
   created_at: Generated<Timestamp>;
+  /** 0014: the organisation's store credentials for the app ('app_store_connect' | 'google_play'), sealed. */
+  credentials_kind: ColumnType<string | null, string | null | undefined, string | null>;
+  credentials_enc: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Not secret: the key id, or the service account's address. */
+  credentials_label: ColumnType<string | null, string | null | undefined, string | null>;
+  credentials_checked_at: NullableTimestamp;
 }
 
 // ── 0013 API keys ──────────────────────────────────────────────────────────────────────────────────────────────────

@@ -25,6 +25,7 @@ import v1OrgApiKeys from '@/pages/api/v1/org/api-keys/index';
 import v1OrgApiKeysId from '@/pages/api/v1/org/api-keys/[id]';
 import v1OrgApps from '@/pages/api/v1/org/apps/index';
 import v1OrgAppsAppKey from '@/pages/api/v1/org/apps/[appKey]';
+import v1OrgAppsAppKeyCredentials from '@/pages/api/v1/org/apps/[appKey]/credentials';
 import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
@@ -74,6 +75,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/api-keys/[id]', route: v1OrgApiKeysId },
   { path: '/api/v1/org/apps', route: v1OrgApps },
   { path: '/api/v1/org/apps/[appKey]', route: v1OrgAppsAppKey },
+  { path: '/api/v1/org/apps/[appKey]/credentials', route: v1OrgAppsAppKeyCredentials },
   { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },

@@ -12,6 +12,7 @@ import type { NormalizedReview, PollResult } from '../sources/types';
 import type { AppRow } from './apps';
 import { matchesFilters, readFilters, type DestinationFilters } from './filters';
 import type { SourceRow } from './sources';
+import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameReviews';
 import { queueWelcome } from './welcome';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
@@ -55,16 +56,7 @@ function welcomeRelevant(filters: DestinationFilters, source: Pick<SourceRow, 'c
   return !source.country || !filters.countries?.length || filters.countries.includes(source.country);
 }
 
-type ExistingReview = {
-  id: number;
-  store_review_id: string;
-  rating: number;
-  title: string | null;
-  body: string;
-  updated_at: Date;
-  version: number;
-  reply_text: string | null;
-};
+type ExistingReview = StoredReviewRow;
 
 type StoredReview = { id: number; review: Pick<NormalizedReview, 'rating' | 'country' | 'language' | 'title' | 'body' | 'updatedAt'> };
 
@@ -289,8 +281,8 @@ export async function ingestPollResult(
     // The app's row lock (lockApp in apps.ts: every writer of the app's reviews and subscriptions takes it first) and
     // the source's, in one statement. Everything read after it sees what the writers before us committed.
     const [owned] = (
-      await sql<{ id: number; watermark: Date | null; created_at: Date }>`
-        select s.id, s.watermark, s.created_at
+      await sql<{ id: number; watermark: Date | null; created_at: Date; switching: boolean }>`
+        select s.id, s.watermark, s.created_at, ${SWITCHING_SQL} as switching
           from apps a join monitored_sources s on s.id = ${source.id} and s.lease_owner = ${opts.workerId}
          where a.key = ${source.app_key}
            for update of a, s`.execute(trx)
@@ -302,7 +294,10 @@ export async function ingestPollResult(
     // here) or waits for it (and its welcome sees these reviews).
     const { existing, destinations } = await loadStoredAndDestinations(trx, source.app_key, app.store, incoming.map((r) => r.storeReviewId));
 
-    const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
+    const ids = incoming.map((r) => r.storeReviewId);
+    // A review read under another source's id before a switch of sources is the same review, not a new one.
+    const unknown = incoming.filter((r) => !existing.has(r.storeReviewId));
+    const fresh = owned.switching ? await adoptSameReviews(trx, source, unknown, ids, existing) : unknown;
     const announced: StoredReview[] = [];
     let inserted = 0;
     for (const part of chunks(fresh)) {

@@ -1,7 +1,7 @@
 /**
  * Which sources are polled: only those something needs — an active destination that wants the source's storefront,
  * an active e-mail digest for the app, an organisation that added the app (in that storefront), or an owner's own
- * store key. The others are 'idle': not claimed, not polled,
+ * store key (which, while its source is active, makes the app's public sources unneeded: see `needed`). The others are 'idle': not claimed, not polled,
  * not counted against the source budget. A sweep (every minute, jobs.ts) moves sources both ways, and the paths that
  * make a source needed again (connecting, resuming, claiming) reactivate it at once.
  *
@@ -25,10 +25,22 @@ export const IDLE_REASON = 'No connection needs this source now: it is not polle
 /** A source just added waits this long before a sweep may idle it (its first poll and a welcome may be on the way). */
 const GRACE = sql`interval '10 minutes'`;
 
-/** SQL: something needs source `s` (an alias of monitored_sources in the statement). */
+/**
+ * SQL: something needs source `s` (an alias of monitored_sources in the statement).
+ * - An official API source (App Store Connect, Play Developer API) is needed while it carries an owner's credentials.
+ * - A public source (App Store feed, public Google Play) is needed by a destination, an organisation's app or a digest
+ *   that wants it, unless the app is read through an active official source: that one reads every territory (and
+ *   every language), so the public sources would only read the same reviews again under other ids. The official source
+ *   then serves everyone watching the app, organisations without credentials included. When it stops (credentials
+ *   removed, or paused because the store refused them), the public sources are needed again and come back.
+ */
 const needed = sql`(
-  s.credentials_enc is not null
-  or exists (
+  case when s.kind in ('appstore_connect', 'play_developer') then s.credentials_enc is not null
+  else not exists (
+    select 1 from monitored_sources o
+     where o.app_key = s.app_key and o.kind in ('appstore_connect', 'play_developer') and o.status = 'active' and o.credentials_enc is not null)
+  and (
+  exists (
     select 1 from destination_apps da join destinations d on d.id = da.destination_id
      where da.app_key = s.app_key and d.status = 'active'
        and (s.country = '' or coalesce(jsonb_array_length(d.filters -> 'countries'), 0) = 0 or (d.filters -> 'countries') ? s.country))
@@ -36,7 +48,8 @@ const needed = sql`(
     select 1 from org_apps oa where oa.app_key = s.app_key and (s.country = '' or s.country = any(oa.countries)))
   or exists (
     select 1 from email_subscriptions es
-     where es.app_key = s.app_key and es.digest_status = 'active' and (es.country = '' or s.country = '' or es.country = s.country)))`;
+     where es.app_key = s.app_key and es.digest_status = 'active' and (es.country = '' or s.country = '' or es.country = s.country)))
+  end)`;
 
 /** Starting over, for a source that comes back from idle (see the module comment). */
 const RESTART = sql`status = 'active', status_reason = null, watermark = null, last_success_at = null, failure_count = 0,

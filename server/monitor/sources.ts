@@ -12,9 +12,12 @@ import type { Database, MonitoredSourcesTable } from '../db/types';
 import { decryptSecret, encryptSecret } from '../crypto';
 import { msInterval } from '../db/interval';
 import type { SourceConfig, SourceCredentials, SourceKind } from '../sources/types';
-import { assertSourceBudget, restartIdleSource } from './sourceDemand';
+import { assertSourceBudget, IDLE_REASON, restartIdleSource } from './sourceDemand';
 
 export type SourceRow = Selectable<MonitoredSourcesTable>;
+
+/** The sources that read through a store's official API with an owner's credentials. */
+export const OFFICIAL_KINDS: SourceKind[] = ['appstore_connect', 'play_developer'];
 
 export type EnsureSourceInput = {
   appKey: string;
@@ -40,11 +43,15 @@ export async function ensureSource(db: DB | Transaction<Database>, input: Ensure
     .where('country', '=', country)
     .where('language', '=', language)
     .executeTakeFirst();
-  if (!current || current.status === 'idle') await assertSourceBudget(db, 1);
-  if (current?.status === 'idle') await restartIdleSource(db, current.id);
+  // A public source of an app read through its official API stays (or starts) idle: the official source reads its
+  // reviews already, and sourceDemand.ts brings the public one back when the official one stops.
+  const replaced = !OFFICIAL_KINDS.includes(input.kind) && (!current || current.status === 'idle') && (await hasActiveOfficialSource(db, input.appKey));
+  if (replaced && current) return db.selectFrom('monitored_sources').selectAll().where('id', '=', current.id).executeTakeFirstOrThrow();
+  if (!replaced && (!current || current.status === 'idle')) await assertSourceBudget(db, 1);
+  if (!replaced && current?.status === 'idle') await restartIdleSource(db, current.id);
   const inserted = await db
     .insertInto('monitored_sources')
-    .values({ app_key: input.appKey, kind: input.kind, country, language, credentials_enc })
+    .values({ app_key: input.appKey, kind: input.kind, country, language, credentials_enc, ...(replaced ? { status: 'idle', status_reason: IDLE_REASON } : {}) })
     .onConflict((oc) => oc.columns(['app_key', 'kind', 'country', 'language']).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -69,6 +76,31 @@ export async function ensureSource(db: DB | Transaction<Database>, input: Ensure
     .where('country', '=', country)
     .where('language', '=', language)
     .executeTakeFirstOrThrow();
+}
+
+/** True while the app is read through an official API source (active, with credentials). */
+export async function hasActiveOfficialSource(db: DB | Transaction<Database>, appKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('monitored_sources')
+    .select('id')
+    .where('app_key', '=', appKey)
+    .where('kind', 'in', OFFICIAL_KINDS)
+    .where('status', '=', 'active')
+    .where('credentials_enc', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The official API sources (kinds that read with an owner's key) of the app stop carrying credentials; returns how many did. */
+export async function clearSourceCredentials(db: DB | Transaction<Database>, appKey: string): Promise<number> {
+  const r = await db
+    .updateTable('monitored_sources')
+    .set({ credentials_enc: null })
+    .where('app_key', '=', appKey)
+    .where('kind', 'in', OFFICIAL_KINDS)
+    .where('credentials_enc', 'is not', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 /** The countries ('' for sources without one) of an app's active sources that have been polled successfully. */

@@ -25,12 +25,17 @@ export type OrgAppRow = {
   reviews_this_week: number;
   last_review_at: Date | null;
   last_review_rating: number | null;
+  /** The organisation's store credentials for the app: what they are and when they were checked, never the secret. */
+  credentials_kind: string | null;
+  credentials_label: string | null;
+  credentials_checked_at: Date | null;
 };
 
 /** The organisation's apps (all, or the one `appKey`), by title, each with its review figures. */
 export async function listOrgApps(orgId: string, appKey?: string, db?: Db): Promise<OrgAppRow[]> {
   const r = await sql<OrgAppRow>`
     select oa.app_key, a.store, a.app_id, a.title, a.icon_url, a.developer, oa.countries, oa.added_by_email, oa.created_at,
+           oa.credentials_kind, oa.credentials_label, oa.credentials_checked_at,
            st.review_count, st.rating, wk.n as reviews_this_week, lr.updated_at as last_review_at, lr.rating as last_review_rating
       from org_apps oa
       join apps a on a.key = oa.app_key
@@ -93,4 +98,42 @@ export async function appsOfAnonymousConnections(email: string, db?: Db): Promis
     .where('d.org_id', 'is', null)
     .where('d.created_by_email', '=', email)
     .execute();
+}
+
+export type StoredCredentials = { kind: string; sealed: string; label: string };
+
+/** Stores the organisation's sealed credentials for its app, checked now; false when the app is not the organisation's. */
+export async function saveOrgAppCredentials(orgId: string, appKey: string, c: StoredCredentials, db?: Db): Promise<boolean> {
+  const r = await (await dbOf(db))
+    .updateTable('org_apps')
+    .set({ credentials_kind: c.kind, credentials_enc: c.sealed, credentials_label: c.label, credentials_checked_at: sql<Date>`now()` })
+    .where('org_id', '=', orgId)
+    .where('app_key', '=', appKey)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Forgets the organisation's credentials for its app; false when there were none. */
+export async function clearOrgAppCredentials(orgId: string, appKey: string, db?: Db): Promise<boolean> {
+  const r = await (await dbOf(db))
+    .updateTable('org_apps')
+    .set({ credentials_kind: null, credentials_enc: null, credentials_label: null, credentials_checked_at: null })
+    .where('org_id', '=', orgId)
+    .where('app_key', '=', appKey)
+    .where('credentials_enc', 'is not', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The most recently checked credentials any organisation stored for this app (sealed), or undefined. */
+export async function newestAppCredentials(appKey: string, db?: Db): Promise<string | undefined> {
+  const row = await (await dbOf(db))
+    .selectFrom('org_apps')
+    .select('credentials_enc')
+    .where('app_key', '=', appKey)
+    .where('credentials_enc', 'is not', null)
+    .orderBy('credentials_checked_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.credentials_enc ?? undefined;
 }

@@ -49,6 +49,14 @@ export const appShape = z.object({
   review_count: z.number(),
   reviews_this_week: z.number().meta({ description: 'Reviews written or edited in the last 7 days.' }),
   last_review: z.object({ at: z.string(), rating: z.number() }).nullable(),
+  credentials: z
+    .object({
+      kind: z.enum(['app_store_connect', 'google_play']),
+      label: z.string().meta({ description: 'Not secret: the key id, or the service account\'s e-mail address.' }),
+      checked_at: z.string().meta({ description: 'When the store accepted them (the check before saving).' }),
+    })
+    .nullable()
+    .meta({ description: "The organisation's store credentials for the app, if any: never the key itself." }),
 });
 
 export const appJson = (a: OrgAppRow): z.infer<typeof appShape> => ({
@@ -65,6 +73,10 @@ export const appJson = (a: OrgAppRow): z.infer<typeof appShape> => ({
   review_count: Number(a.review_count),
   reviews_this_week: Number(a.reviews_this_week),
   last_review: a.last_review_at ? { at: iso(a.last_review_at)!, rating: Number(a.last_review_rating) } : null,
+  credentials:
+    a.credentials_kind && a.credentials_checked_at
+      ? { kind: a.credentials_kind as 'app_store_connect' | 'google_play', label: a.credentials_label ?? '', checked_at: iso(a.credentials_checked_at)! }
+      : null,
 });
 
 export const listOrgApps = endpoint({

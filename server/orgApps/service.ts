@@ -16,6 +16,7 @@ import { sourcesFor } from '../monitor/wantedSources';
 import { wake } from '../monitor/wake';
 import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
+import { followStoredCredentialsNow } from './officialSource';
 import { appsOfAnonymousConnections, deleteOrgApp, getOrgAppCountries, insertMissingOrgApps, listOrgApps, upsertOrgApp, type OrgAppRow } from './data';
 
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
@@ -68,6 +69,8 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
 export async function removeOrgApp(m: Membership, key: string): Promise<void> {
   const app = await orgAppOrNotFound(m, key);
   if (!(await deleteOrgApp(m.orgId, key))) throw notFound('This app is not in your organisation.');
+  // Its store credentials went with its row: the official source keeps only what other organisations stored.
+  if (app.credentials_kind) await followStoredCredentialsNow(key, app.store);
   const idled = await idleUnneededSources(await getDb(), [key]);
   await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'app.removed', target: app.title, details: { app: key } });
   log.info('organisation app removed', { app: key, idledSources: idled });

@@ -184,6 +184,26 @@ export const appStoreConnectAdapter: SourceAdapter = {
   },
 };
 
+/** How long the credentials check waits for Apple: someone is looking at a spinning button meanwhile. */
+const CHECK_TIMEOUT_MS = 15_000;
+
+/**
+ * The credentials check before a key is saved: one request that reads this app's newest customer review, exactly what
+ * the engine's polls will need. Resolves when Apple answers 2xx; otherwise the SourceError carries Apple's status
+ * (401 unknown key or issuer, 403 a role that may not read reviews, 404 an app outside the key's account).
+ */
+export async function checkAppStoreConnectAccess(credentials: SourceCredentials, appId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const creds = credentialsOf({ credentials });
+  const token = await appStoreConnectToken(creds);
+  await sourceFetch(`${baseUrl()}/v1/apps/${encodeURIComponent(appId.trim())}/customerReviews?sort=-createdDate&limit=1`, {
+    service: SERVICE,
+    signal: options.signal,
+    timeoutMs: CHECK_TIMEOUT_MS,
+    headers: { Authorization: `Bearer ${token}` },
+    permanentStatuses: [404],
+  });
+}
+
 export type AppStoreReply = { id: string; responseBody: string; state: string | null; lastModifiedDate: Date | null };
 
 /**

@@ -20,7 +20,8 @@ import {
 } from './types';
 
 const SERVICE = 'The Google Play Developer API';
-const TOKEN_SERVICE = 'Google sign-in (OAuth token endpoint)';
+/** Names the token endpoint in its SourceErrors' messages (the credentials check tells its refusals apart by it). */
+export const TOKEN_SERVICE = 'Google sign-in (OAuth token endpoint)';
 export const ANDROID_PUBLISHER_SCOPE = 'https://www.googleapis.com/auth/androidpublisher';
 export const PLAY_PAGE_SIZE = 100;
 const DEFAULT_MAX_PAGES = 10;
@@ -210,6 +211,28 @@ export const playDeveloperAdapter: SourceAdapter = {
     return { reviews: newestFirstUnique(collected), complete };
   },
 };
+
+/** How long the credentials check waits for Google: someone is looking at a spinning button meanwhile. */
+const CHECK_TIMEOUT_MS = 15_000;
+
+/**
+ * The credentials check before a service account is saved: the token exchange, then one request that reads this
+ * package's newest review, exactly what the engine's polls will need. Resolves when both succeed; otherwise the
+ * SourceError carries Google's status (400 from the token endpoint: a refused key; 401/403: no access to reviews; 404:
+ * no such package in the account).
+ */
+export async function checkPlayDeveloperAccess(credentials: SourceCredentials, packageName: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const account = parseServiceAccount(credentials);
+  const pkg = validPackageName(packageName);
+  const accessToken = await googleAccessToken(account, options.signal);
+  await sourceFetch(`${reviewsUrl(pkg)}?maxResults=1`, {
+    service: SERVICE,
+    signal: options.signal,
+    timeoutMs: CHECK_TIMEOUT_MS,
+    headers: { Authorization: `Bearer ${accessToken}` },
+    permanentStatuses: [404],
+  });
+}
 
 export type PlayReply = { replyText: string; lastEdited: Date | null };
 

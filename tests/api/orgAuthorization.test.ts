@@ -4,6 +4,7 @@
 // is checked against the generated route table, so a new route under /api/v1/org/ fails this file until its
 // expectation is written here. Lists read by the other organisation hold none of the first one's ids, and nothing the
 // refused calls aimed at has changed.
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { createDestination } from '@/server/monitor/service';
@@ -30,7 +31,15 @@ const CASES: Record<string, Partial<Record<Method, Case>>> = {
   '/api/v1/org/api-keys/[id]': { DELETE: {} },
   '/api/v1/org/apps/[appKey]': { DELETE: {} },
   '/api/v1/org/apps/[appKey]/stats': { GET: { memberMay: true } },
+  '/api/v1/org/apps/[appKey]/credentials': { PUT: { body: ascCredentials() }, DELETE: {} },
 };
+
+/** A well-formed App Store Connect key (a body that passes validation, so the refusal comes from authorization). */
+function ascCredentials() {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return { kind: 'app_store_connect', issuer_id: '57246542-96fe-1a63-e053-0824d011072a', key_id: '2X9R4HXF34', private_key: pem };
+}
 
 type World = { owner: SignedInUser; member: SignedInUser; admin: SignedInUser; stranger: SignedInUser; ids: Record<string, string> };
 
@@ -67,6 +76,7 @@ async function world(): Promise<World> {
       '/api/v1/org/api-keys/[id]': key.json.data.id,
       '/api/v1/org/apps/[appKey]': appKey,
       '/api/v1/org/apps/[appKey]/stats': appKey,
+      '/api/v1/org/apps/[appKey]/credentials': appKey,
     },
   };
 }
@@ -81,7 +91,7 @@ async function snapshot(wd: World) {
     invitation: await db.selectFrom('org_invitations').selectAll().where('id', '=', wd.ids['/api/v1/org/invitations/[id]']).executeTakeFirst(),
     destination: await db.selectFrom('destinations').select(['status', 'org_id', 'filters']).where('id', '=', wd.ids['/api/v1/org/destinations/[id]']).executeTakeFirst(),
     key: await db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', wd.ids['/api/v1/org/api-keys/[id]']).executeTakeFirst(),
-    app: await db.selectFrom('org_apps').select(['org_id', 'countries']).where('app_key', '=', wd.ids['/api/v1/org/apps/[appKey]']).execute(),
+    app: await db.selectFrom('org_apps').select(['org_id', 'countries', 'credentials_enc']).where('app_key', '=', wd.ids['/api/v1/org/apps/[appKey]']).execute(),
   };
 }
 

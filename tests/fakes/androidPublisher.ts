@@ -56,6 +56,8 @@ export type PlayDeveloperReview = {
 type Failure = { status: number; body?: unknown; headers?: Record<string, string> };
 
 export type AndroidPublisherFake = {
+  /** An app of the account's developer account with no review yet. */
+  addApp(account: ServiceAccountKey, packageName: string): void;
   publish(account: ServiceAccountKey, packageName: string, review?: Partial<PlayDeveloperReview>): PlayDeveloperReview;
   /** An edit on the store: same reviewId, new text or rating, newer lastModified. */
   edit(packageName: string, reviewId: string, changes: Partial<Omit<PlayDeveloperReview, 'reviewId'>>): PlayDeveloperReview;
@@ -80,6 +82,9 @@ export function createAndroidPublisher(accounts: ServiceAccountKey[]): AndroidPu
     failures,
     grants: [],
     accessTokens: new Map(),
+    addApp(account, packageName) {
+      if (!packages.has(packageName)) packages.set(packageName, { owner: account.clientEmail, reviews: [] });
+    },
     publish(account, packageName, review = {}) {
       const full: PlayDeveloperReview = {
         reviewId: review.reviewId ?? `gp:AOqpTOH${(++seq).toString(36)}${randomBytes(8).toString('hex')}`,

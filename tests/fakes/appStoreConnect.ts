@@ -2,7 +2,8 @@
  * A loopback App Store Connect API: customer reviews (JSON:API, `include=response`, cursor pagination with absolute
  * `links.next` on Apple's host, like the real one) and customer-review responses. Every request must carry a Bearer
  * JWT that really verifies with the registered public key: ES256, kid → key, iss = issuer id, aud appstoreconnect-v1,
- * lifetime ≤ 20 minutes. Anything else gets Apple's 401 body.
+ * lifetime ≤ 20 minutes. Anything else gets Apple's 401 body; a key whose role may not read customer reviews (DEVELOPER,
+ * FINANCE, …) gets Apple's 403, and an app the account does not have its 404.
  *
  *   const key = await createAppStoreConnectKey();
  *   const asc = createAppStoreConnect([key]);
@@ -13,12 +14,17 @@ import { decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from '
 import type { FakeHandler, RecordedRequest } from './http';
 import { json } from './http';
 
-export type AppStoreConnectKey = { issuerId: string; keyId: string; privateKeyPem: string; publicKey: CryptoKey };
+/** The key's role in App Store Connect (Users and Access → Integrations), e.g. ADMIN, APP_MANAGER, DEVELOPER, FINANCE. */
+export type AppStoreConnectRole = 'ADMIN' | 'APP_MANAGER' | 'CUSTOMER_SUPPORT' | 'DEVELOPER' | 'FINANCE' | 'SALES' | 'MARKETING';
+export type AppStoreConnectKey = { issuerId: string; keyId: string; privateKeyPem: string; publicKey: CryptoKey; role: AppStoreConnectRole };
 
-export async function createAppStoreConnectKey(): Promise<AppStoreConnectKey> {
+/** The roles whose keys may read customer reviews; the others get Apple's 403. */
+const READS_REVIEWS: AppStoreConnectRole[] = ['ADMIN', 'APP_MANAGER', 'CUSTOMER_SUPPORT'];
+
+export async function createAppStoreConnectKey(options: { role?: AppStoreConnectRole } = {}): Promise<AppStoreConnectKey> {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const keyId = Array.from({ length: 10 }, () => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[Math.floor(Math.random() * 32)]).join('');
-  return { issuerId: randomUUID(), keyId, privateKeyPem: await exportPKCS8(privateKey), publicKey };
+  return { issuerId: randomUUID(), keyId, privateKeyPem: await exportPKCS8(privateKey), publicKey, role: options.role ?? 'ADMIN' };
 }
 
 export type ConnectReview = {
@@ -36,6 +42,8 @@ export type ConnectReview = {
 type Failure = { status: number; headers?: Record<string, string>; body?: unknown };
 
 export type AppStoreConnectStore = {
+  /** An app of the account with no review yet (its review list answers 200 and no data, not 404). */
+  addApp(appId: string): void;
   publish(appId: string, review?: Partial<ConnectReview>): ConnectReview;
   reviews(appId: string): ConnectReview[];
   /** The next `times` API requests (any path) answer with this status. */
@@ -45,6 +53,9 @@ export type AppStoreConnectStore = {
 };
 
 const APPLE = 'https://api.appstoreconnect.apple.com';
+const FORBIDDEN = {
+  errors: [{ status: '403', code: 'FORBIDDEN_ERROR', title: 'This request is forbidden for security reasons', detail: 'The API key in use does not allow this request' }],
+};
 const NOT_AUTHORIZED = {
   errors: [
     {
@@ -70,6 +81,9 @@ export function createAppStoreConnect(keys: AppStoreConnectKey[]): AppStoreConne
     failures,
     data,
     tokens: [],
+    addApp(appId) {
+      if (!data.has(appId)) data.set(appId, []);
+    },
     publish(appId, review = {}) {
       const full: ConnectReview = {
         id: review.id ?? reviewId(),
@@ -97,14 +111,15 @@ function appleTime(d: Date): string {
   return new Date(d.getTime() - 7 * 3600_000).toISOString().slice(0, 19) + '-07:00';
 }
 
-async function authorize(store: AppStoreConnectFake, req: RecordedRequest): Promise<boolean> {
+/** The key that signed the request's token, when it verifies; null otherwise. */
+async function authorize(store: AppStoreConnectFake, req: RecordedRequest): Promise<AppStoreConnectKey | null> {
   const auth = req.headers.authorization ?? '';
-  if (!auth.startsWith('Bearer ')) return false;
+  if (!auth.startsWith('Bearer ')) return null;
   const token = auth.slice(7);
   try {
     const { kid, alg } = decodeProtectedHeader(token);
     const key = store.keys.find((k) => k.keyId === kid);
-    if (!key || alg !== 'ES256') return false;
+    if (!key || alg !== 'ES256') return null;
     const { payload } = await jwtVerify(token, key.publicKey, {
       algorithms: ['ES256'],
       issuer: key.issuerId,
@@ -112,11 +127,11 @@ async function authorize(store: AppStoreConnectFake, req: RecordedRequest): Prom
       requiredClaims: ['iat', 'exp'],
     });
     // Apple refuses tokens that live longer than 20 minutes.
-    if (payload.exp! - payload.iat! > 20 * 60) return false;
+    if (payload.exp! - payload.iat! > 20 * 60) return null;
     store.tokens.push({ kid: kid!, iss: payload.iss!, aud: String(payload.aud), iat: payload.iat!, exp: payload.exp! });
-    return true;
+    return key;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -160,8 +175,13 @@ export function appStoreConnectRoutes(store: AppStoreConnectFake): FakeHandler {
     const reply = req.path === '/v1/customerReviewResponses';
     if (!((list && req.method === 'GET') || (reply && req.method === 'POST'))) return false;
 
-    if (!(await authorize(store, req))) {
+    const key = await authorize(store, req);
+    if (!key) {
       json(res, 401, NOT_AUTHORIZED);
+      return true;
+    }
+    if (!READS_REVIEWS.includes(key.role)) {
+      json(res, 403, FORBIDDEN);
       return true;
     }
     const failure = store.failures.shift();

@@ -1,6 +1,6 @@
 /**
  * /dashboard/apps: the organisation's apps with their rating, review count, reviews this week and last review; admins
- * add apps (by search, like the home page) and remove them. The server decides who may do what; the page only hides
+ * add apps (by search, like the home page), store each app's store credentials (CredentialsDrawer) and remove apps. The server decides who may do what; the page only hides
  * what the caller's role cannot do.
  */
 import dynamic from 'next/dynamic';
@@ -21,6 +21,7 @@ import own from './Apps.module.css';
 
 // The drawer (rsuite, the store search) is loaded when it is first opened.
 const AddAppDrawer = dynamic(() => import('./AddAppDrawer'), { ssr: false });
+const CredentialsDrawer = dynamic(() => import('./CredentialsDrawer'), { ssr: false });
 
 function countriesText(app: OrgApp): string {
   if (app.app_store !== 'apple_app_store') return 'All (read in English)';
@@ -28,7 +29,7 @@ function countriesText(app: OrgApp): string {
   return app.countries.map(storefrontName).join(', ');
 }
 
-function AppRow({ app, canManage }: { app: OrgApp; canManage: boolean }) {
+function AppRow({ app, canManage, onCredentials }: { app: OrgApp; canManage: boolean; onCredentials: () => void }) {
   const remove = useRemoveOrgApp({ onSuccess: () => toast.success(`${app.title} removed`), onError: errorToast });
   return (
     <tr>
@@ -37,7 +38,10 @@ function AppRow({ app, canManage }: { app: OrgApp; canManage: boolean }) {
           {app.icon_url ? <Image unoptimized src={app.icon_url} alt="" width={32} height={32} className={own.icon} /> : <span aria-hidden="true" className={own.iconFallback}>{app.title.slice(0, 1)}</span>}
           <span>
             <Link href={`/dashboard/reviews?app=${encodeURIComponent(app.key)}`}>{app.title}</Link>
-            <span className={own.store}>{APP_STORE_NAMES[app.app_store]}</span>
+            <span className={own.store}>
+              {APP_STORE_NAMES[app.app_store]}
+              {app.credentials ? ' · official API' : ''}
+            </span>
           </span>
         </span>
       </th>
@@ -59,6 +63,11 @@ function AppRow({ app, canManage }: { app: OrgApp; canManage: boolean }) {
           Trends
         </Link>
         {canManage ? (
+          <button type="button" className={styles.quiet} aria-label={`Store credentials of ${app.title}`} onClick={onCredentials}>
+            Store credentials
+          </button>
+        ) : null}
+        {canManage ? (
           <ConfirmButton label={`Remove ${app.title}`} pending={remove.isPending} question={`Remove ${app.title}? Its reviews stay, but new ones are no longer collected for your organisation.`} onConfirm={() => remove.mutate(app.key)}>
             Remove
           </ConfirmButton>
@@ -73,6 +82,9 @@ export default function AppsPage() {
   const apps = useOrgApps();
   const [adding, setAdding] = useState(false);
   const [drawerLoaded, setDrawerLoaded] = useState(false);
+  // The app whose credentials drawer is open (its key: the entry itself is read fresh from the list).
+  const [credentialsOf, setCredentialsOf] = useState<string | null>(null);
+  const credentialsApp = apps.data?.find((a) => a.key === credentialsOf) ?? null;
   const canManage = org.data ? atLeast(org.data.role, 'admin') : false;
   return (
     <section className={styles.section} aria-labelledby="apps-heading">
@@ -119,13 +131,14 @@ export default function AppsPage() {
             </thead>
             <tbody>
               {apps.data.map((a) => (
-                <AppRow key={a.key} app={a} canManage={canManage} />
+                <AppRow key={a.key} app={a} canManage={canManage} onCredentials={() => setCredentialsOf(a.key)} />
               ))}
             </tbody>
           </table>
         </div>
       )}
       {drawerLoaded ? <AddAppDrawer open={adding} onClose={() => setAdding(false)} /> : null}
+      {credentialsOf !== null ? <CredentialsDrawer app={credentialsApp} onClose={() => setCredentialsOf(null)} /> : null}
     </section>
   );
 }
