@@ -1074,6 +1074,15 @@ export interface operations {
                             app_store: "apple_app_store" | "google_play_store";
                             /** @description App Store storefronts watched; empty for Google Play apps. */
                             countries: string[];
+                            /** @description The organisation's store credentials for the app, if any: never the key itself. */
+                            credentials: {
+                                /** @description When the store accepted them (the check before saving). */
+                                checked_at: string;
+                                /** @enum {string} */
+                                kind: "app_store_connect" | "google_play";
+                                /** @description Not secret: the key id, or the service account's e-mail address. */
+                                label: string;
+                            } | null;
                             developer: string | null;
                             icon_url: string | null;
                             /** @description {app_store}__{app_id}, the app in the reviews call. */
