@@ -74,3 +74,16 @@ export async function addAskArbQuestion(orgId: string, month: string, db?: DB): 
     .executeTakeFirstOrThrow();
   return row.ask_arb_questions;
 }
+
+/** Whether the organisation already has a destination for this target on this platform (any state). */
+export async function orgHasDestinationTarget(orgId: string, platform: string, targetHash: string, db?: DB): Promise<boolean> {
+  const row = await (await dbOf(db))
+    .selectFrom('destinations')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('platform', '=', platform)
+    .where('target_hash', '=', targetHash)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
