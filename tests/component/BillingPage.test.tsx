@@ -1,16 +1,19 @@
 /**
  * The dashboard's Billing page against a loopback API: the plan, its state and renewal, each limit as a labelled meter
  * with its use in words, the owner's upgrade (a checkout for the plan, then the browser goes to Stripe), read-only for
- * admins, a note for members, "billing is off" on a server without Stripe, and the server's refusal as a toast.
+ * admins, a note for members, "billing is off" on a server without Stripe, the server's refusal as a toast, and a plan
+ * limit's toast anywhere in the dashboard with an Upgrade link.
  */
-import { screen, waitFor, within } from '@testing-library/react';
-import toast from 'react-hot-toast';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { encode as encodeBase64Url } from 'jose/base64url';
 import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import BillingPage from '@/components/dashboard/billing/BillingPage';
+import { errorToast } from '@/components/dashboard/common';
+import { ApiError } from '@/lib/api/client';
 import { topWindow } from '@/lib/navigation';
 import { PLANS } from '@/shared/plans';
 import { useAuthStore } from '@/stores/auth';
@@ -112,5 +115,18 @@ describe('/dashboard/billing', () => {
     expect(screen.queryByRole('meter')).toBeNull();
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.getByText('3 apps — unlimited')).toBeInTheDocument();
+  });
+});
+
+describe('a plan limit anywhere in the dashboard', () => {
+  test('the toast says the server’s message with an Upgrade link to the Billing page', async () => {
+    render(<Toaster />);
+    act(() => void errorToast(new ApiError('Your Free plan allows 1 app. Upgrade to Startup for 3 apps.', 402, 'plan_limit')));
+    expect(await screen.findByText(/Your Free plan allows 1 app\. Upgrade to Startup for 3 apps\./)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/dashboard/billing');
+    act(() => void errorToast(new ApiError('Only the owner can do that.', 403, 'forbidden')));
+    expect(await screen.findByText('Only the owner can do that.')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Upgrade' })).toHaveLength(1);
+    act(() => toast.remove());
   });
 });
