@@ -1,6 +1,6 @@
 /** The Stripe price of each paid plan, from the environment (STRIPE_PRICE_*): the browser only ever names plans. */
 import { env } from '../env';
-import type { PaidPlanId } from '@/shared/plans';
+import { PAID_PLAN_IDS, type PaidPlanId } from '@/shared/plans';
 
 export function stripePriceFor(plan: PaidPlanId): string | undefined {
   const e = env();
@@ -8,11 +8,5 @@ export function stripePriceFor(plan: PaidPlanId): string | undefined {
 }
 
 /** The paid plans this server can sell (a price is configured). */
-export function purchasablePlans(): PaidPlanId[] {
-  return (['startup', 'business', 'enterprise'] as const).filter((p) => !!stripePriceFor(p));
-}
+export const purchasablePlans = (): PaidPlanId[] => PAID_PLAN_IDS.filter((p) => !!stripePriceFor(p));
 
-/** The plan a Stripe price sells, if it is one of ours (for subscriptions reported by Stripe). */
-export function planForPrice(priceId: string): PaidPlanId | undefined {
-  return (['startup', 'business', 'enterprise'] as const).find((p) => stripePriceFor(p) === priceId);
-}
