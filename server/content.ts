@@ -17,6 +17,7 @@ import {
   USE_CASE_SLUGS,
 } from '@/lib/publicRoutes';
 import type { BlogPost, BlogPostSummary, Doc, GridItem, LandingDoc, PageDoc, PricingDoc } from '@/shared/content';
+import { comparisonRows, PLANS, pricingCard } from '@/shared/plans';
 
 export const CONTENT_DIR = path.join(process.cwd(), 'content');
 
@@ -86,24 +87,8 @@ const pageSchema = z
 
 const blogSchema = z.object({ ...seoFields, date: isoDate, author: z.string().min(1) }).strict();
 
-const planSchema = z
-  .object({
-    id: z.string().regex(/^[a-z-]+$/),
-    name: z.string().min(1),
-    price_monthly: z.number().int().min(0).nullable(),
-    price_note: z.string().min(1),
-    tagline: z.string().min(1),
-    apps: z.string().min(1),
-    channels: z.string().min(1),
-    features: z.array(z.string().min(1)).min(1),
-    cta_label: z.string().min(1),
-    cta_href: z.string().startsWith('/'),
-    highlighted: z.boolean().default(false),
-  })
-  .strict();
-
 const pricingSchema = z
-  .object({ ...seoFields, heading: z.string().min(1), lead: z.string().min(1), plans: z.array(planSchema).min(2) })
+  .object({ ...seoFields, heading: z.string().min(1), lead: z.string().min(1) })
   .strict();
 
 type Raw = { file: string; slug: string; data: Record<string, unknown>; body: string };
@@ -235,11 +220,11 @@ export function singlePageNames(kind: 'pages' | 'landing'): string[] {
   return out.sort();
 }
 
-/** The pricing page: plans and prices live in the front matter of content/pricing.md. */
+/** The pricing page: its words from content/pricing.md, its plans, prices and limits from the plan catalogue. */
 export function getPricingDoc(): PricingDoc {
   const raw = readRaw('pricing.md');
   const fm = validate(pricingSchema, raw);
-  return { ...doc(raw, fm), heading: fm.heading, lead: fm.lead, plans: fm.plans };
+  return { ...doc(raw, fm), heading: fm.heading, lead: fm.lead, plans: PLANS.map(pricingCard), comparison: comparisonRows() };
 }
 
 const WORDS_PER_MINUTE = 230;

@@ -7,8 +7,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { loadOrCreateSecrets, SecretsFileError } from './secretsFile';
+import { PLAN_IDS } from '../shared/plans';
 
 const optionalUrl = z.string().url().optional();
+const stripePriceId = z
+  .string()
+  .regex(/^price_[\w-]{1,200}$/, 'must be a Stripe price id such as price_1Nx…')
+  .optional();
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
@@ -56,6 +61,12 @@ const schema = z.object({
   NEXT_PUBLIC_HCAPTCHA_SITEKEY: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_API_BASE_URL: z.string().url().default('https://api.stripe.com'),
+  /** The Stripe price of each paid plan of the catalogue (shared/plans.ts); a plan without one cannot be bought here. */
+  STRIPE_PRICE_STARTUP: stripePriceId,
+  STRIPE_PRICE_BUSINESS: stripePriceId,
+  STRIPE_PRICE_ENTERPRISE: stripePriceId,
+  /** Without STRIPE_SECRET_KEY (billing off) every organisation has this plan's limits: a plan id, or unlimited. */
+  SELF_HOSTED_PLAN: z.enum(['unlimited', ...PLAN_IDS], `must be unlimited or a plan id: ${PLAN_IDS.join(', ')}`).default('unlimited'),
   NEXT_PUBLIC_POSTHOG_KEY: z.string().optional(),
   NEXT_PUBLIC_POSTHOG_HOST: z.string().url().optional(),
   NEXT_PUBLIC_API_BASE: z.string().default('/api/'),

@@ -3,6 +3,8 @@
  * content/*.md, the marketing components render them. Types only, owned by neither side (shared/ never imports from
  * server/ or from browser modules).
  */
+import type { ComparisonRow, PricingCard } from './plans';
+export type { ComparisonRow };
 
 /** Every content document: SEO fields from the front matter plus the Markdown body rendered to HTML at build time. */
 export type Doc = {
@@ -53,22 +55,10 @@ export type BlogPost = Doc & {
 
 export type BlogPostSummary = Omit<BlogPost, 'html'>;
 
-export type Plan = {
-  id: string;
-  name: string;
-  /** Monthly price in US dollars; null means "talk to us". */
-  price_monthly: number | null;
-  price_note: string;
-  tagline: string;
-  apps: string;
-  channels: string;
-  features: string[];
-  cta_label: string;
-  cta_href: string;
-  highlighted: boolean;
-};
+/** A plan card of /pricing and /subscribe, built from the plan catalogue (shared/plans.ts). */
+export type Plan = PricingCard;
 
-export type PricingDoc = Doc & { heading: string; lead: string; plans: Plan[] };
+export type PricingDoc = Doc & { heading: string; lead: string; plans: Plan[]; comparison: ComparisonRow[] };
 
 /** Simple pages (privacy, terms, help, FAQ, changelog, ebooks…): a heading, an intro line and the Markdown body. */
 export type PageDoc = Doc & { heading: string; lead: string; updated: string | null };

@@ -20,6 +20,7 @@ export const DASHBOARD_LINKS = [
   { href: '/dashboard/destinations', label: 'Destinations' },
   { href: '/dashboard/team', label: 'Team' },
   { href: '/dashboard/api-keys', label: 'API keys' },
+  { href: '/dashboard/billing', label: 'Billing' },
 ] as const;
 
 /** Whether the stored auth data is a real sign-in (a billing-only token from /subscribe opens no dashboard). */

@@ -2,11 +2,27 @@
  * Small pieces every dashboard page uses: the loading skeleton, error toasts with the server's message, dates, and the
  * button of an action that cannot be undone.
  */
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import styles from './Dashboard.module.css';
 
-export const errorToast = (e: unknown) => toast.error((e as Error).message || 'Something went wrong. Try again.');
+/**
+ * A refusal as a toast with the server's message. A plan limit (402 plan_limit: the message names the plan that lifts
+ * it) also links to the Billing page, where the owner upgrades.
+ */
+export function errorToast(e: unknown) {
+  const message = (e as Error).message || 'Something went wrong. Try again.';
+  if ((e as { code?: string }).code !== 'plan_limit') return toast.error(message);
+  return toast.error((t) => (
+    <span>
+      {message}{' '}
+      <Link href="/dashboard/billing" onClick={() => toast.dismiss(t.id)}>
+        Upgrade
+      </Link>
+    </span>
+  ));
+}
 export const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
 export const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 

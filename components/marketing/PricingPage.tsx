@@ -1,8 +1,9 @@
-/** /pricing: the plans from content/pricing.md, then what every plan includes and the billing questions. */
+/** /pricing: the plans of the plan catalogue (cards, then every limit compared), then what every plan includes and the billing questions. */
 import Seo from '@/components/layout/Seo';
 import CTA from './CTA';
 import Hero from './Hero';
 import Markdown from './Markdown';
+import PlanComparison from './PlanComparison';
 import PricingPlans from './PricingPlans';
 import type { PricingDoc } from './types';
 import styles from './PricingPage.module.css';
@@ -14,6 +15,7 @@ export default function PricingPage({ doc }: { doc: PricingDoc }) {
       <Hero eyebrow="Pricing" heading={doc.heading} lead={doc.lead} />
       <div className={styles.plans}>
         <PricingPlans plans={doc.plans} />
+        <PlanComparison plans={doc.plans} rows={doc.comparison} />
       </div>
       <div className={styles.body}>
         <Markdown html={doc.html} />

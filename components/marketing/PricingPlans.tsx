@@ -1,4 +1,4 @@
-/** The plan cards of /pricing; the plans and their prices come from content/pricing.md. */
+/** The plan cards of /pricing; the plans, their prices and limits come from the plan catalogue (shared/plans.ts). */
 import Link from 'next/link';
 import buttons from './buttons.module.css';
 import type { Plan } from './types';

@@ -1,5 +1,10 @@
-/** Billing calls. Like the auth calls they log and resolve null on error; `onError` receives the server's message. */
+/**
+ * Billing calls. The site's (purchase, portal, quick-pay) log and resolve null on error like the auth calls, `onError`
+ * receiving the server's message; the dashboard's throw, like every dashboard call.
+ */
 import { api, call, withBearer } from './client';
+import type { ApiData } from './openapi';
+import { signedIn } from './org';
 import { orNull, type QuietOptions } from './quiet';
 import type { CheckoutUrl, PurchaseRequest } from './types';
 
@@ -17,3 +22,16 @@ export function openBillingPortal(payload: Record<string, unknown>, authToken?: 
 export function quickPay(payload: Record<string, unknown>, authToken?: string, options?: QuietOptions): Promise<CheckoutUrl | null> {
   return orNull(call(api.post('v1/stripe/quick-pay', payload, withBearer(authToken))), options);
 }
+
+// --- the dashboard's Billing page (signed-in session; throw ApiError with the server's message) ---------------------
+
+export type BillingOverview = ApiData<'/api/v1/org/billing', 'get'>;
+
+/** GET v1/org/billing: plan, status, renewal, usage and limits (admins and owners). */
+export const getBilling = async () => call<BillingOverview>(api.get('v1/org/billing', await signedIn()));
+
+/** POST v1/org/billing/purchase for a plan of the catalogue (owners): the checkout page's URL. */
+export const checkoutPlan = async (plan: string) => (await call<CheckoutUrl>(api.post('v1/org/billing/purchase', { price_id: plan }, await signedIn()))).url;
+
+/** POST v1/stripe/portal with the signed-in session: the portal's URL (invoices, card, cancel). */
+export const billingPortal = async () => (await call<CheckoutUrl>(api.post('v1/stripe/portal', {}, await signedIn()))).url;

@@ -349,7 +349,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's organisation and their role in it */
+        /** The caller's organisation, their role in it, its plan's limits and what it uses of them */
         get: operations["getApiV1Org"];
         put?: never;
         post?: never;
@@ -474,6 +474,23 @@ export interface paths {
         };
         /** Who changed what and when in the organisation, newest first (admins and owners) */
         get: operations["getApiV1OrgAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's plan, its subscription's state and renewal, each limit and its use (admins and owners; owners change it) */
+        get: operations["getApiV1OrgBilling"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2484,12 +2501,50 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
+                            features: {
+                                /** @description ARB API */
+                                api: boolean;
+                                /** @description Replies */
+                                replies: boolean;
+                                /** @description Weekly AI summaries */
+                                summaries: boolean;
+                                /** @description Translation */
+                                translation: boolean;
+                                /** @description Rating and sentiment trends */
+                                trends: boolean;
+                            };
                             id: string;
+                            limits: {
+                                /** @description API calls a month: null is unlimited, 0 not included. */
+                                api_calls: number | null;
+                                /** @description API keys: null is unlimited, 0 not included. */
+                                api_keys: number | null;
+                                /** @description Apps: null is unlimited, 0 not included. */
+                                apps: number | null;
+                                /** @description Ask ARB questions a month: null is unlimited, 0 not included. */
+                                ask_arb_questions: number | null;
+                                /** @description Channels: null is unlimited, 0 not included. */
+                                channels: number | null;
+                                /** @description Team members: null is unlimited, 0 not included. */
+                                members: number | null;
+                            };
                             members: number;
                             name: string;
+                            /** @description free, startup, business, enterprise — or 'unlimited' on a server without billing (SELF_HOSTED_PLAN). */
                             plan: string;
+                            plan_name: string;
                             /** @enum {string} */
                             role: "owner" | "admin" | "member";
+                            usage: {
+                                /** @description API keys not revoked. */
+                                api_keys: number;
+                                apps: number;
+                                /** @description Ask ARB questions this calendar month (UTC). */
+                                ask_arb_questions: number;
+                                /** @description Destinations delivering or waiting for their e-mail confirmation (paused and disabled ones do not count). */
+                                channels: number;
+                                members: number;
+                            };
                         };
                     };
                 };
@@ -3606,6 +3661,123 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description false on a server without STRIPE_SECRET_KEY: every organisation has SELF_HOSTED_PLAN and nothing can be bought. */
+                            billing_enabled: boolean;
+                            /** @description The caller is an owner: they may buy or change the plan. */
+                            can_manage: boolean;
+                            /** @description When the period paid for ends (renewal, or the end of a canceled plan). */
+                            current_period_end: string | null;
+                            features: {
+                                /** @description ARB API */
+                                api: boolean;
+                                /** @description Replies */
+                                replies: boolean;
+                                /** @description Weekly AI summaries */
+                                summaries: boolean;
+                                /** @description Translation */
+                                translation: boolean;
+                                /** @description Rating and sentiment trends */
+                                trends: boolean;
+                            };
+                            limits: {
+                                /** @description API calls a month: null is unlimited, 0 not included. */
+                                api_calls: number | null;
+                                /** @description API keys: null is unlimited, 0 not included. */
+                                api_keys: number | null;
+                                /** @description Apps: null is unlimited, 0 not included. */
+                                apps: number | null;
+                                /** @description Ask ARB questions a month: null is unlimited, 0 not included. */
+                                ask_arb_questions: number | null;
+                                /** @description Channels: null is unlimited, 0 not included. */
+                                channels: number | null;
+                                /** @description Team members: null is unlimited, 0 not included. */
+                                members: number | null;
+                            };
+                            /** @description free, startup, business, enterprise — or 'unlimited' on a server without billing (SELF_HOSTED_PLAN). */
+                            plan: string;
+                            plan_name: string;
+                            /** @description Paid plans this server can sell (a Stripe price is configured). */
+                            purchasable: ("startup" | "business" | "enterprise")[];
+                            /** @description The subscription's state as the payment provider reported it (active, trialing, past_due, canceled, unpaid…). */
+                            status: string;
+                            usage: {
+                                /** @description API keys not revoked. */
+                                api_keys: number;
+                                apps: number;
+                                /** @description Ask ARB questions this calendar month (UTC). */
+                                ask_arb_questions: number;
+                                /** @description Destinations delivering or waiting for their e-mail confirmation (paused and disabled ones do not count). */
+                                channels: number;
+                                members: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiV1OrgBillingPurchase: {
         parameters: {
             query?: never;
@@ -3616,7 +3788,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Stripe price id of the plan. */
+                    /** @description Stripe price id of the plan, or a paid plan of the catalogue (startup, business, enterprise): its price on this server. */
                     price_id: string;
                     /** @description Affiliate referral code, when the visitor came through one. */
                     referral_code?: string | null;
@@ -5632,7 +5804,7 @@ export interface operations {
                      * @example jane@example.com
                      */
                     email?: string;
-                    /** @description Stripe price id of the plan. */
+                    /** @description Stripe price id of the plan, or a paid plan of the catalogue (startup, business, enterprise): its price on this server. */
                     price_id: string;
                     /** @description Affiliate referral code, when the visitor came through one. */
                     referral_code?: string | null;

@@ -1,6 +1,6 @@
-/** React Query hooks of billing: opening a checkout with the billing-only token of a CRM link. */
-import { useMutation } from '@tanstack/react-query';
-import { purchase } from '@/lib/api/billing';
+/** React Query hooks of billing: a checkout with the billing-only token of a CRM link, and the dashboard's Billing page. */
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { billingPortal, checkoutPlan, getBilling, purchase } from '@/lib/api/billing';
 import type { Callbacks } from './auth';
 
 const CHECKOUT_FAILED = 'We could not open the checkout. Please try again in a minute.';
@@ -17,3 +17,12 @@ export function useCheckout(authToken: string, callbacks: Callbacks<string, stri
     ...callbacks,
   });
 }
+
+export const billingKeys = { overview: ['org', 'billing'] as const };
+
+/** The Billing page's overview (admins and owners: `enabled` false for members, who are refused). */
+export const useBilling = (enabled: boolean) => useQuery({ queryKey: billingKeys.overview, queryFn: getBilling, enabled });
+
+/** Owners: open Stripe Checkout for a plan, or the customer portal; the page sends the browser to the URL. */
+export const usePlanCheckout = (callbacks: Callbacks<string, string> = {}) => useMutation({ mutationFn: checkoutPlan, ...callbacks });
+export const useBillingPortal = (callbacks: Callbacks<string, void> = {}) => useMutation({ mutationFn: () => billingPortal(), ...callbacks });

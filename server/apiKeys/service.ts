@@ -13,6 +13,7 @@ import { log } from '../log';
 import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
 import { countActiveApiKeys, findActiveKeyByHash, insertApiKey, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeyRow } from './data';
+import { assertWithinLimit } from '../plans/limits';
 
 export const API_KEY_PATTERN = /^arb_[0-9A-Za-z]{40}$/;
 /** Keys an organisation may hold at once: plenty for every integration, few enough to review. */
@@ -29,6 +30,7 @@ export async function createApiKey(m: Membership, name: string): Promise<Created
   if ((await countActiveApiKeys(m.orgId)) >= MAX_ACTIVE_KEYS) {
     throw new HttpError(409, 'too_many_keys', `This organisation already has ${MAX_ACTIVE_KEYS} API keys. Revoke one you no longer use first.`);
   }
+  await assertWithinLimit(m.orgId, 'api_keys');
   const key = randomId('arb', 40);
   const row = await insertApiKey({ id: randomId('key'), orgId: m.orgId, name, prefix: key.slice(0, PREFIX_LENGTH), keyHash: hashOf(key), createdBy: m.userId });
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'api_key.created', target: name, details: { id: row.id, prefix: row.prefix } });

@@ -6,6 +6,9 @@ import type { AuthClaims } from '../auth/tokens';
 import { getUserById } from '../auth/data';
 import { env } from '../env';
 import { notFound, unauthorized } from '../http/errors';
+import { requireRole } from '../org/membership';
+import { stripePriceFor } from '../plans/prices';
+import { PAID_PLAN_IDS, type PaidPlanId } from '@/shared/plans';
 import { stripeRequest, toHttpError } from './stripe';
 
 type StripePrice = { id: string; active: boolean; type: 'one_time' | 'recurring' };
@@ -30,8 +33,26 @@ export async function checkoutEmail(auth: AuthClaims): Promise<string> {
   return owner.email;
 }
 
+/**
+ * Buying or changing the plan is the owner's: a signed-in caller must be one. A billing-only token was issued for the
+ * owner of its organisation and can do nothing else, so it passes.
+ */
+export async function requireBillingOwner(auth: AuthClaims): Promise<void> {
+  if (auth.scope === 'full') await requireRole(auth, 'owner', 'change the plan');
+}
+
+const PLAN_MISSING = 'That plan does not exist. Pick a plan on the pricing page.';
+
+/** The Stripe price to check out: a catalogue plan's id names its price on this server; anything else is a price id. */
+export function checkoutPrice(priceIdOrPlan: string): string {
+  if (!(PAID_PLAN_IDS as readonly string[]).includes(priceIdOrPlan)) return priceIdOrPlan;
+  const price = stripePriceFor(priceIdOrPlan as PaidPlanId);
+  if (!price) throw notFound(`The ${priceIdOrPlan} plan cannot be bought on this server yet. Contact us to subscribe.`);
+  return price;
+}
+
 async function getActivePrice(priceId: string): Promise<StripePrice> {
-  const message = 'That plan does not exist. Pick a plan on the pricing page.';
+  const message = PLAN_MISSING;
   let price: StripePrice;
   try {
     price = await stripeRequest<StripePrice>('GET', `v1/prices/${encodeURIComponent(priceId)}`);
@@ -58,7 +79,7 @@ export async function createCheckoutSession(input: CheckoutInput): Promise<{ url
     });
     return { url: session.url };
   } catch (err) {
-    throw toHttpError(err, 'That plan does not exist. Pick a plan on the pricing page.');
+    throw toHttpError(err, PLAN_MISSING);
   }
 }
 

@@ -7,13 +7,18 @@
 import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
-import { checkoutEmail, createCheckoutSession, createPortalSession } from './checkout';
+import { requireRole } from '../org/membership';
+import { orgPlanOf, usageFor } from '../plans/plans';
+import { purchasablePlans } from '../plans/prices';
+import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
+import { PAID_PLAN_IDS } from '@/shared/plans';
+import { checkoutEmail, checkoutPrice, createCheckoutSession, createPortalSession, requireBillingOwner } from './checkout';
 import { stripeSecretKey } from './stripe';
 
 const priceId = z
   .string('price_id must be a string.')
   .regex(/^[\w-]{1,200}$/, 'price_id must be a Stripe price id such as price_1Nx….')
-  .meta({ description: 'Stripe price id of the plan.' });
+  .meta({ description: 'Stripe price id of the plan, or a paid plan of the catalogue (startup, business, enterprise): its price on this server.' });
 
 const referralCode = z.string().max(200).nullish().meta({ description: 'Affiliate referral code, when the visitor came through one.' });
 
@@ -28,7 +33,38 @@ export const billingPurchase = endpoint({
   response: checkoutAnswer,
   handler: async ({ body, auth }) => {
     stripeSecretKey();
-    return createCheckoutSession({ priceId: body.price_id, email: await checkoutEmail(auth!), orgId: auth!.orgId, referralCode: body.referral_code });
+    await requireBillingOwner(auth!);
+    return createCheckoutSession({ priceId: checkoutPrice(body.price_id), email: await checkoutEmail(auth!), orgId: auth!.orgId, referralCode: body.referral_code });
+  },
+});
+
+export const getBilling = endpoint({
+  summary: "The organisation's plan, its subscription's state and renewal, each limit and its use (admins and owners; owners change it)",
+  tags: ['billing', 'org'],
+  auth: 'user',
+  response: z.object({
+    billing_enabled: z.boolean().meta({ description: 'false on a server without STRIPE_SECRET_KEY: every organisation has SELF_HOSTED_PLAN and nothing can be bought.' }),
+    plan: planIdShape,
+    plan_name: z.string(),
+    status: z.string().meta({ description: "The subscription's state as the payment provider reported it (active, trialing, past_due, canceled, unpaid…)." }),
+    current_period_end: z.string().nullable().meta({ description: 'When the period paid for ends (renewal, or the end of a canceled plan).' }),
+    usage: usageShape,
+    limits: limitsShape,
+    features: featuresShape,
+    can_manage: z.boolean().meta({ description: 'The caller is an owner: they may buy or change the plan.' }),
+    purchasable: z.array(z.enum(PAID_PLAN_IDS)).meta({ description: 'Paid plans this server can sell (a Stripe price is configured).' }),
+  }),
+  handler: async ({ auth }) => {
+    const m = await requireRole(auth, 'admin', 'see billing');
+    const [plan, usage] = await Promise.all([orgPlanOf(m.orgId), usageFor(m.orgId)]);
+    return {
+      billing_enabled: plan.billingEnabled,
+      ...planJson(plan, usage),
+      status: plan.status,
+      current_period_end: plan.currentPeriodEnd ? new Date(plan.currentPeriodEnd).toISOString() : null,
+      can_manage: m.role === 'owner',
+      purchasable: plan.billingEnabled ? purchasablePlans() : [],
+    };
   },
 });
 

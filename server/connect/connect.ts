@@ -12,7 +12,8 @@ import { log } from '../log';
 import { PLATFORM_NAMES } from '../destinations/deliver';
 import { recordAudit } from '../org/data';
 import { requireRole, type Membership } from '../org/membership';
-import { createDestination, type DestinationStatus, type DestinationTarget } from '../monitor/service';
+import { createDestination, destinationTargetHash, type DestinationStatus, type DestinationTarget } from '../monitor/service';
+import { assertChannelWithinLimit } from '../plans/limits';
 import { storefrontsFor } from '../monitor/wantedSources';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
@@ -97,12 +98,14 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     await assertAddressMayBeMailed(req.target.email);
   }
   const addressConfirmed = req.target.kind === 'email' && Boolean(ctx.ownAddressConfirmed) && isOwnAddress(req.target.email, ctx.auth);
+  const orgId = member?.orgId ?? ctx.auth?.orgId ?? null;
+  if (orgId) await assertChannelWithinLimit(orgId, { platform: req.platform, targetHash: destinationTargetHash(req.platform, req.target.kind === 'email' ? req.target.email : req.target.url) });
 
   // The app is looked up in the first storefront watched ('us' for all countries).
   const app = await registerApp(req.app, storefrontsFor(req.country)[0]);
   const created = await createDestination({
     ...destinationTarget(req.platform, req.target),
-    orgId: member?.orgId ?? ctx.auth?.orgId ?? null,
+    orgId,
     label: ctx.label ?? undefined,
     apps: [{ store: req.app.store, appId: req.app.appId }],
     ...(req.app.store === 'apple_app_store' ? { country: req.country } : {}),

@@ -17,6 +17,11 @@ export interface OrgsTable {
   name: string;
   plan: Generated<string>;
   created_at: Generated<Timestamp>;
+  /** 0015: the subscription's state as Stripe last reported it (active, trialing, past_due, canceled, unpaid…). */
+  plan_status: Generated<string>;
+  current_period_end: NullableTimestamp;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
 }
 
 /** owner > admin > member (shared/orgRoles.ts says who may do what). */
@@ -352,6 +357,16 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
 }
 
+// ── 0015 plans ─────────────────────────────────────────────────────────────────────────────────────────────────────
+/** What an organisation used of its monthly allowances, per calendar month (UTC). */
+export interface OrgUsageMonthsTable {
+  org_id: string;
+  /** 'YYYY-MM', UTC. */
+  month: string;
+  ask_arb_questions: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -378,4 +393,5 @@ export interface Database {
   audit_log: AuditLogTable;
   org_apps: OrgAppsTable;
   api_keys: ApiKeysTable;
+  org_usage_months: OrgUsageMonthsTable;
 }

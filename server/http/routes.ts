@@ -28,6 +28,7 @@ import v1OrgAppsAppKey from '@/pages/api/v1/org/apps/[appKey]';
 import v1OrgAppsAppKeyCredentials from '@/pages/api/v1/org/apps/[appKey]/credentials';
 import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
+import v1OrgBilling from '@/pages/api/v1/org/billing/index';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
 import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
 import v1OrgDestinationsId from '@/pages/api/v1/org/destinations/[id]';
@@ -78,6 +79,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/apps/[appKey]/credentials', route: v1OrgAppsAppKeyCredentials },
   { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
+  { path: '/api/v1/org/billing', route: v1OrgBilling },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
   { path: '/api/v1/org/destinations', route: v1OrgDestinations },
   { path: '/api/v1/org/destinations/[id]', route: v1OrgDestinationsId },

@@ -148,6 +148,9 @@ async function welcomeWaitingApps(trx: Transaction<Database>, destinationId: str
   }
 }
 
+/** What makes two connections the same destination: the platform and its webhook URL or address (keyed hash). */
+export const destinationTargetHash = (platform: string, target: string) => secretHash('destination-target', `${platform}\n${target}`);
+
 function targetOf(input: NewDestination): { target: string; hint: string; warning: string | null } {
   return input.platform === 'email'
     ? { target: input.email, hint: addressHint(input.email), warning: null }
@@ -175,7 +178,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
   const backfill = input.backfill ?? false;
   const addressConfirmed = input.addressConfirmed ?? false;
   const { target, hint, warning } = targetOf(input);
-  const targetHash = secretHash('destination-target', `${input.platform}\n${target}`);
+  const targetHash = destinationTargetHash(input.platform, target);
   const keys = [...new Set(input.apps.map((a) => appKey(a)))].sort(); // sorted: locks are always taken in one order
   const filters = initialFilters(input);
 

@@ -9,6 +9,8 @@ import type { AuditEntry, Invitation, Member } from './data';
 import { cancelInvitation, inviteMember } from './invitations';
 import { membershipOf, requireRole, type Membership } from './membership';
 import { INVITABLE_ROLES, ORG_ROLES } from '@/shared/orgRoles';
+import { orgPlanOf, usageFor } from '../plans/plans';
+import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
 import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf } from './team';
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,64}$/;
@@ -55,13 +57,25 @@ const invitationJson = (i: Invitation) => ({ id: i.id, email: i.email, role: i.r
 const auditJson = (e: AuditEntry) => ({ id: e.id, actor_email: e.actor_email, action: e.action, target: e.target, details: e.details, created_at: iso(e.created_at)! });
 
 export const getOrganisation = endpoint({
-  summary: "The caller's organisation and their role in it",
+  summary: "The caller's organisation, their role in it, its plan's limits and what it uses of them",
   tags: ['org'],
   auth: 'user',
-  response: z.object({ id: z.string(), name: z.string(), plan: z.string(), role, members: z.number(), created_at: z.string() }),
+  response: z.object({
+    id: z.string(),
+    name: z.string(),
+    plan: planIdShape,
+    plan_name: z.string(),
+    role,
+    members: z.number(),
+    created_at: z.string(),
+    usage: usageShape,
+    limits: limitsShape,
+    features: featuresShape,
+  }),
   handler: async ({ auth }) => {
     const org = await organisationOf(await membershipOf(auth));
-    return { id: org.id, name: org.name, plan: org.plan, role: org.role, members: org.members, created_at: iso(org.created_at)! };
+    const [plan, usage] = await Promise.all([orgPlanOf(org.id), usageFor(org.id)]);
+    return { id: org.id, name: org.name, role: org.role, members: org.members, created_at: iso(org.created_at)!, ...planJson(plan, usage) };
   },
 });
 

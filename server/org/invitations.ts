@@ -31,6 +31,7 @@ import {
 import { invitationEmail } from './invitationEmail';
 import type { Membership } from './membership';
 import { canManageMember, roleLabel, type OrgRole } from '@/shared/orgRoles';
+import { assertWithinLimit } from '../plans/limits';
 
 export const INVITATION_VALID_DAYS = 7;
 /** Each invitation sends an e-mail from our domain to an address someone typed: bounded per organisation. */
@@ -44,6 +45,7 @@ export async function inviteMember(m: Membership, input: { email: string; role: 
   if (members.some((u) => u.email === input.email)) {
     throw new HttpError(409, 'already_member', `${input.email} is already a member of this organisation.`);
   }
+  await assertWithinLimit(m.orgId, 'members');
   await enforceRateLimit(INVITATION_LIMITS.perOrgDaily, m.orgId, 'This organisation has sent too many invitations today. Try again tomorrow.', { now });
   const org = await getOrg(m.orgId);
   if (!org) throw notFound('This organisation no longer exists.');

@@ -21,7 +21,7 @@ export async function requireRole(auth: AuthClaims | null, minimum: OrgRole, doi
   const m = await membershipOf(auth);
   if (!atLeast(m.role, minimum)) {
     const who = minimum === 'owner' ? 'the owner' : 'an admin or the owner';
-    throw forbidden(`Only ${who} of this organisation can ${doing}. You are a ${roleLabel(m.role).toLowerCase()}.`);
+    throw forbidden(`Only ${who} of this organisation can ${doing}. You are ${m.role === 'admin' ? 'an' : 'a'} ${roleLabel(m.role).toLowerCase()}.`);
   }
   return m;
 }

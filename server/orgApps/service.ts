@@ -18,6 +18,7 @@ import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
 import { followStoredCredentialsNow } from './officialSource';
 import { appsOfAnonymousConnections, deleteOrgApp, getOrgAppCountries, insertMissingOrgApps, listOrgApps, upsertOrgApp, type OrgAppRow } from './data';
+import { assertWithinLimit } from '../plans/limits';
 
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
 
@@ -52,6 +53,7 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
   const key = appKey(ref);
   const wanted = ref.store === 'apple_app_store' ? [...new Set(countries.length ? countries : ['us'])].sort() : [];
   const before = await getOrgAppCountries(m.orgId, key);
+  if (!before) await assertWithinLimit(m.orgId, 'apps');
   const registered: RegisteredApp = await registerApp(ref, wanted[0] ?? 'us');
   await watch(ref, wanted);
   await upsertOrgApp({ orgId: m.orgId, appKey: key, countries: wanted, addedBy: m.userId, addedByEmail: m.email });

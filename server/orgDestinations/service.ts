@@ -23,6 +23,7 @@ import { recordAudit } from '../org/data';
 import { orgAppKeys } from '../orgApps/data';
 import type { Membership } from '../org/membership';
 import { fixFor } from './status';
+import { assertWithinLimit } from '../plans/limits';
 
 export const TEST_MESSAGE_LIMITS = {
   /** A test is for checking a channel, not for posting into it: a few per destination… */
@@ -129,6 +130,7 @@ export async function changeDestination(m: Membership, id: string, change: Desti
   if (change.paused === false && before.cause === 'unsubscribed') {
     throw new HttpError(409, 'address_unsubscribed', 'The recipient unsubscribed from these e-mails: only they can sign up again, from a confirmation link sent to them.');
   }
+  if (change.paused === false && before.status === 'paused') await assertWithinLimit(m.orgId, 'channels');
   if (change.filters || change.apps || change.translate_to !== undefined) {
     await updateDestinationSettings(id, { filters: change.filters, appKeys: change.apps, translateTo: change.translate_to });
   }

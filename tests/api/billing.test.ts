@@ -1,6 +1,7 @@
 // Billing calls: 503 with a clear message when Stripe is not configured; with STRIPE_SECRET_KEY, Checkout and the
 // customer portal through a loopback Stripe that speaks Stripe's formats.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { getDb } from '@/server/db/client';
 import { accessTokenFor, billingTokenFor } from '../helpers/session';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
@@ -23,11 +24,12 @@ beforeAll(async () => {
       { id: 'price_pro_monthly', type: 'recurring' },
       { id: 'price_lifetime', type: 'one_time' },
       { id: 'price_retired', type: 'recurring', active: false },
+      { id: 'price_business_monthly', type: 'recurring' },
     ],
     customers: [{ id: 'cus_123', email: 'owner@example.com' }],
   });
   configured = { STRIPE_SECRET_KEY: 'sk_test_arb', STRIPE_API_BASE_URL: stripe.url };
-  w = await startApiWorld({ APP_URL, STRIPE_SECRET_KEY: undefined }, () => stripe.close());
+  w = await startApiWorld({ APP_URL, STRIPE_SECRET_KEY: undefined, STRIPE_PRICE_STARTUP: undefined, STRIPE_PRICE_BUSINESS: undefined, STRIPE_PRICE_ENTERPRISE: undefined }, () => stripe.close());
   fullToken = await accessTokenFor(owner);
   billingToken = await billingTokenFor(owner);
 });
@@ -87,6 +89,30 @@ describe('with Stripe configured', () => {
     const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: priceId }, { token: billingToken });
     expect(r.status).toBe(status);
     expect(r.json.error.message).toBe('That plan does not exist. Pick a plan on the pricing page.');
+  });
+
+  test('a paid plan of the catalogue names its price on this server (STRIPE_PRICE_*), for the subscribe page and the dashboard', async () => {
+    w.setEnv({ ...configured, STRIPE_PRICE_BUSINESS: 'price_business_monthly' });
+    const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'business' }, { token: billingToken });
+    expect(r.status, r.text).toBe(200);
+    expect(Object.fromEntries(stripe.sessions.at(-1)!.form)).toMatchObject({ mode: 'subscription', 'line_items[0][price]': 'price_business_monthly', client_reference_id: owner.orgId });
+
+    const unpriced = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'startup' }, { token: billingToken });
+    expect(unpriced.status).toBe(404);
+    expect(unpriced.json.error.message).toBe('The startup plan cannot be bought on this server yet. Contact us to subscribe.');
+  });
+
+  test('only the owner changes the plan: an admin’s signed-in purchase is 403 and Stripe is not asked', async () => {
+    w.setEnv(configured);
+    const db = await getDb();
+    const admin = { userId: 'usr_billing_admin', orgId: owner.orgId, email: 'admin@example.com' };
+    const token = await accessTokenFor(admin);
+    await db.updateTable('users').set({ role: 'admin' }).where('id', '=', admin.userId).execute();
+    const before = stripe.requests.length;
+    const r = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'price_pro_monthly' }, { token });
+    expect(r.status).toBe(403);
+    expect(r.json.error.message).toBe('Only the owner of this organisation can change the plan. You are an admin.');
+    expect(stripe.requests.length).toBe(before);
   });
 
   test('purchase needs a token', async () => {

@@ -38,6 +38,18 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ SMTP_URL: 'http://mail', DATA_DIR: tmp })).toThrow(/SMTP_URL/);
   });
 
+  test('SELF_HOSTED_PLAN is unlimited by default, a plan id when set, and anything else is refused naming the choices', () => {
+    expect(parseEnv({ DATA_DIR: tmp }).SELF_HOSTED_PLAN).toBe('unlimited');
+    expect(parseEnv({ DATA_DIR: tmp, SELF_HOSTED_PLAN: 'business' }).SELF_HOSTED_PLAN).toBe('business');
+    expect(() => parseEnv({ DATA_DIR: tmp, SELF_HOSTED_PLAN: 'gold' })).toThrow(/SELF_HOSTED_PLAN: must be unlimited or a plan id: free, startup, business, enterprise/);
+  });
+
+  test('STRIPE_PRICE_* must be Stripe price ids', () => {
+    expect(parseEnv({ DATA_DIR: tmp, STRIPE_PRICE_STARTUP: 'price_1NxAbc' }).STRIPE_PRICE_STARTUP).toBe('price_1NxAbc');
+    expect(() => parseEnv({ DATA_DIR: tmp, STRIPE_PRICE_BUSINESS: 'prod_123' })).toThrow(/STRIPE_PRICE_BUSINESS: must be a Stripe price id/);
+    expect(() => parseEnv({ DATA_DIR: tmp, STRIPE_PRICE_ENTERPRISE: 'price_a b' })).toThrow(/STRIPE_PRICE_ENTERPRISE/);
+  });
+
   test('blank values count as unset and defaults apply', () => {
     const e = parseEnv({ PORT: '', DATA_DIR: tmp, HCAPTCHA_SECRET: '' });
     expect(e.PORT).toBe(3000);

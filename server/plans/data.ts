@@ -1,0 +1,89 @@
+/**
+ * Data functions for plans and usage: the organisation's plan columns, what it has (apps, channels, members, API
+ * keys) and what it used this month (org_usage_months). The only place with SQL for them.
+ */
+import { sql } from 'kysely';
+import { getDb, type DB } from '../db/client';
+
+const dbOf = async (db?: DB) => db ?? (await getDb());
+
+export type OrgPlanRow = {
+  id: string;
+  plan: string;
+  plan_status: string;
+  current_period_end: Date | null;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+};
+
+export type UsageCounts = { apps: number; channels: number; members: number; api_keys: number; ask_arb_questions: number };
+
+/** Destinations that take a channel of the plan: delivering, or an e-mail address about to once confirmed (paused and disabled ones do not). */
+export const COUNTED_DESTINATION_STATUSES = ['active', 'pending_confirmation'] as const;
+
+export async function getOrgPlan(orgId: string, db?: DB): Promise<OrgPlanRow | undefined> {
+  return (await dbOf(db))
+    .selectFrom('orgs')
+    .select(['id', 'plan', 'plan_status', 'current_period_end', 'stripe_customer_id', 'stripe_subscription_id'])
+    .where('id', '=', orgId)
+    .executeTakeFirst();
+}
+
+/** The calendar month (UTC) of `now` as stored: 'YYYY-MM'. */
+export const usageMonth = (now: Date) => now.toISOString().slice(0, 7);
+
+/** Everything an organisation has and used in `month`, in one statement. */
+export async function countUsage(orgId: string, month: string, db?: DB): Promise<UsageCounts> {
+  const row = await (await dbOf(db))
+    .selectNoFrom((eb) => [
+      eb.selectFrom('org_apps').select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', orgId).as('apps'),
+      eb
+        .selectFrom('destinations')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('org_id', '=', orgId)
+        .where('status', 'in', COUNTED_DESTINATION_STATUSES)
+        .as('channels'),
+      eb.selectFrom('users').select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', orgId).as('members'),
+      eb.selectFrom('api_keys').select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('revoked_at', 'is', null).as('api_keys'),
+      eb
+        .selectFrom('org_usage_months')
+        .select('ask_arb_questions')
+        .where('org_id', '=', orgId)
+        .where('month', '=', month)
+        .as('ask_arb_questions'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    apps: Number(row.apps ?? 0),
+    channels: Number(row.channels ?? 0),
+    members: Number(row.members ?? 0),
+    api_keys: Number(row.api_keys ?? 0),
+    ask_arb_questions: Number(row.ask_arb_questions ?? 0),
+  };
+}
+
+/** Count one Ask ARB question of `orgId` in `month`; the month's count after it. */
+export async function addAskArbQuestion(orgId: string, month: string, db?: DB): Promise<number> {
+  const row = await (await dbOf(db))
+    .insertInto('org_usage_months')
+    .values({ org_id: orgId, month, ask_arb_questions: 1 })
+    .onConflict((oc) =>
+      oc.columns(['org_id', 'month']).doUpdateSet({ ask_arb_questions: sql`org_usage_months.ask_arb_questions + 1`, updated_at: sql`now()` }),
+    )
+    .returning('ask_arb_questions')
+    .executeTakeFirstOrThrow();
+  return row.ask_arb_questions;
+}
+
+/** Whether the organisation already has a destination for this target on this platform (any state). */
+export async function orgHasDestinationTarget(orgId: string, platform: string, targetHash: string, db?: DB): Promise<boolean> {
+  const row = await (await dbOf(db))
+    .selectFrom('destinations')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('platform', '=', platform)
+    .where('target_hash', '=', targetHash)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}

@@ -1,0 +1,52 @@
+/**
+ * The plan's limits, checked where something is created: one more app, channel, member or API key than the plan allows
+ * is a 402 `plan_limit` whose message names the limit and the plan that lifts it (the dashboard shows it with an
+ * Upgrade button). A server without billing whose SELF_HOSTED_PLAN is unlimited (the default) never refuses.
+ *
+ * The count is read before the thing is made, not in the same transaction: two requests racing for the last place
+ * can both get it. Creations are admin actions of one organisation, so the overshoot is one at most, and it is kept
+ * (nothing is deleted to correct it).
+ */
+import { HttpError } from '../http/errors';
+import { countUsage, getOrgPlan, orgHasDestinationTarget, usageMonth } from './data';
+import { billingEnabled, planFor } from './plans';
+import { LIMIT_WORDS, limitText, planThatLifts, type LimitKey } from '@/shared/plans';
+
+export type CountedLimit = Extract<LimitKey, 'apps' | 'channels' | 'members' | 'api_keys'>;
+
+/** "3 apps", "unlimited API keys". */
+const amount = (key: LimitKey, v: number | null) => (v === null ? `unlimited ${LIMIT_WORDS[key].many}` : limitText(key, v));
+
+/** The refusal for one more `key` over `limit` on `planName`, naming the plan that lifts it. */
+export function planLimitError(key: LimitKey, limit: number, planName: string, used: number): HttpError {
+  const words = LIMIT_WORDS[key];
+  const month = words.perMonth ? ' a month' : '';
+  const allowance = limit === 0 ? `does not include ${words.many}` : `allows ${amount(key, limit)}${month}`;
+  let next: string;
+  if (!billingEnabled()) next = 'This server’s operator sets the plan (SELF_HOSTED_PLAN).';
+  else {
+    const lift = planThatLifts(key, used);
+    next = lift ? `Upgrade to ${lift.name} for ${amount(key, lift.limits[key])}${lift.limits[key] === null ? '' : month}.` : 'Contact us for a larger plan.';
+  }
+  return new HttpError(402, 'plan_limit', `Your ${planName} plan ${allowance}. ${next}`);
+}
+
+/** Refuses (402) when the organisation already has as many `key` as its plan allows. */
+export async function assertWithinLimit(orgId: string, key: CountedLimit, now = new Date()): Promise<void> {
+  const row = await getOrgPlan(orgId);
+  if (!row) return; // the caller's own lookup reports a missing organisation
+  const plan = planFor(row);
+  const limit = plan.limits[key];
+  if (limit === null) return;
+  const used = (await countUsage(orgId, usageMonth(now)))[key];
+  if (used >= limit) throw planLimitError(key, limit, plan.name, used);
+}
+
+/**
+ * A channel for the organisation: connecting a target it already has (the same webhook or address on the same
+ * platform) reuses that destination and takes no new place, so only a new target is checked.
+ */
+export async function assertChannelWithinLimit(orgId: string, target: { platform: string; targetHash: string }): Promise<void> {
+  if (await orgHasDestinationTarget(orgId, target.platform, target.targetHash)) return;
+  await assertWithinLimit(orgId, 'channels');
+}

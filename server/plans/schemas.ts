@@ -1,0 +1,23 @@
+/** The answer shapes of plans and usage, shared by GET v1/org and GET v1/org/billing (they feed the OpenAPI document). */
+import { z } from 'zod';
+import { FEATURE_KEYS, LIMIT_KEYS, LIMIT_WORDS, FEATURE_WORDS } from '@/shared/plans';
+import type { UsageCounts } from './data';
+import type { EffectivePlan } from './plans';
+
+const limit = (key: (typeof LIMIT_KEYS)[number]) =>
+  z.number().int().nullable().meta({ description: `${LIMIT_WORDS[key].label}: null is unlimited, 0 not included.` });
+
+export const limitsShape = z.object(Object.fromEntries(LIMIT_KEYS.map((k) => [k, limit(k)])) as Record<(typeof LIMIT_KEYS)[number], ReturnType<typeof limit>>);
+export const featuresShape = z.object(
+  Object.fromEntries(FEATURE_KEYS.map((k) => [k, z.boolean().meta({ description: FEATURE_WORDS[k].label })])) as Record<(typeof FEATURE_KEYS)[number], z.ZodBoolean>,
+);
+export const usageShape = z.object({
+  apps: z.number().int(),
+  channels: z.number().int().meta({ description: 'Destinations delivering or waiting for their e-mail confirmation (paused and disabled ones do not count).' }),
+  members: z.number().int(),
+  api_keys: z.number().int().meta({ description: 'API keys not revoked.' }),
+  ask_arb_questions: z.number().int().meta({ description: 'Ask ARB questions this calendar month (UTC).' }),
+});
+export const planIdShape = z.string().meta({ description: "free, startup, business, enterprise — or 'unlimited' on a server without billing (SELF_HOSTED_PLAN)." });
+
+export const planJson = (plan: EffectivePlan, usage: UsageCounts) => ({ plan: plan.id, plan_name: plan.name, usage, limits: plan.limits, features: plan.features });

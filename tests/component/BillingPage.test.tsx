@@ -1,0 +1,132 @@
+/**
+ * The dashboard's Billing page against a loopback API: the plan, its state and renewal, each limit as a labelled meter
+ * with its use in words, the owner's upgrade (a checkout for the plan, then the browser goes to Stripe), read-only for
+ * admins, a note for members, "billing is off" on a server without Stripe, the server's refusal as a toast, and a plan
+ * limit's toast anywhere in the dashboard with an Upgrade link.
+ */
+import { act, screen, waitFor, within } from '@testing-library/react';
+import toast, { Toaster } from 'react-hot-toast';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { encode as encodeBase64Url } from 'jose/base64url';
+import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { render } from '@/tests/helpers/render';
+import { resetStores } from '@/tests/helpers/resetStores';
+import BillingPage from '@/components/dashboard/billing/BillingPage';
+import { errorToast } from '@/components/dashboard/common';
+import { ApiError } from '@/lib/api/client';
+import { topWindow } from '@/lib/navigation';
+import { PLANS } from '@/shared/plans';
+import { useAuthStore } from '@/stores/auth';
+
+const jwt = (claims: Record<string, unknown>) =>
+  ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, ...claims })), 'signature'].join('.');
+
+const startup = PLANS.find((p) => p.id === 'startup')!;
+const org = (role: string) => ({ id: 'org_1', name: 'Acme', plan: 'startup', plan_name: 'Startup', role, members: 2, created_at: '2026-01-01T00:00:00Z' });
+const overview = (over: Record<string, unknown> = {}) => ({
+  billing_enabled: true,
+  plan: 'startup',
+  plan_name: 'Startup',
+  status: 'active',
+  current_period_end: '2030-05-01T00:00:00.000Z',
+  usage: { apps: 3, channels: 2, members: 4, api_keys: 0, ask_arb_questions: 17 },
+  limits: startup.limits,
+  features: startup.features,
+  can_manage: true,
+  purchasable: ['startup', 'business', 'enterprise'],
+  ...over,
+});
+
+let fake: ApiFake | undefined;
+beforeEach(() => {
+  resetStores();
+  useAuthStore.getState().setAuthData({ authToken: jwt({ email: 'ana@example.com', org: 'org_1', scope: 'full' }), email: 'ana@example.com' });
+});
+afterEach(async () => {
+  fake?.restore();
+  await fake?.close();
+  fake = undefined;
+  vi.restoreAllMocks();
+});
+
+async function open(role: string, billing = overview(), extra: Parameters<typeof startApiFake>[0] = []) {
+  fake = await startApiFake([route('GET', '/api/v1/org', ok(org(role))), route('GET', '/api/v1/org/billing', ok(billing)), ...extra]);
+  return render(<BillingPage />, { url: '/dashboard/billing' });
+}
+
+describe('/dashboard/billing', () => {
+  test('shows the plan, its status, the renewal and every limit with its use as a labelled meter', async () => {
+    await open('owner');
+    expect(screen.getByLabelText('Loading billing')).toBeInTheDocument();
+    const plan = await screen.findByRole('region', { name: 'Your plan' });
+    expect(within(plan).getByText('Startup')).toBeInTheDocument();
+    expect(within(plan).getByText('Active')).toBeInTheDocument();
+    expect(within(plan).getByText('Renews').nextElementSibling!.querySelector('time')).toHaveAttribute('datetime', '2030-05-01T00:00:00.000Z');
+
+    const apps = screen.getByRole('meter', { name: 'Apps' });
+    expect(apps).toHaveAttribute('aria-valuetext', '3 of 3 apps');
+    expect(apps).toHaveAttribute('max', '3');
+    expect(screen.getByRole('meter', { name: 'Channels' })).toHaveAttribute('aria-valuetext', '2 of 5 channels');
+    expect(screen.getByRole('meter', { name: 'Ask ARB questions a month' })).toHaveAttribute('aria-valuetext', '17 of 100 Ask ARB questions this month');
+    expect(screen.getByText('4 team members — unlimited')).toBeInTheDocument();
+    expect(screen.getByText('Not included in Startup')).toBeInTheDocument();
+    expect(screen.queryByRole('meter', { name: 'API keys' })).toBeNull();
+  });
+
+  test('the owner upgrades: plans above theirs only, a checkout for the chosen plan, then the browser goes there', async () => {
+    const go = vi.spyOn(topWindow, 'navigate').mockImplementation(() => {});
+    await open('owner', overview(), [route('POST', '/api/v1/org/billing/purchase', ok({ url: 'https://checkout.stripe.com/c/pay/cs_1' }))]);
+    const change = await screen.findByRole('region', { name: 'Change your plan' });
+    const buttons = within(change).getAllByRole('button').map((b) => b.textContent);
+    expect(buttons).toEqual(['Upgrade to Business — $59 a month', 'Upgrade to Enterprise — $249 a month', 'Open the billing portal']);
+    within(change).getByRole('button', { name: 'Upgrade to Business — $59 a month' }).click();
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_1'));
+    const sent = fake!.requests.filter(notPreflight).filter((r) => r.path === '/api/v1/org/billing/purchase');
+    expect(sent.map((r) => JSON.parse(r.body))).toEqual([{ price_id: 'business' }]);
+  });
+
+  test('a refused checkout is a toast with the server’s message', async () => {
+    const shown = vi.spyOn(toast, 'error');
+    await open('owner', overview(), [route('POST', '/api/v1/org/billing/purchase', fail(404, 'not_found', 'The business plan cannot be bought on this server yet. Contact us to subscribe.'))]);
+    (await screen.findByRole('button', { name: /Upgrade to Business/ })).click();
+    await waitFor(() => expect(shown).toHaveBeenCalledWith('The business plan cannot be bought on this server yet. Contact us to subscribe.'));
+  });
+
+  test('admins read it without any action; members are told who can see it', async () => {
+    await open('admin', overview({ can_manage: false }));
+    expect(await screen.findByText('Only the owner can change the plan.')).toBeInTheDocument();
+    expect(screen.queryByRole('button')).toBeNull();
+    await fake!.close();
+    fake!.restore();
+
+    useAuthStore.getState().setAuthData({ authToken: jwt({ email: 'mo@example.com', org: 'org_1', scope: 'full' }), email: 'mo@example.com' });
+    fake = await startApiFake([route('GET', '/api/v1/org', ok(org('member')))]);
+    render(<BillingPage />, { url: '/dashboard/billing' });
+    expect(await screen.findByText('Only admins and the owner can see billing. You are a member.')).toBeInTheDocument();
+    expect(fake.requests.filter((r) => r.path === '/api/v1/org/billing')).toHaveLength(0);
+  });
+
+  test('a server without billing says so: no renewal, nothing to buy, no limit', async () => {
+    const limits = { apps: null, channels: null, members: null, ask_arb_questions: null, api_keys: null, api_calls: null };
+    await open('owner', overview({ billing_enabled: false, plan: 'unlimited', plan_name: 'Self-hosted', current_period_end: null, limits, purchasable: [] }));
+    expect(await screen.findByText('Billing is off on this server')).toBeInTheDocument();
+    expect(screen.getByText('Billing is off on this server: there is nothing to buy, and no limit applies.')).toBeInTheDocument();
+    expect(screen.queryByText('Renews')).toBeNull();
+    expect(screen.queryByRole('meter')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.getByText('3 apps — unlimited')).toBeInTheDocument();
+  });
+});
+
+describe('a plan limit anywhere in the dashboard', () => {
+  test('the toast says the server’s message with an Upgrade link to the Billing page', async () => {
+    render(<Toaster />);
+    act(() => void errorToast(new ApiError('Your Free plan allows 1 app. Upgrade to Startup for 3 apps.', 402, 'plan_limit')));
+    expect(await screen.findByText(/Your Free plan allows 1 app\. Upgrade to Startup for 3 apps\./)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/dashboard/billing');
+    act(() => void errorToast(new ApiError('Only the owner can do that.', 403, 'forbidden')));
+    expect(await screen.findByText('Only the owner can do that.')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Upgrade' })).toHaveLength(1);
+    act(() => toast.remove());
+  });
+});
