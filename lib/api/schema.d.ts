@@ -2536,6 +2536,8 @@ export interface operations {
                             /** @enum {string} */
                             role: "owner" | "admin" | "member";
                             usage: {
+                                /** @description Public-API calls this calendar month (UTC). */
+                                api_calls: number;
                                 /** @description API keys not revoked. */
                                 api_keys: number;
                                 apps: number;
@@ -3718,6 +3720,8 @@ export interface operations {
                             /** @description The subscription's state as the payment provider reported it (active, trialing, past_due, canceled, unpaid…). */
                             status: string;
                             usage: {
+                                /** @description Public-API calls this calendar month (UTC). */
+                                api_calls: number;
                                 /** @description API keys not revoked. */
                                 api_keys: number;
                                 apps: number;

@@ -2,11 +2,13 @@
  * Who calls the public API: the `arb_` key in `Authorization: Bearer …`, checked against the organisation's active keys,
  * and counted against the key's rate (PUBLIC_API_RATE_PER_MINUTE, a fixed one-minute window shared by every process
  * through the database). The answer carries X-RateLimit-Limit and X-RateLimit-Remaining so scripts can slow down
- * before they are refused; past the rate they get 429 with Retry-After.
+ * before they are refused; past the rate they get 429 with Retry-After. Each call is also counted in the organisation's
+ * month (the plan's `api_calls` allowance; a plan without the API gets 402 naming the plan that includes it).
  */
 import { env } from '../env';
 import { tooManyRequests, unauthorized } from '../http/errors';
 import { hitRateLimit } from '../http/rateLimit';
+import { countApiCall } from '../plans/limits';
 import { verifyApiKey } from './service';
 
 export type ApiKeyCaller = { keyId: string; orgId: string };
@@ -23,5 +25,6 @@ export async function authenticateApiKey(presented: string | null, answer: { set
   answer.setHeader('X-RateLimit-Limit', String(limit));
   answer.setHeader('X-RateLimit-Remaining', String(rate.remaining));
   if (!rate.allowed) throw tooManyRequests(rate.retryAfterSeconds, `This API key made more than ${limit} requests in a minute. Wait ${rate.retryAfterSeconds} s (Retry-After) and slow down.`);
+  await countApiCall(caller.orgId);
   return caller;
 }

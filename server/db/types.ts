@@ -364,6 +364,7 @@ export interface OrgUsageMonthsTable {
   /** 'YYYY-MM', UTC. */
   month: string;
   ask_arb_questions: Generated<number>;
+  api_calls: Generated<number>;
   updated_at: Generated<Timestamp>;
 }
 

@@ -16,7 +16,7 @@ export type OrgPlanRow = {
   stripe_subscription_id: string | null;
 };
 
-export type UsageCounts = { apps: number; channels: number; members: number; api_keys: number; ask_arb_questions: number };
+export type UsageCounts = { apps: number; channels: number; members: number; api_keys: number; ask_arb_questions: number; api_calls: number };
 
 /** Destinations that take a channel of the plan: delivering, or an e-mail address about to once confirmed (paused and disabled ones do not). */
 export const COUNTED_DESTINATION_STATUSES = ['active', 'pending_confirmation'] as const;
@@ -51,6 +51,7 @@ export async function countUsage(orgId: string, month: string, db?: DB): Promise
         .where('org_id', '=', orgId)
         .where('month', '=', month)
         .as('ask_arb_questions'),
+      eb.selectFrom('org_usage_months').select('api_calls').where('org_id', '=', orgId).where('month', '=', month).as('api_calls'),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -59,6 +60,7 @@ export async function countUsage(orgId: string, month: string, db?: DB): Promise
     members: Number(row.members ?? 0),
     api_keys: Number(row.api_keys ?? 0),
     ask_arb_questions: Number(row.ask_arb_questions ?? 0),
+    api_calls: Number(row.api_calls ?? 0),
   };
 }
 
@@ -73,6 +75,17 @@ export async function addAskArbQuestion(orgId: string, month: string, db?: DB): 
     .returning('ask_arb_questions')
     .executeTakeFirstOrThrow();
   return row.ask_arb_questions;
+}
+
+/** Count one public-API call of `orgId` in `month`; the month's count after it. */
+export async function addApiCall(orgId: string, month: string, db?: DB): Promise<number> {
+  const row = await (await dbOf(db))
+    .insertInto('org_usage_months')
+    .values({ org_id: orgId, month, api_calls: 1 })
+    .onConflict((oc) => oc.columns(['org_id', 'month']).doUpdateSet({ api_calls: sql`org_usage_months.api_calls + 1`, updated_at: sql`now()` }))
+    .returning('api_calls')
+    .executeTakeFirstOrThrow();
+  return row.api_calls;
 }
 
 /** Whether the organisation already has a destination for this target on this platform (any state). */

@@ -17,6 +17,7 @@ export const usageShape = z.object({
   members: z.number().int(),
   api_keys: z.number().int().meta({ description: 'API keys not revoked.' }),
   ask_arb_questions: z.number().int().meta({ description: 'Ask ARB questions this calendar month (UTC).' }),
+  api_calls: z.number().int().meta({ description: 'Public-API calls this calendar month (UTC).' }),
 });
 export const planIdShape = z.string().meta({ description: "free, startup, business, enterprise — or 'unlimited' on a server without billing (SELF_HOSTED_PLAN)." });
 

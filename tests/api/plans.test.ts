@@ -75,7 +75,7 @@ describe('GET v1/org: usage and limits', () => {
 
     const r = await getOrg(owner);
     expect(r.status, r.text).toBe(200);
-    expect(r.json.data.usage).toEqual({ apps: 2, channels: 1, members: 2, api_keys: 1, ask_arb_questions: 2 });
+    expect(r.json.data.usage).toEqual({ apps: 2, channels: 1, members: 2, api_keys: 1, ask_arb_questions: 2, api_calls: 0 });
   });
 
   test('a new organisation uses nothing; another organisation’s things are not counted', async () => {
@@ -84,7 +84,7 @@ describe('GET v1/org: usage and limits', () => {
     await addChannel(busy.orgId);
     await addAskArbQuestion(busy.orgId, usageMonth(new Date()));
     const fresh = await newOwner('fresh');
-    expect((await getOrg(fresh)).json.data.usage).toEqual({ apps: 0, channels: 0, members: 1, api_keys: 0, ask_arb_questions: 0 });
+    expect((await getOrg(fresh)).json.data.usage).toEqual({ apps: 0, channels: 0, members: 1, api_keys: 0, ask_arb_questions: 0, api_calls: 0 });
   });
 
   test('self-hosted (no STRIPE_SECRET_KEY): unlimited by default, whatever plan is stored', async () => {
@@ -135,7 +135,7 @@ describe('GET v1/org/billing', () => {
       plan_name: 'Business',
       status: 'active',
       current_period_end: end.toISOString(),
-      usage: { apps: 1, channels: 0, members: 3, api_keys: 0, ask_arb_questions: 0 },
+      usage: { apps: 1, channels: 0, members: 3, api_keys: 0, ask_arb_questions: 0, api_calls: 0 },
       limits: limitsOf('business'),
       features: PLANS.find((p) => p.id === 'business')!.features,
       can_manage: true,

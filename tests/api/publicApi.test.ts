@@ -87,6 +87,27 @@ describe('who may call', () => {
       w.setEnv();
     }
   });
+  test("the organisation's plan: calls are counted by month; a plan without the API gets 402 naming the plan that has it", async () => {
+    const owner = await newOwner();
+    const { key } = await keyFor(owner); // made on a server without billing, where every plan is unlimited
+    await get(key, '/apps');
+    await get(key, '/apps');
+    const org = await call<{ usage: { api_calls: number } }>(w.api, 'GET', '/api/v1/org', undefined, { token: owner.token });
+    expect(org.json.data.usage.api_calls).toBe(2);
+
+    w.setEnv({ TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000', STRIPE_SECRET_KEY: 'sk_test_public_api' });
+    try {
+      const setPlan = (plan: string) => getDb().then((db) => db.updateTable('orgs').set({ plan, plan_status: 'active' }).where('id', '=', owner.orgId).execute());
+      await setPlan('startup');
+      const refused = await get(key, '/apps');
+      expect(refused.status).toBe(402);
+      expect(refused.json.error).toEqual({ code: 'plan_limit', message: 'Your Startup plan does not include API calls. Upgrade to Business for unlimited API calls.' });
+      await setPlan('business');
+      expect((await get(key, '/apps')).status).toBe(200);
+    } finally {
+      w.setEnv();
+    }
+  });
 });
 
 describe('apps and reviews', () => {

@@ -29,7 +29,7 @@ const overview = (over: Record<string, unknown> = {}) => ({
   plan_name: 'Startup',
   status: 'active',
   current_period_end: '2030-05-01T00:00:00.000Z',
-  usage: { apps: 3, channels: 2, members: 4, api_keys: 0, ask_arb_questions: 17 },
+  usage: { apps: 3, channels: 2, members: 4, api_keys: 0, ask_arb_questions: 17, api_calls: 1234 },
   limits: startup.limits,
   features: startup.features,
   can_manage: true,
@@ -69,7 +69,7 @@ describe('/dashboard/billing', () => {
     expect(screen.getByRole('meter', { name: 'Channels' })).toHaveAttribute('aria-valuetext', '2 of 5 channels');
     expect(screen.getByRole('meter', { name: 'Ask ARB questions a month' })).toHaveAttribute('aria-valuetext', '17 of 100 Ask ARB questions this month');
     expect(screen.getByText('4 team members — unlimited')).toBeInTheDocument();
-    expect(screen.getByText('Not included in Startup')).toBeInTheDocument();
+    expect(screen.getAllByText('Not included in Startup')).toHaveLength(2); // API keys and API calls a month
     expect(screen.queryByRole('meter', { name: 'API keys' })).toBeNull();
   });
 

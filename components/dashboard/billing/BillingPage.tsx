@@ -141,7 +141,7 @@ export default function BillingPage() {
         </h2>
         {/* API calls are limited per key's rate; ARB does not count them per month yet, so there is no use to show. */}
         <ul className={own.usages}>
-          {LIMIT_KEYS.filter((k) => k !== 'api_calls').map((k) => (
+          {LIMIT_KEYS.map((k) => (
             <Usage key={k} k={k} used={b.usage[k]} limit={b.limits[k]} planName={b.plan_name} />
           ))}
         </ul>
