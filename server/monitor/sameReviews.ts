@@ -36,7 +36,7 @@ export type StoredReviewRow = {
   reply_text: string | null;
 };
 
-type Candidate = StoredReviewRow & { author_name: string; country: string | null };
+type Candidate = Omit<StoredReviewRow, 'id'> & { id: string; author_name: string; country: string | null };
 
 const norm = (s: string | null | undefined) => (s ?? '').trim();
 
@@ -65,14 +65,14 @@ export async function adoptSameReviews(
   const from = new Date(Math.min(...fresh.map((r) => r.updatedAt.getTime())) - DATE_SLACK_MS);
   const authors = [...new Set(fresh.map((r) => r.authorName))];
   const { rows } = await sql<Candidate>`
-    select id::int as id, store_review_id, rating, title, body, updated_at, version, reply_text, author_name, country
+    select id::text as id, store_review_id, rating, title, body, updated_at, version, reply_text, author_name, country
       from reviews
      where app_key = ${source.app_key} and updated_at >= ${from}
        and author_name = any(${authors}::text[]) and not (store_review_id = any(${incomingIds}::text[]))`.execute(trx);
   if (rows.length === 0) return fresh;
 
   const left: NormalizedReview[] = [];
-  const taken = new Set<number>();
+  const taken = new Set<string>();
   for (const r of fresh) {
     const c = rows.find((x) => !taken.has(x.id) && sameReview(r, x));
     if (!c) {
@@ -84,9 +84,9 @@ export async function adoptSameReviews(
       update reviews
          set store_review_id = ${r.storeReviewId}, title = coalesce(title, ${r.title}), country = coalesce(country, ${r.country}),
              language = coalesce(language, ${r.language})
-       where id = ${c.id}`.execute(trx);
+       where id = ${c.id}::bigint`.execute(trx);
     existing.set(r.storeReviewId, {
-      id: c.id,
+      id: Number(c.id),
       store_review_id: r.storeReviewId,
       rating: c.rating,
       title: c.title ?? r.title,
