@@ -37,12 +37,9 @@ const AFTER_PAINT_TYPE = 'text/x-after-paint';
 
 /**
  * Starts the stand-ins in document order, as `defer` would (async=false keeps the order): in the frame after the
- * parsed document has painted (requestAnimationFrame runs before that paint, the timeout after it). One script per
- * task: starting a request costs the main thread a few milliseconds (more on a busy phone), and ten of them in one
- * task made a long task right after the first paint; scripts that arrive early still run in the written order. A hidden
- * tab, whose timers are throttled, gets them all at once.
+ * parsed document has painted (requestAnimationFrame runs before that paint, the timeout after it).
  */
-const AFTER_PAINT_LOADER = `(function(){function go(){var s=document.querySelectorAll('script[type="${AFTER_PAINT_TYPE}"]'),i=0;(function next(){var t=s[i++];if(!t)return;var e=document.createElement('script');e.src=t.getAttribute('data-src');e.async=false;if(t.crossOrigin)e.crossOrigin=t.crossOrigin;document.head.appendChild(e);if(document.visibilityState==='hidden')next();else setTimeout(next,0)})()}function start(){if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})}if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',start);else start()})()`;
+const AFTER_PAINT_LOADER = `(function(){function go(){var s=document.querySelectorAll('script[type="${AFTER_PAINT_TYPE}"]');for(var i=0;i<s.length;i++){var e=document.createElement('script');e.src=s[i].getAttribute('data-src');e.async=false;if(s[i].crossOrigin)e.crossOrigin=s[i].crossOrigin;document.head.appendChild(e)}}function start(){if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})}if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',start);else start()})()`;
 
 function afterPaint(node: ReactNode): ReactNode {
   if (!isValidElement<{ src?: string; defer?: boolean; type?: string }>(node) || node.type !== 'script' || !node.props.src) return node;
