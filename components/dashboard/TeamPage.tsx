@@ -1,5 +1,6 @@
 /**
- * /dashboard/team: the organisation's name, its members and their roles, invitations, leaving, and the audit log.
+ * /dashboard/team: the organisation's name, its members and their roles, invitations, leaving, the audit log, and (for
+ * the owner) deleting the organisation.
  * What a control does is decided by the server (roles are checked there on every call); the page only hides what the
  * caller's role cannot do, and shows the server's message as a toast when something is refused.
  */
@@ -13,6 +14,7 @@ import {
   useAuditLog,
   useCancelInvitation,
   useChangeRole,
+  useDeleteOrganisation,
   useInvitations,
   useInviteMember,
   useLeaveOrganisation,
@@ -237,6 +239,44 @@ function Leave({ orgName }: { orgName: string }) {
   );
 }
 
+/** The owner's last resort: typing the name makes sure the right organisation goes. */
+function DeleteOrganisation({ orgName }: { orgName: string }) {
+  const router = useRouter();
+  const [typed, setTyped] = useState('');
+  const remove = useDeleteOrganisation({
+    onSuccess: () => {
+      useAuthStore.getState().logout();
+      toast.success(`${orgName} was deleted.`);
+      void router.push('/');
+    },
+    onError: errorToast,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    remove.mutate(typed);
+  };
+  return (
+    <section className={styles.section} aria-labelledby="delete-org-heading">
+      <h2 id="delete-org-heading" className={styles.sectionTitle}>
+        Delete organisation
+      </h2>
+      <p className={styles.muted}>
+        This deletes {orgName} for good: every member’s account, the destinations (nothing more is posted), the apps list, API keys and the audit log. A
+        paid subscription must be cancelled under Billing first.
+      </p>
+      <form className={styles.row} onSubmit={submit}>
+        <div className={styles.field}>
+          <label htmlFor="delete-org-confirm">Type {orgName} to confirm</label>
+          <input id="delete-org-confirm" className={styles.input} value={typed} maxLength={200} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
+        </div>
+        <button type="submit" className={styles.danger} disabled={remove.isPending || typed.trim() !== orgName}>
+          Delete organisation
+        </button>
+      </form>
+    </section>
+  );
+}
+
 export default function TeamPage() {
   const org = useOrganisation();
   if (org.isPending) return <Skeleton rows={4} label="Loading your organisation" />;
@@ -279,6 +319,7 @@ export default function TeamPage() {
           <AuditLog />
         </section>
       ) : null}
+      {me === 'owner' ? <DeleteOrganisation key={org.data.name} orgName={org.data.name} /> : null}
     </>
   );
 }

@@ -27,6 +27,7 @@ export const cancelInvitation = async (id: string) => call<{ ok: true }>(api.del
 export const changeMemberRole = async (id: string, role: OrgRole) =>
   call<OrgMember>(api.patch(`v1/org/members/${encodeURIComponent(id)}`, { role }, await signedIn()));
 export const removeMember = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/members/${encodeURIComponent(id)}`, await signedIn()));
+export const deleteOrganisation = async (confirm: string) => call<{ ok: true }>(api.delete('v1/org', { ...(await signedIn()), data: { confirm } }));
 export const leaveOrganisation = async () => call<{ ok: true }>(api.post('v1/org/leave', {}, await signedIn()));
 export async function auditLog(before?: string): Promise<Page<AuditEntry>> {
   const r = await api.get<Page<AuditEntry>>('v1/org/audit-log', { ...(await signedIn()), params: { limit: 25, ...(before ? { before } : {}) } });

@@ -9,6 +9,7 @@ import {
   changeMemberRole,
   getOrganisation,
   inviteMember,
+  deleteOrganisation,
   leaveOrganisation,
   listInvitations,
   listMembers,
@@ -62,4 +63,6 @@ export const useInviteMember = (o?: Outcome<{ email: string; role: 'admin' | 'me
 export const useCancelInvitation = (o?: Outcome<string, { ok: true }>) => useOrgMutation((id: string) => cancelInvitation(id), o);
 export const useChangeRole = (o?: Outcome<{ id: string; role: OrgRole }, OrgMember>) => useOrgMutation((v: { id: string; role: OrgRole }) => changeMemberRole(v.id, v.role), o);
 export const useRemoveMember = (o?: Outcome<string, { ok: true }>) => useOrgMutation((id: string) => removeMember(id), o);
+export const useDeleteOrganisation = (o?: Outcome<string, { ok: true }>) =>
+  useMutation({ mutationFn: deleteOrganisation, onSuccess: (r, v) => o?.onSuccess?.(r, v), onError: (e) => o?.onError?.(e) });
 export const useLeaveOrganisation = (o?: Outcome<undefined, { ok: true }>) => useMutation({ mutationFn: leaveOrganisation, onSuccess: () => o?.onSuccess?.({ ok: true }, undefined), onError: (e) => o?.onError?.(e) });

@@ -40,6 +40,16 @@ export async function renameOrg(id: string, name: string, db?: DB): Promise<void
   await (await dbOf(db)).updateTable('orgs').set({ name }).where('id', '=', id).execute();
 }
 
+/**
+ * Deletes the organisation and, through the foreign keys, everything that is its own: members' accounts and sessions,
+ * destinations with their queued deliveries, apps list, invitations, audit log, API keys, usage. Reviews are not its
+ * own (apps are shared by every organisation watching them) and stay.
+ */
+export async function deleteOrg(id: string, db?: DB): Promise<boolean> {
+  const r = await (await dbOf(db)).deleteFrom('orgs').where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
 // --- members ------------------------------------------------------------------------------------------------------
 
 const memberColumns = ['id', 'email', 'name', 'display_name', 'role', 'created_at', 'last_sign_in_at'] as const;

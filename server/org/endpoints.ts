@@ -11,7 +11,7 @@ import { membershipOf, requireRole, type Membership } from './membership';
 import { INVITABLE_ROLES, ORG_ROLES } from '@/shared/orgRoles';
 import { orgPlanOf, usageFor } from '../plans/plans';
 import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
-import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf } from './team';
+import { auditLogOf, changeMemberRole, deleteOrganisation, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf } from './team';
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,64}$/;
 const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;
@@ -90,6 +90,18 @@ export const updateOrganisation = endpoint({
   handler: async ({ auth, body }) => {
     await renameOrganisation(await requireRole(auth, 'admin', 'rename it'), body.name);
     return { name: body.name };
+  },
+});
+
+export const deleteOrganisationEndpoint = endpoint({
+  summary: "Delete the organisation with its members' accounts, destinations, apps list, keys and audit log (the owner, after typing its name; a running subscription is cancelled first)",
+  tags: ['org'],
+  auth: 'user',
+  body: z.object({ confirm: z.string('confirm: type the organisation\'s name.').max(200) }),
+  response: z.object({ ok: z.literal(true) }),
+  handler: async ({ auth, body }) => {
+    await deleteOrganisation(await requireRole(auth, 'owner', 'delete the organisation'), body.confirm);
+    return { ok: true as const };
   },
 });
 

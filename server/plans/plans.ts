@@ -38,6 +38,11 @@ function catalogue(id: PlanId): EffectivePlan {
   return { id: p.id, name: p.name, limits: p.limits, features: p.features };
 }
 
+/** Whether the organisation pays for a subscription that is still running (so deleting it must wait for a cancellation). */
+export function hasLiveSubscription(org: Pick<OrgPlanRow, 'plan_status' | 'stripe_subscription_id'>): boolean {
+  return billingEnabled() && !!org.stripe_subscription_id && GOOD_STANDING.has(org.plan_status);
+}
+
 /** The plan whose limits `org` has now. */
 export function planFor(org: Pick<OrgPlanRow, 'plan' | 'plan_status'>): EffectivePlan {
   if (!billingEnabled()) {

@@ -2,6 +2,7 @@
 // fake: rename, invitations (link and code sign-in both join), roles, removal, leaving, the audit log, and that nobody
 // reaches another organisation's people.
 import { describe, expect, test } from 'vitest';
+import { getDb } from '@/server/db/client';
 import { newOwner } from '../helpers/orgs';
 import { setUpMailApi } from '../helpers/apiWorld';
 import { signInWithCode } from '../helpers/emailSignIn';
@@ -285,6 +286,48 @@ describe('roles, removal and leaving', () => {
     expect((await send('DELETE', `/api/v1/org/invitations/${inv.id}`, stranger.token)).status).toBe(404);
     expect((await get<Member[]>('/api/v1/org/members', stranger.token)).json.data.map((m) => m.email)).toEqual([stranger.email]);
     expect((await get<unknown[]>('/api/v1/org/audit-log', stranger.token)).json.data).toEqual([]);
+  });
+
+  test('the owner deletes the organisation after typing its name: its people, destinations and keys go, sessions end, others stay', async () => {
+    const t = await team();
+    const other = await newOwner('bystander');
+    const db = await getDb();
+    const orgName = `Doomed ${uniq()}`;
+    expect((await send('PATCH', '/api/v1/org', t.owner.token, { name: orgName })).status).toBe(200);
+    await db.insertInto('destinations').values({ id: `dst_del${uniq()}`, org_id: t.owner.orgId, platform: 'slack', target_enc: 'x', target_hash: `h${uniq()}`, target_hint: 'hooks.slack.com …abcd', filters: '{}' }).execute();
+    expect((await send('POST', '/api/v1/org/api-keys', t.owner.token, { name: 'CI' })).status).toBe(201);
+
+    for (const who of [t.admin, t.member]) {
+      const refused = await send('DELETE', '/api/v1/org', who.token, { confirm: orgName });
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.message).toMatch(/^Only the owner of this organisation can delete the organisation\./);
+    }
+    const mistyped = await send('DELETE', '/api/v1/org', t.owner.token, { confirm: orgName.toLowerCase() });
+    expect(mistyped.status).toBe(400);
+    expect(mistyped.json.error).toEqual({ code: 'confirmation_mismatch', message: `Type the organisation's name, ${orgName}, exactly to confirm.` });
+    expect((await send('DELETE', '/api/v1/org', t.owner.token, {})).status).toBe(400);
+
+    // A paid subscription still running is cancelled first: nobody is charged for an organisation that is gone.
+    w.setEnv({ STRIPE_SECRET_KEY: 'sk_test_delete' });
+    try {
+      await db.updateTable('orgs').set({ plan: 'startup', plan_status: 'active', stripe_subscription_id: `sub_${uniq()}` }).where('id', '=', t.owner.orgId).execute();
+      const paying = await send('DELETE', '/api/v1/org', t.owner.token, { confirm: orgName });
+      expect(paying.status).toBe(409);
+      expect(paying.json.error.code).toBe('subscription_active');
+      await db.updateTable('orgs').set({ plan_status: 'canceled' }).where('id', '=', t.owner.orgId).execute();
+    } finally {
+      w.setEnv();
+    }
+
+    const deleted = await send('DELETE', '/api/v1/org', t.owner.token, { confirm: ` ${orgName} ` });
+    expect(deleted.status, deleted.text).toBe(200);
+    for (const who of [t.owner, t.admin, t.member]) expect((await get('/api/v1/org', who.token)).status).toBe(401);
+    for (const table of ['users', 'destinations', 'api_keys', 'audit_log', 'org_invitations'] as const) {
+      const left = await db.selectFrom(table).select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', t.owner.orgId).executeTakeFirstOrThrow();
+      expect(Number(left.n), table).toBe(0);
+    }
+    expect(await db.selectFrom('orgs').select('id').where('id', '=', t.owner.orgId).executeTakeFirst()).toBeUndefined();
+    expect((await get('/api/v1/org', other.token)).status).toBe(200);
   });
 
   test('the audit log pages newest first with a cursor', async () => {

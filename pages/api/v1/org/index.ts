@@ -1,5 +1,5 @@
 import { apiRoute } from '@/server/http/api';
-import { getOrganisation, updateOrganisation } from '@/server/org/endpoints';
+import { deleteOrganisationEndpoint, getOrganisation, updateOrganisation } from '@/server/org/endpoints';
 
 export const config = { api: { bodyParser: false } };
-export default apiRoute({ GET: getOrganisation, PATCH: updateOrganisation });
+export default apiRoute({ GET: getOrganisation, PATCH: updateOrganisation, DELETE: deleteOrganisationEndpoint });

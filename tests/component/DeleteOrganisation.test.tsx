@@ -1,0 +1,89 @@
+/**
+ * Deleting the organisation on the Team page against a loopback API: only the owner sees it; the button waits for the
+ * organisation's exact name; the server's refusal (a running subscription) is a toast and nothing else happens; a
+ * deletion signs the owner out and leaves for the home page.
+ */
+import { screen, waitFor } from '@testing-library/react';
+import { Toaster } from 'react-hot-toast';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { encode as encodeBase64Url } from 'jose/base64url';
+import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { render } from '@/tests/helpers/render';
+import { resetStores } from '@/tests/helpers/resetStores';
+import TeamPage from '@/components/dashboard/TeamPage';
+import { useAuthStore } from '@/stores/auth';
+
+const jwt = (claims: Record<string, unknown>) =>
+  ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, ...claims })), 'signature'].join('.');
+const org = (role: string) => ({ id: 'org_1', name: 'Acme Mobile', plan: 'free', plan_name: 'Free', role, members: 1, created_at: '2026-01-01T00:00:00Z' });
+const me = (role: string) => [{ id: 'usr_1', email: 'ana@example.com', name: null, role, joined_at: '2026-01-01T00:00:00Z', last_sign_in_at: null, you: true }];
+
+let fake: ApiFake | undefined;
+beforeEach(() => {
+  resetStores();
+  useAuthStore.getState().setAuthData({ authToken: jwt({ email: 'ana@example.com', org: 'org_1', scope: 'full' }), email: 'ana@example.com' });
+});
+afterEach(async () => {
+  fake?.restore();
+  await fake?.close();
+  fake = undefined;
+});
+
+async function open(role: string, deletion = ok({ ok: true })) {
+  fake = await startApiFake([
+    route('GET', '/api/v1/org', ok(org(role))),
+    route('GET', '/api/v1/org/members', ok(me(role))),
+    route('GET', '/api/v1/org/invitations', ok([])),
+    route('GET', '/api/v1/org/audit-log', ok([])),
+    route('DELETE', '/api/v1/org', deletion),
+  ]);
+  return render(
+    <>
+      <TeamPage />
+      <Toaster />
+    </>,
+    { url: '/dashboard/team' },
+  );
+}
+
+const deletions = () => fake!.requests.filter(notPreflight).filter((r) => r.method === 'DELETE' && r.path === '/api/v1/org');
+
+describe('deleting the organisation', () => {
+  test('the owner types the exact name; the deletion signs them out and goes home', async () => {
+    const { user, router } = await open('owner');
+    const button = await screen.findByRole('button', { name: 'Delete organisation' }, { timeout: 10_000 });
+    expect(button).toBeDisabled();
+    const confirm = screen.getByLabelText('Type Acme Mobile to confirm');
+    await user.type(confirm, 'acme mobile');
+    expect(button).toBeDisabled();
+    await user.clear(confirm);
+    await user.type(confirm, 'Acme Mobile');
+    expect(button).toBeEnabled();
+    await user.click(button);
+    await waitFor(() => expect(router.push).toHaveBeenCalledWith('/'));
+    expect(JSON.parse(deletions()[0].body)).toEqual({ confirm: 'Acme Mobile' });
+    expect(useAuthStore.getState().authData.authToken).toBeFalsy();
+    expect(await screen.findByText('Acme Mobile was deleted.')).toBeInTheDocument();
+  });
+
+  test("the server's refusal is a toast; the owner stays signed in", async () => {
+    const { user, router } = await open('owner', fail(409, 'subscription_active', 'This organisation still has a paid subscription. Cancel it under Billing → Manage billing first, then delete the organisation.'));
+    await user.type(await screen.findByLabelText('Type Acme Mobile to confirm', {}, { timeout: 10_000 }), 'Acme Mobile');
+    await user.click(screen.getByRole('button', { name: 'Delete organisation' }));
+    expect(await screen.findByText(/still has a paid subscription/)).toBeInTheDocument();
+    expect(router.push).not.toHaveBeenCalled();
+    expect(useAuthStore.getState().authData.authToken).toBeTruthy();
+  });
+
+  test('admins and members do not see it', async () => {
+    for (const role of ['admin', 'member']) {
+      const { unmount } = await open(role);
+      expect(await screen.findByRole('heading', { name: 'Members' })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'Delete organisation' })).toBeNull();
+      unmount();
+      fake?.restore();
+      await fake?.close();
+      fake = undefined;
+    }
+  });
+});
