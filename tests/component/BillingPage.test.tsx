@@ -6,11 +6,10 @@
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import toast, { Toaster } from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { encode as encodeBase64Url } from 'jose/base64url';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { describe, expect, test, vi } from 'vitest';
+import { fail, notPreflight, ok, route } from './support/apiFake';
+import { signedInWithApiFake, unsignedJwt } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
-import { resetStores } from '@/tests/helpers/resetStores';
 import BillingPage from '@/components/dashboard/billing/BillingPage';
 import { errorToast } from '@/components/dashboard/common';
 import { ApiError } from '@/lib/api/client';
@@ -18,8 +17,6 @@ import { topWindow } from '@/lib/navigation';
 import { PLANS } from '@/shared/plans';
 import { useAuthStore } from '@/stores/auth';
 
-const jwt = (claims: Record<string, unknown>) =>
-  ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, ...claims })), 'signature'].join('.');
 
 const startup = PLANS.find((p) => p.id === 'startup')!;
 const org = (role: string) => ({ id: 'org_1', name: 'Acme', plan: 'startup', plan_name: 'Startup', role, members: 2, created_at: '2026-01-01T00:00:00Z' });
@@ -37,20 +34,10 @@ const overview = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-let fake: ApiFake | undefined;
-beforeEach(() => {
-  resetStores();
-  useAuthStore.getState().setAuthData({ authToken: jwt({ email: 'ana@example.com', org: 'org_1', scope: 'full' }), email: 'ana@example.com' });
-});
-afterEach(async () => {
-  fake?.restore();
-  await fake?.close();
-  fake = undefined;
-  vi.restoreAllMocks();
-});
+const api = signedInWithApiFake();
 
-async function open(role: string, billing = overview(), extra: Parameters<typeof startApiFake>[0] = []) {
-  fake = await startApiFake([route('GET', '/api/v1/org', ok(org(role))), route('GET', '/api/v1/org/billing', ok(billing)), ...extra]);
+async function open(role: string, billing = overview(), extra: Parameters<typeof api.start>[0] = []) {
+  await api.start([route('GET', '/api/v1/org', ok(org(role))), route('GET', '/api/v1/org/billing', ok(billing)), ...extra]);
   return render(<BillingPage />, { url: '/dashboard/billing' });
 }
 
@@ -81,7 +68,7 @@ describe('/dashboard/billing', () => {
     expect(buttons).toEqual(['Upgrade to Business — $59 a month', 'Upgrade to Enterprise — $249 a month', 'Open the billing portal']);
     within(change).getByRole('button', { name: 'Upgrade to Business — $59 a month' }).click();
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_1'));
-    const sent = fake!.requests.filter(notPreflight).filter((r) => r.path === '/api/v1/org/billing/purchase');
+    const sent = api.fake!.requests.filter(notPreflight).filter((r) => r.path === '/api/v1/org/billing/purchase');
     expect(sent.map((r) => JSON.parse(r.body))).toEqual([{ price_id: 'business' }]);
   });
 
@@ -96,14 +83,14 @@ describe('/dashboard/billing', () => {
     await open('admin', overview({ can_manage: false }));
     expect(await screen.findByText('Only the owner can change the plan.')).toBeInTheDocument();
     expect(screen.queryByRole('button')).toBeNull();
-    await fake!.close();
-    fake!.restore();
+    await api.fake!.close();
+    api.fake!.restore();
 
-    useAuthStore.getState().setAuthData({ authToken: jwt({ email: 'mo@example.com', org: 'org_1', scope: 'full' }), email: 'mo@example.com' });
-    fake = await startApiFake([route('GET', '/api/v1/org', ok(org('member')))]);
+    useAuthStore.getState().setAuthData({ authToken: unsignedJwt({ email: 'mo@example.com', org: 'org_1', scope: 'full' }), email: 'mo@example.com' });
+    await api.start([route('GET', '/api/v1/org', ok(org('member')))]);
     render(<BillingPage />, { url: '/dashboard/billing' });
     expect(await screen.findByText('Only admins and the owner can see billing. You are a member.')).toBeInTheDocument();
-    expect(fake.requests.filter((r) => r.path === '/api/v1/org/billing')).toHaveLength(0);
+    expect(api.fake!.requests.filter((r) => r.path === '/api/v1/org/billing')).toHaveLength(0);
   });
 
   test('a server without billing says so: no renewal, nothing to buy, no limit', async () => {

@@ -5,32 +5,20 @@
  */
 import { screen, waitFor } from '@testing-library/react';
 import { Toaster } from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { encode as encodeBase64Url } from 'jose/base64url';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { describe, expect, test } from 'vitest';
+import { fail, notPreflight, ok, route } from './support/apiFake';
+import { signedInWithApiFake } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
-import { resetStores } from '@/tests/helpers/resetStores';
 import TeamPage from '@/components/dashboard/TeamPage';
 import { useAuthStore } from '@/stores/auth';
 
-const jwt = (claims: Record<string, unknown>) =>
-  ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, ...claims })), 'signature'].join('.');
 const org = (role: string) => ({ id: 'org_1', name: 'Acme Mobile', plan: 'free', plan_name: 'Free', role, members: 1, created_at: '2026-01-01T00:00:00Z' });
 const me = (role: string) => [{ id: 'usr_1', email: 'ana@example.com', name: null, role, joined_at: '2026-01-01T00:00:00Z', last_sign_in_at: null, you: true }];
 
-let fake: ApiFake | undefined;
-beforeEach(() => {
-  resetStores();
-  useAuthStore.getState().setAuthData({ authToken: jwt({ email: 'ana@example.com', org: 'org_1', scope: 'full' }), email: 'ana@example.com' });
-});
-afterEach(async () => {
-  fake?.restore();
-  await fake?.close();
-  fake = undefined;
-});
+const api = signedInWithApiFake();
 
 async function open(role: string, deletion = ok({ ok: true })) {
-  fake = await startApiFake([
+  await api.start([
     route('GET', '/api/v1/org', ok(org(role))),
     route('GET', '/api/v1/org/members', ok(me(role))),
     route('GET', '/api/v1/org/invitations', ok([])),
@@ -46,7 +34,7 @@ async function open(role: string, deletion = ok({ ok: true })) {
   );
 }
 
-const deletions = () => fake!.requests.filter(notPreflight).filter((r) => r.method === 'DELETE' && r.path === '/api/v1/org');
+const deletions = () => api.fake!.requests.filter(notPreflight).filter((r) => r.method === 'DELETE' && r.path === '/api/v1/org');
 
 describe('deleting the organisation', () => {
   test('the owner types the exact name; the deletion signs them out and goes home', async () => {
@@ -81,9 +69,9 @@ describe('deleting the organisation', () => {
       expect(await screen.findByRole('heading', { name: 'Members' })).toBeInTheDocument();
       expect(screen.queryByRole('heading', { name: 'Delete organisation' })).toBeNull();
       unmount();
-      fake?.restore();
-      await fake?.close();
-      fake = undefined;
+      api.fake?.restore();
+      await api.fake?.close();
+      api.fake = undefined;
     }
   });
 });

@@ -5,7 +5,7 @@
 // axe runs on each page.
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './support/a11y';
-import { appWithReviews, choosePlatform, expect, searchAndPick, test, uniqueWord } from './support/connectFlow';
+import { appWithReviews, connectSlackFromDashboard, expect, test, uniqueWord } from './support/connectFlow';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -24,14 +24,7 @@ test('connect Slack from the dashboard, see it, pause it, send a test, edit its 
   await expect(nav.getByRole('link', { name: 'API keys' })).toBeVisible();
   await expect(page.getByText('No destinations yet.')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Add destination' }).click();
-  const drawer = page.getByRole('dialog', { name: 'Add destination' });
-  await expect(drawer).toBeVisible();
-  await searchAndPick(page, app.title);
-  await choosePlatform(page, 'Slack');
-  await page.getByLabel('Slack webhook URL').fill(hook.url);
-  await page.getByRole('button', { name: 'Connect Slack' }).click();
-  await expect(page.getByRole('heading', { name: /^Connected to your/ })).toBeVisible({ timeout: 20_000 });
+  const drawer = await connectSlackFromDashboard(page, app.title, hook.url);
   const welcome = await connect.delivered(hook.id, 3);
   expect(welcome[0].raw).toContain(app.title);
   expect(await seriousViolations(page)).toEqual([]);

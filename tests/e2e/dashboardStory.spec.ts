@@ -5,7 +5,7 @@
 // e-mail, sees the same inbox and the destination, but has no way to delete it (and the API refuses). axe runs on
 // each page as each of them sees it.
 import { seriousViolations } from './support/a11y';
-import { appWithReviews, choosePlatform, expect, mark, searchAndPick, test, uniqueWord } from './support/connectFlow';
+import { appWithReviews, connectSlackFromDashboard, expect, mark, test, uniqueWord } from './support/connectFlow';
 
 // A real poll (every 5 s in the e2e server) between the app and the review showing, and two people signing in.
 test.describe.configure({ timeout: 180_000 });
@@ -36,13 +36,7 @@ test('sign in, add an app, connect Slack, a new review reaches inbox and Slack, 
   // 2. Connect Slack from the dashboard with the home page's flow: the welcome reaches the receiver.
   await nav.getByRole('link', { name: 'Destinations' }).click();
   await page.waitForURL((u) => u.pathname === '/dashboard/destinations');
-  await page.getByRole('button', { name: 'Add destination' }).click();
-  const addDestination = page.getByRole('dialog', { name: 'Add destination' });
-  await searchAndPick(page, app.title);
-  await choosePlatform(page, 'Slack');
-  await page.getByLabel('Slack webhook URL').fill(hook.url);
-  await page.getByRole('button', { name: 'Connect Slack' }).click();
-  await expect(page.getByRole('heading', { name: /^Connected to your/ })).toBeVisible({ timeout: 20_000 });
+  const addDestination = await connectSlackFromDashboard(page, app.title, hook.url);
   const welcome = await connect.delivered(hook.id, 3);
   expect(welcome[0].raw).toContain(app.title);
   await addDestination.getByRole('button', { name: 'Close' }).click();

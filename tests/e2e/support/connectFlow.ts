@@ -48,3 +48,17 @@ export async function choosePlatform(page: Page, platformName: string): Promise<
   await page.getByRole('radio', { name: new RegExp(`^${platformName}`) }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
 }
+
+/** On /dashboard/destinations: Add destination, the home page's flow for `appTitle` with a Slack webhook, until it is
+ * connected. Returns the drawer, still open on its "Connected" step. */
+export async function connectSlackFromDashboard(page: Page, appTitle: string, hookUrl: string) {
+  await page.getByRole('button', { name: 'Add destination' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Add destination' });
+  await expect(drawer).toBeVisible();
+  await searchAndPick(page, appTitle);
+  await choosePlatform(page, 'Slack');
+  await page.getByLabel('Slack webhook URL').fill(hookUrl);
+  await page.getByRole('button', { name: 'Connect Slack' }).click();
+  await expect(page.getByRole('heading', { name: /^Connected to your/ })).toBeVisible({ timeout: 20_000 });
+  return drawer;
+}
