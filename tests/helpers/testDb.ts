@@ -7,6 +7,7 @@
 import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { openDatabase, setDbForTests, type DB } from '@/server/db/client';
 import { migrateToLatest } from '@/server/db/migrate';
@@ -85,12 +86,12 @@ async function givePgliteBack(handle: PgliteHandle): Promise<void> {
 
 /** Resolves to the promise's value, or to undefined when it fails or takes longer than `ms`. */
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms)));
+  const timer = new AbortController();
+  const late = sleep(ms, undefined, { signal: timer.signal }).catch(() => undefined);
   try {
     return await Promise.race([p.catch(() => undefined), late]);
   } finally {
-    clearTimeout(timer);
+    timer.abort();
   }
 }
 
