@@ -10,8 +10,11 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 // Unit and component files run one after another in the same worker, with the modules they imported and (component)
 // the jsdom window already set up: a fresh environment and module graph per file was most of these projects' time.
 // What a file changes on the side is put back after every test (spies, stubbed env and globals; componentSetup.ts
-// empties the DOM and localStorage; resetStores() resets the zustand stores). The API and worker projects keep
-// isolation: their files set the process's database and settings.
+// empties the DOM and localStorage; resetStores() resets the zustand stores).
+// The API and worker files too: a new process per file cost each of them a process start, the whole server's modules
+// evaluated again and (PGlite) a new embedded database; now a worker keeps all three. Each file still gets a database
+// of its own that starts as the migrated template (tests/helpers/testDb.ts), sets its settings with setEnvForTests
+// and puts them back when it closes (tests/helpers/apiWorld.ts).
 const shared = { isolate: false, restoreMocks: true, unstubEnvs: true, unstubGlobals: true };
 
 // Projects: unit (node), component (jsdom), and the API/worker suites twice — on PGlite and on a real PostgreSQL
@@ -45,6 +48,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           ...timeouts,
+          ...shared,
           name: 'api-pglite',
           environment: 'node',
           include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'],
@@ -56,6 +60,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           ...timeouts,
+          ...shared,
           name: 'api-postgres',
           environment: 'node',
           include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'],

@@ -6,7 +6,7 @@
  * reaches the built-in sink, `window.dataLayer`, through the same scrubbing.
  */
 import type { Page } from '@playwright/test';
-import { expect, test, userTest, waitForHydration } from './fixtures';
+import { expect, hydratingNavigation, test, userTest, waitForHydration } from './fixtures';
 import { seenTexts, watchForTexts } from './support/seenTexts';
 import { orgIdOfToken, readPersistedAuth, requestCode } from './support/signIn';
 
@@ -172,6 +172,8 @@ userTest.describe('Dashboard', () => {
     // A second browser signed in as the same person.
     const other = await browser.newContext({ baseURL });
     const otherPage = await other.newPage();
+    // Like the fixture's page: typing into /login before React hydrated it is lost (the code request goes out empty).
+    hydratingNavigation(otherPage);
     await signIn(otherPage, { email: user.email });
     const there = (await readPersistedAuth(otherPage))!.state!.authData!;
     await other.close();

@@ -7,6 +7,7 @@
  *   inbox → the e-mailed link, confirmed on its page → the card turns connected, the welcome and the latest reviews
  *   arrive over SMTP, then a new review once.
  */
+import { hydratingNavigation } from './fixtures';
 import { appWithReviews, choosePlatform, expect, mark, marksIn, searchAndPick, test, uniqueWord } from './support/connectFlow';
 
 // Real polls, deliveries and e-mails on a machine that may be busy: generous time per test.
@@ -84,6 +85,7 @@ test('connect flow, E-mail: one confirmation e-mail, confirmed through its link 
 
   // The mailbox opens the link in another tab: the page asks, and only its button confirms.
   const inbox = await context.newPage();
+  hydratingNavigation(inbox); // a click before hydration would do nothing
   await inbox.goto(linkAfter(confirmation.text, 'Yes, send me the reviews'));
   await expect(inbox.getByRole('heading', { level: 1 })).toHaveText('Confirm your address');
   expect(await control.waitForMail(email, { count: 0 })).toHaveLength(1);

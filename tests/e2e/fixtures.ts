@@ -71,4 +71,4 @@ export const userTest = test.extend({
 });
 
 export { expect };
-export { waitForHydration } from './support/hydration';
+export { hydratingNavigation, waitForHydration } from './support/hydration';
