@@ -3,6 +3,7 @@
  * audit_log). The only place with SQL for them. Accepting an invitation and revoking one are conditional UPDATEs, so
  * two requests can never both win.
  */
+import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
 import type { OrgRole } from '../db/types';
 import { randomId } from '../crypto';
@@ -48,6 +49,18 @@ export async function renameOrg(id: string, name: string, db?: DB): Promise<void
 export async function deleteOrg(id: string, db?: DB): Promise<boolean> {
   const r = await (await dbOf(db)).deleteFrom('orgs').where('id', '=', id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
+}
+
+/** Every app the organisation watches (its apps list and its destinations' apps), and whether it stored store credentials for it. */
+export async function appsWatchedByOrg(orgId: string, db?: DB): Promise<Array<{ app_key: string; store: string; has_credentials: boolean }>> {
+  const r = await sql<{ app_key: string; store: string; has_credentials: boolean }>`
+    select a.key as app_key, a.store, bool_or(w.has_credentials) as has_credentials
+      from (select oa.app_key, oa.credentials_enc is not null as has_credentials from org_apps oa where oa.org_id = ${orgId}
+            union all
+            select da.app_key, false from destination_apps da join destinations d on d.id = da.destination_id where d.org_id = ${orgId}) w
+      join apps a on a.key = w.app_key
+     group by a.key, a.store`.execute(await dbOf(db));
+  return r.rows;
 }
 
 // --- members ------------------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ import { membershipOf, requireRole, type Membership } from './membership';
 import { INVITABLE_ROLES, ORG_ROLES } from '@/shared/orgRoles';
 import { orgPlanOf, usageFor } from '../plans/plans';
 import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
-import { auditLogOf, changeMemberRole, deleteOrganisation, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf } from './team';
+import { deleteOrganisation } from './deletion';
+import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf } from './team';
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,64}$/;
 const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;

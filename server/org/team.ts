@@ -5,10 +5,7 @@
  * Someone who leaves or is removed keeps their account: they get an organisation of their own (as its owner) and every
  * session they had ends at once, so no token of theirs still speaks for the old organisation. An organisation always
  * keeps at least one owner.
- *
- * The owner can delete the organisation: after typing its name, and once no paid subscription is running (it is
- * cancelled in the payment provider's portal first, so nobody is charged for an organisation that is gone). Every
- * member's session ends and their accounts go with it; signing in again starts afresh.
+ * (Deleting the organisation: deletion.ts.)
  */
 import { HttpError, forbidden, notFound } from '../http/errors';
 import { log } from '../log';
@@ -16,7 +13,6 @@ import { revokeSessionRows } from '../auth/sessionData';
 import { forgetRevokedSessions } from '../auth/sessionState';
 import {
   countMembers,
-  deleteOrg,
   getMember,
   getOrg,
   listAudit,
@@ -33,8 +29,6 @@ import {
 } from './data';
 import type { Membership } from './membership';
 import { canManageMember, type OrgRole } from '@/shared/orgRoles';
-import { getOrgPlan } from '../plans/data';
-import { hasLiveSubscription } from '../plans/plans';
 
 const conflict = (code: string, message: string) => new HttpError(409, code, message);
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
@@ -116,17 +110,3 @@ export async function auditLogOf(m: Membership, page: { limit: number; before?: 
   return { data: rows.slice(0, page.limit), has_more: rows.length > page.limit };
 }
 
-export async function deleteOrganisation(m: Membership, confirmName: string): Promise<void> {
-  const org = await getOrg(m.orgId);
-  if (!org) throw notFound('This organisation no longer exists.');
-  if (confirmName.trim() !== org.name) throw new HttpError(400, 'confirmation_mismatch', `Type the organisation's name, ${org.name}, exactly to confirm.`);
-  const plan = await getOrgPlan(m.orgId);
-  if (plan && hasLiveSubscription(plan)) {
-    throw conflict('subscription_active', 'This organisation still has a paid subscription. Cancel it under Billing → Manage billing first, then delete the organisation.');
-  }
-  const members = await listMembers(m.orgId);
-  const now = new Date();
-  for (const u of members) forgetRevokedSessions(await revokeSessionRows({ userId: u.id }, now));
-  if (!(await deleteOrg(m.orgId))) throw notFound('This organisation no longer exists.');
-  log.warn('organisation deleted by its owner', { orgId: m.orgId, userId: m.userId, members: members.length });
-}

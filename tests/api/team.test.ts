@@ -296,6 +296,11 @@ describe('roles, removal and leaving', () => {
     expect((await send('PATCH', '/api/v1/org', t.owner.token, { name: orgName })).status).toBe(200);
     await db.insertInto('destinations').values({ id: `dst_del${uniq()}`, org_id: t.owner.orgId, platform: 'slack', target_enc: 'x', target_hash: `h${uniq()}`, target_hint: 'hooks.slack.com …abcd', filters: '{}' }).execute();
     expect((await send('POST', '/api/v1/org/api-keys', t.owner.token, { name: 'CI' })).status).toBe(201);
+    // An app only this organisation watches, with its feed polled: nobody needs that feed once the organisation goes.
+    const appKey = `apple_app_store__${1_900_000_000 + Math.floor(Math.random() * 1e8)}`;
+    await db.insertInto('apps').values({ key: appKey, store: 'apple_app_store', app_id: appKey.split('__')[1], title: 'Doomed app', icon_url: null, store_url: null, developer: null }).execute();
+    await db.insertInto('org_apps').values({ org_id: t.owner.orgId, app_key: appKey, countries: ['us'], added_by: t.owner.userId, added_by_email: t.owner.email }).execute();
+    await db.insertInto('monitored_sources').values({ app_key: appKey, kind: 'appstore_feed', country: 'us' }).execute();
 
     for (const who of [t.admin, t.member]) {
       const refused = await send('DELETE', '/api/v1/org', who.token, { confirm: orgName });
@@ -328,6 +333,7 @@ describe('roles, removal and leaving', () => {
     }
     expect(await db.selectFrom('orgs').select('id').where('id', '=', t.owner.orgId).executeTakeFirst()).toBeUndefined();
     expect((await get('/api/v1/org', other.token)).status).toBe(200);
+    expect(await db.selectFrom('monitored_sources').select('status').where('app_key', '=', appKey).executeTakeFirstOrThrow()).toEqual({ status: 'idle' });
   });
 
   test('the audit log pages newest first with a cursor', async () => {
