@@ -6,6 +6,7 @@
  * reaches the built-in sink, `window.dataLayer`, through the same scrubbing.
  */
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './support/a11y';
 import { expect, hydratingNavigation, test, userTest, waitForHydration } from './fixtures';
 import { seenTexts, watchForTexts } from './support/seenTexts';
 import { orgIdOfToken, readPersistedAuth, requestCode } from './support/signIn';
@@ -86,6 +87,7 @@ test.describe('/subscribe', () => {
     await page.goto('/dashboard');
     // The dashboard shows the organisation the server created at first sign-in: the id the CRM link would carry.
     await expect(page.getByText(user.orgId)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]); // the dashboard's overview, as every other dashboard page
 
     const visitor = await browser.newPage({ baseURL });
     const exchange = visitor.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/token/crm-exchange');
