@@ -280,7 +280,7 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
       if (ep.params) c.params = parseWith(ep.params, { ...search, ...definedValues(req.query ?? {}) }, 'path');
       if (ep.query) c.query = parseWith(ep.query, search, 'query');
     }
-    assertContentType(req, method, ep.contentTypes);
+    assertContentType(req, method, ep.contentTypes, !!ep.body);
     // Who is calling is settled before the body is read: a caller without a valid token learns nothing about the
     // endpoint's fields (401/403 whatever the body), and an unauthenticated body is never buffered.
     const mode = ep.auth ?? 'none';

@@ -31,8 +31,9 @@ function isJsonType(media: string): boolean {
  * driving the API with their visitors' cookies and addresses. `accepted` lists the extra media types an endpoint opts
  * into (e-mail one-click unsubscribe is a form POST; a future webhook from outside may be another type).
  */
-export function assertContentType(req: IncomingMessage, method: string, accepted: readonly string[] = []): void {
-  if (!sendsBody(req, method)) return;
+export function assertContentType(req: IncomingMessage, method: string, accepted: readonly string[] = [], expectsBody = false): void {
+  // An endpoint that reads a body (a DELETE with a confirmation, say) wants JSON whatever the method.
+  if (!expectsBody && !sendsBody(req, method)) return;
   const type = req.headers['content-type'];
   if (type === 'application/json') return; // the common case, checked first
   const media = mediaTypeOf(type);

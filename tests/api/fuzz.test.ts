@@ -315,7 +315,10 @@ async function runAll(cases: FuzzCase[], concurrency = 8): Promise<Outcome[]> {
     Array.from({ length: concurrency }, async () => {
       while (next < cases.length) {
         const i = next++;
-        outcomes.push(await run(cases[i], i % 2 === 1));
+        // Deleting the organisation with a valid confirmation would end the fuzz user's session and turn every later
+        // signed-in case into a 401: that route is fuzzed without a token here (signed in: tests/api/team.test.ts).
+        const deletesOrg = cases[i].method === 'DELETE' && cases[i].url.split('?')[0] === '/api/v1/org';
+        outcomes.push(await run(cases[i], i % 2 === 1 && !deletesOrg));
       }
     }),
   );
