@@ -160,17 +160,21 @@ export function describeZodError(error: z.ZodError, where: string): string {
   return `${field}: ${issue.message}`;
 }
 
+/** Text PostgreSQL cannot store: a NUL character (text), or an unpaired UTF-16 surrogate (jsonb refuses its escape). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const unstorable = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
 /**
- * The path of the first string (value or key) holding a NUL character, or null. PostgreSQL text cannot store U+0000,
- * so such input would otherwise fail deep in a query with a 500; nothing in this API needs it. The path is built only
- * when one is found (this runs on every request).
+ * The path of the first string (value or key) PostgreSQL cannot store (see unstorable), or null. Such input would
+ * otherwise fail deep in a query with a 500; nothing in this API needs it. The path is built only when one is found
+ * (this runs on every request).
  */
-function findNul(value: unknown, depth = 0): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? [] : null;
+function findUnstorable(value: unknown, depth = 0): string[] | null {
+  if (typeof value === 'string') return unstorable(value) ? [] : null;
   if (!value || typeof value !== 'object' || depth > 64) return null;
   for (const k of Object.keys(value)) {
-    if (k.includes('\u0000')) return [k];
-    const found = findNul((value as Record<string, unknown>)[k], depth + 1);
+    if (unstorable(k)) return [k];
+    const found = findUnstorable((value as Record<string, unknown>)[k], depth + 1);
     if (found) {
       found.unshift(k);
       return found;
@@ -181,8 +185,8 @@ function findNul(value: unknown, depth = 0): string[] | null {
 
 function parseWith<T extends ZodType | undefined>(schema: T, value: unknown, where: string): Infer<T> {
   if (!schema) return undefined as Infer<T>;
-  const nul = findNul(value);
-  if (nul) throw new HttpError(400, 'invalid_request', `${nul.length ? nul.join('.') : where}: text cannot contain NUL (\\u0000) characters.`);
+  const bad = findUnstorable(value);
+  if (bad) throw new HttpError(400, 'invalid_request', `${bad.length ? bad.join('.') : where}: text cannot contain NUL (\\u0000) characters or unpaired surrogates (\\uD800–\\uDFFF alone).`);
   const result = schema.safeParse(value);
   if (!result.success) throw new HttpError(400, 'invalid_request', describeZodError(result.error, where));
   return result.data as Infer<T>;

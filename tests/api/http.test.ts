@@ -150,10 +150,19 @@ describe('bodies', () => {
   test('NUL characters are refused naming the field (PostgreSQL text cannot hold them)', async () => {
     const r = await call(fixtures, 'POST', '/api/v1/echo', { text: 'a\u0000b' });
     expect(r.status).toBe(400);
-    expect(r.json.error.message).toBe('text: text cannot contain NUL (\\u0000) characters.');
+    expect(r.json.error.message).toBe('text: text cannot contain NUL (\\u0000) characters or unpaired surrogates (\\uD800–\\uDFFF alone).');
     const q = await call(fixtures, 'GET', '/api/v1/echo?q=%00');
     expect(q.status).toBe(400);
     expect(q.json.error.message).toMatch(/^q: /);
+  });
+
+  test('unpaired surrogates are refused too (PostgreSQL jsonb refuses their escape); paired ones are ordinary text', async () => {
+    for (const text of ['\uD800', 'a\uDFFFb', '\uDBFF\uDBFF\uDC00']) {
+      const r = await call(fixtures, 'POST', '/api/v1/echo', { text });
+      expect(r.status, JSON.stringify(text)).toBe(400);
+      expect(r.json.error.message).toMatch(/^text: .*unpaired surrogates/);
+    }
+    expect((await call(fixtures, 'POST', '/api/v1/echo', { text: '𝕏 👩‍👩‍👧‍👦' })).status).toBe(200);
   });
 
   test('a valid body is parsed and answered as { data }', async () => {
