@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
 import { getDb } from '@/server/db/client';
 import { RARE_MATCHES } from '@/server/reviews/data';
-import { newOwner, memberOf, type SignedInUser } from '../helpers/orgs';
+import { newOwner, memberOf } from '../helpers/orgs';
 import { appWith, HOUR } from '../helpers/seedReviews';
 
 let n = 0;
