@@ -142,7 +142,10 @@ describe('the daily digest', () => {
     await db.updateTable('monitored_sources').set({ next_poll_at: new Date(), last_success_at: null }).where('app_key', '=', key).execute();
     const { pollAppNow } = await import('@/server/monitor/service');
     await pollAppNow({ store: 'apple_app_store', appId: app.appId });
-    await sql`update reviews set first_seen_at = now() - interval '10 minutes' where app_key = ${key} and body like 'New %'`.execute(db);
+    // First seen in the order written (one poll stores both at once; ties would fall to the order of the ids, which
+    // follows the feed's order for reviews of the same second).
+    await sql`update reviews set first_seen_at = now() - interval '11 minutes' where app_key = ${key} and body = ${`New ${marker(20)}`}`.execute(db);
+    await sql`update reviews set first_seen_at = now() - interval '10 minutes' where app_key = ${key} and body = ${`New ${marker(21)}`}`.execute(db);
     await sql`update reviews set first_seen_at = now() - interval '2 hours' where app_key = ${key} and body not like 'New %'`.execute(db);
     await sql`update email_subscriptions set digest_cursor = now() - interval '1 hour' where email = ${email}`.execute(db);
     await sql`update email_recipients set next_digest_at = now() - interval '1 second' where email = ${email}`.execute(db);
