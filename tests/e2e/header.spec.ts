@@ -92,10 +92,11 @@ test.describe('signed out', () => {
       return { focusedAt: w.__focusLog.find((f) => f.id === 'app-search')?.at ?? -1, arrivedAt: w.__arrivedAt ?? Infinity };
     });
     // The redirect happens first (the page is on / before the box gets focus), and the focus about 1 s after the
-    // click: not at once, and not much later.
+    // click: not at once, and not much later than 1 s or the arrival, whichever came last (on a loaded machine the
+    // home page itself can take over a second to arrive, and the focus then follows it).
     expect(focusedAt).toBeGreaterThan(arrivedAt - 1);
     expect(focusedAt - clickedAt).toBeGreaterThanOrEqual(900);
-    expect(focusedAt - clickedAt).toBeLessThan(2500);
+    expect(focusedAt - Math.max(clickedAt + 1000, arrivedAt)).toBeLessThan(1500);
   });
 
   test('shows the primary sections the site configuration enables, with their links', async ({ page }) => {
