@@ -68,19 +68,19 @@ stages_side_by_side() {
   rm -rf "$dir"
 }
 
-# The build skips type-checking (next.config.js); the whole tree, tests included, is checked here once, and linted
-# (eslint.config.mjs: Next's rules, hooks, typescript-eslint with type information; no warning allowed). Each of the
-# two keeps one core busy: side by side they take the time of the longer one.
-stages_side_by_side 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0'
-stage vitest npx vitest run
-# Builds when the build is missing or older than the sources (scripts/ensure-build.cjs), once: the e2e stage (and its
-# second server for static-pages.spec.ts) takes this build as it is.
+# The build first (scripts/ensure-build.cjs: when missing or older than the sources; ~10 s with Turbopack), then the four
+# checks side by side: type-check and lint (eslint.config.mjs: Next's rules, hooks, typescript-eslint with type
+# information; no warning allowed; the build skips type-checking, next.config.js, so the whole tree, tests included, is
+# checked here once), vitest, and end-to-end in Chromium against that build. The e2e stage spends most of its wall time
+# waiting (the engine's polls, deliveries, page loads: 660 s of wall for 400 s of CPU with four workers), the others
+# keep the cores busy meanwhile; one after the other they took the sum of their times.
 stage build node scripts/ensure-build.cjs
 if [[ " ${failed[*]} " == *" build "* ]]; then
   echo "── e2e: skipped (no build)"
   failed+=(e2e)
+  stages_side_by_side 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0' 'vitest npx vitest run'
 else
-  ARB_REUSE_BUILD=1 stage e2e npx playwright test
+  ARB_REUSE_BUILD=1 stages_side_by_side 'e2e npx playwright test' 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0' 'vitest npx vitest run'
 fi
 
 echo "── stage times (load average now: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores)"
