@@ -41,7 +41,7 @@ const reviewIdParam = z.object({ id: z.string() }).transform(({ id }, ctx) => {
 });
 
 const replyBody = z.object({
-  text: z.string('text must be a string.').max(TEXT_MAX, `text: a reply can be at most ${TEXT_MAX.toLocaleString('en-US')} characters (App Store 5,970, Google Play 350).`),
+  text: z.string('text must be a string.').max(TEXT_MAX, `a reply can be at most ${TEXT_MAX.toLocaleString('en-US')} characters (App Store 5,970, Google Play 350).`),
 });
 
 const replyShape = z.object({
@@ -136,8 +136,8 @@ const templateJson = (t: TemplateRow): z.infer<typeof templateShape> => ({ id: t
 const templateText = z
   .string('body must be a string.')
   .trim()
-  .min(1, 'body: write the template text.')
-  .max(TEXT_MAX, `body: a template can be at most ${TEXT_MAX.toLocaleString('en-US')} characters.`)
+  .min(1, 'write the template text.')
+  .max(TEXT_MAX, `a template can be at most ${TEXT_MAX.toLocaleString('en-US')} characters.`)
   .meta({ description: 'The reply text; {author} and {app} are replaced by the reviewer\'s name and the app\'s title.' });
 
 export const listTemplatesEndpoint = endpoint({

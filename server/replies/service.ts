@@ -179,7 +179,7 @@ export async function sendReply(actor: ReplyActor, reviewId: string, rawText: st
   await assertFeature(actor.orgId, 'replies');
   if (!review.credentials_enc) throw missingCredentials(review);
   const row = await upsertSending({
-    id: randomId('rpl_'),
+    id: randomId('rpl'),
     orgId: actor.orgId,
     reviewId: review.id,
     appKey: review.app_key,

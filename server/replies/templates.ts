@@ -31,7 +31,7 @@ export async function addTemplate(m: Membership, input: { appKey: string; name: 
   if ((await countTemplates(m.orgId, input.appKey)) >= MAX_TEMPLATES_PER_APP) {
     throw new HttpError(409, 'too_many_templates', `${app.title} has ${MAX_TEMPLATES_PER_APP} templates already, the most an app can have: delete one you no longer use first.`);
   }
-  const t = await insertTemplate({ id: randomId('tpl_'), orgId: m.orgId, appKey: input.appKey, name: input.name, body, createdBy: m.userId });
+  const t = await insertTemplate({ id: randomId('tpl'), orgId: m.orgId, appKey: input.appKey, name: input.name, body, createdBy: m.userId });
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'reply_template.created', target: input.name, details: { app: input.appKey } });
   return t;
 }
