@@ -13,6 +13,6 @@ const replyPath = (reviewId: string) => `v1/org/reviews/${encodeURIComponent(rev
 export const sendReply = async (reviewId: string, text: string) => call<SentReply>(api.post(replyPath(reviewId), { text }, await signedIn()));
 export const removeReply = async (reviewId: string) => call<{ ok: true }>(api.delete(replyPath(reviewId), await signedIn()));
 
-export const listReplyTemplates = async (appKey: string) => call<ReplyTemplate[]>(api.get('v1/org/reply-templates', { ...(await signedIn()), params: { app: appKey } }));
+export const listReplyTemplates = async (appKey: string) => call<ReplyTemplate[]>(api.get(`v1/org/reply-templates?app=${encodeURIComponent(appKey)}`, await signedIn()));
 export const createReplyTemplate = async (input: { app_key: string; name: string; body: string }) => call<ReplyTemplate>(api.post('v1/org/reply-templates', input, await signedIn()));
 export const deleteReplyTemplate = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/reply-templates/${encodeURIComponent(id)}`, await signedIn()));
