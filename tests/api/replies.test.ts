@@ -13,7 +13,7 @@ import { clearGoogleTokenCache } from '@/server/sources/playDeveloper';
 import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
 import { call } from '../helpers/request';
 import { startFakeServer, type FakeServer } from '../fakes/http';
-import { appStoreConnectRoutes, createAppStoreConnect, createAppStoreConnectKey, type AppStoreConnectFake, type AppStoreConnectKey } from '../fakes/appStoreConnect';
+import { appStoreConnectRoutes, createAppStoreConnect, createAppStoreConnectKey, type AppStoreConnectFake } from '../fakes/appStoreConnect';
 import { androidPublisherRoutes, createAndroidPublisher, createServiceAccount, type AndroidPublisherFake, type ServiceAccountKey } from '../fakes/androidPublisher';
 import { newIosApp, newIp, newPlayApp, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 
