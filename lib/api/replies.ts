@@ -10,7 +10,8 @@ export type SentReply = ApiData<'/api/v1/org/reviews/{id}/reply', 'post'>;
 export type ReplyTemplate = ApiData<'/api/v1/org/reply-templates', 'get'>[number];
 
 const replyPath = (reviewId: string) => `v1/org/reviews/${encodeURIComponent(reviewId)}/reply`;
-export const sendReply = async (reviewId: string, text: string) => call<SentReply>(api.post(replyPath(reviewId), { text }, await signedIn()));
+export const sendReply = async (reviewId: string, text: string, draft = false) =>
+  call<SentReply>(api.post(replyPath(reviewId), draft ? { text, draft } : { text }, await signedIn()));
 export const removeReply = async (reviewId: string) => call<{ ok: true }>(api.delete(replyPath(reviewId), await signedIn()));
 
 export const listReplyTemplates = async (appKey: string) => call<ReplyTemplate[]>(api.get(`v1/org/reply-templates?app=${encodeURIComponent(appKey)}`, await signedIn()));

@@ -11,12 +11,12 @@ export const templateKeys = { all: ['org', 'reply-templates'] as const, app: (ap
 
 export const useReplyTemplates = (appKey: string) => useQuery({ queryKey: templateKeys.app(appKey), queryFn: () => listReplyTemplates(appKey) });
 
-type ReplyVars = { reviewId: string; text: string };
+type ReplyVars = { reviewId: string; text: string; draft?: boolean };
 /** A refused reply is recorded too (state failed, with the reason), so the inbox is refreshed whatever the outcome. */
 export function useSendReply(o: Outcome<ReplyVars, SentReply> = {}) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (v: ReplyVars) => sendReply(v.reviewId, v.text),
+    mutationFn: (v: ReplyVars) => sendReply(v.reviewId, v.text, v.draft),
     onSuccess: (result, vars) => o.onSuccess?.(result, vars),
     onError: (e) => o.onError?.(e),
     onSettled: () => client.invalidateQueries({ queryKey: reviewKeys.all }),

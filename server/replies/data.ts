@@ -36,6 +36,8 @@ export async function reviewForReply(orgId: string, reviewId: string, db?: Db): 
 }
 
 export type NewSending = {
+  /** sending: due now; draft: kept, never sent until sent as a reply. */
+  state?: 'sending' | 'draft';
   id: string;
   orgId: string;
   reviewId: string;
@@ -47,16 +49,18 @@ export type NewSending = {
 };
 
 /**
- * Records a reply to send now (or replaces the review's reply): state sending, due now, no attempt yet. Returns null
- * while another sender holds the row (a send in flight), so a replacement never races a send.
+ * Records a reply to send now (or replaces the review's reply): state sending, due now, no attempt yet — or a draft,
+ * never due. Returns null while another sender holds the row (a send in flight), so a replacement never races a send.
  */
 export async function upsertSending(n: NewSending, db?: Db): Promise<ReplyRow | null> {
+  const state = n.state ?? 'sending';
+  const due = state === 'sending' ? sql`now()` : sql`null`;
   const r = await sql<ReplyRow>`
     insert into replies (id, org_id, review_id, app_key, text, state, author_user_id, author_label, attempts, next_attempt_at, review_updated_at)
-    values (${n.id}, ${n.orgId}, ${n.reviewId}::bigint, ${n.appKey}, ${n.text}, 'sending', ${n.authorUserId}, ${n.authorLabel}, 0, now(), ${n.reviewUpdatedAt})
+    values (${n.id}, ${n.orgId}, ${n.reviewId}::bigint, ${n.appKey}, ${n.text}, ${state}, ${n.authorUserId}, ${n.authorLabel}, 0, ${due}, ${n.reviewUpdatedAt})
     on conflict (org_id, review_id) do update
-       set text = excluded.text, state = 'sending', author_user_id = excluded.author_user_id, author_label = excluded.author_label,
-           attempts = 0, next_attempt_at = now(), lease_until = null, failure = null, review_updated_at = excluded.review_updated_at,
+       set text = excluded.text, state = excluded.state, author_user_id = excluded.author_user_id, author_label = excluded.author_label,
+           attempts = 0, next_attempt_at = excluded.next_attempt_at, lease_until = null, failure = null, review_updated_at = excluded.review_updated_at,
            updated_at = now(), sent_at = null, published_at = null
      where replies.lease_until is null or replies.lease_until < now()
     returning *`.execute(await dbOf(db));

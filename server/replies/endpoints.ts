@@ -17,7 +17,7 @@ import { listActiveApiKeys } from '../apiKeys/data';
 import type { ApiKeyCaller } from '../apiKeys/caller';
 import type { ReplyRow, TemplateRow } from './data';
 import { reviewForReply } from './data';
-import { removeReply, sendReply, type ReplyActor } from './service';
+import { removeReply, saveDraft, sendReply, type ReplyActor } from './service';
 import { addTemplate, changeTemplate, removeTemplate, templatesOf } from './templates';
 
 const APP_KEY_WORDS = 'must be {app_store}__{app_id}, e.g. apple_app_store__284882215 or google_play_store__com.example.app.';
@@ -36,12 +36,13 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const TEXT_MAX = 10_000;
 
 const reviewIdParam = z.object({ id: z.string() }).transform(({ id }, ctx) => {
-  if (!/^\d{1,19}$/.test(id)) ctx.addIssue({ code: 'custom', message: 'not a review id (digits).', path: ['id'] });
+  if (!/^\d{1,18}$/.test(id)) ctx.addIssue({ code: 'custom', message: 'not a review id (digits).', path: ['id'] });
   return { id };
 });
 
 const replyBody = z.object({
   text: z.string('text must be a string.').max(TEXT_MAX, `a reply can be at most ${TEXT_MAX.toLocaleString('en-US')} characters (App Store 5,970, Google Play 350).`),
+  draft: z.boolean('draft must be true or false.').optional().meta({ description: 'true: keep the text as a draft, send nothing.' }),
 });
 
 const replyShape = z.object({
@@ -83,13 +84,17 @@ async function keyActor(k: ApiKeyCaller): Promise<ReplyActor> {
 }
 
 export const replyToReviewEndpoint = endpoint({
-  summary: 'Reply to a review through the store (App Store Connect or the Google Play Developer API); replaces an earlier reply',
+  summary: 'Reply to a review through the store (App Store Connect or the Google Play Developer API; replaces an earlier reply), or keep a draft',
   tags: ['replies'],
   auth: 'user',
   params: reviewIdParam,
   body: replyBody,
   response: replyShape,
-  handler: async (ctx) => answer(ctx as Ctx<unknown, unknown, unknown>, await sendReply(personActor(await membershipOf(ctx.auth)), ctx.params.id, ctx.body.text)),
+  handler: async (ctx) => {
+    const actor = personActor(await membershipOf(ctx.auth));
+    if (ctx.body.draft) return replyJson(await saveDraft(actor, ctx.params.id, ctx.body.text));
+    return answer(ctx as Ctx<unknown, unknown, unknown>, await sendReply(actor, ctx.params.id, ctx.body.text));
+  },
 });
 
 export const removeReplyEndpoint = endpoint({
@@ -111,7 +116,7 @@ export const publicReplyEndpoint = endpoint({
   params: z.object({ appKey: z.string(), id: z.string() }).transform(({ appKey, id }, ctx) => {
     const key = parseAppKey(appKey);
     if (key === null) ctx.addIssue({ code: 'custom', message: APP_KEY_WORDS, path: ['appKey'] });
-    if (!/^\d{1,19}$/.test(id)) ctx.addIssue({ code: 'custom', message: 'not a review id (digits).', path: ['id'] });
+    if (!/^\d{1,18}$/.test(id)) ctx.addIssue({ code: 'custom', message: 'not a review id (digits).', path: ['id'] });
     return { appKey: key ?? appKey, id };
   }),
   body: replyBody,
@@ -120,7 +125,9 @@ export const publicReplyEndpoint = endpoint({
     const caller = ctx.apiKey!;
     const review = await reviewForReply(caller.orgId, ctx.params.id);
     if (!review || review.app_key !== ctx.params.appKey) throw notFound(`${ctx.params.appKey} has no review ${ctx.params.id} among this API key's organisation's apps. GET /api/v1/apps/${ctx.params.appKey}/reviews lists them.`);
-    return answer(ctx as Ctx<unknown, unknown, unknown>, await sendReply(await keyActor(caller), ctx.params.id, ctx.body.text));
+    const actor = await keyActor(caller);
+    if (ctx.body.draft) return replyJson(await saveDraft(actor, ctx.params.id, ctx.body.text));
+    return answer(ctx as Ctx<unknown, unknown, unknown>, await sendReply(actor, ctx.params.id, ctx.body.text));
   },
 });
 

@@ -144,7 +144,7 @@ export async function runDueReplies(limit = 50): Promise<number> {
 
 /** The review, when it is one of the organisation's apps' reviews; 404 otherwise. */
 async function reviewOrNotFound(orgId: string, reviewId: string): Promise<ReviewForReply> {
-  const review = /^\d{1,19}$/.test(reviewId) ? await reviewForReply(orgId, reviewId) : undefined;
+  const review = /^\d{1,18}$/.test(reviewId) ? await reviewForReply(orgId, reviewId) : undefined;
   if (!review) throw notFound(`There is no review ${reviewId} among your organisation's apps.`);
   return review;
 }
@@ -191,6 +191,29 @@ export async function sendReply(actor: ReplyActor, reviewId: string, rawText: st
   if (!row) throw new HttpError(409, 'reply_in_progress', 'A reply to this review is being sent right now. Wait a few seconds, then look again.');
   await recordAudit({ orgId: actor.orgId, actor: actor.audit, action: 'review.replied', target: review.app_title, details: { review: review.id, app: review.app_key, by: actor.label } });
   return (await attemptReply(row.id)) ?? (await replyById(row.id))!;
+}
+
+/**
+ * Keeps the text as the review's draft reply (state draft): checked against the store's limit, never sent until it
+ * is sent as a reply. Needs no store credentials yet. Replaces what ARB held for the review (not what the store shows).
+ */
+export async function saveDraft(actor: ReplyActor, reviewId: string, rawText: string): Promise<ReplyRow> {
+  const review = await reviewOrNotFound(actor.orgId, reviewId);
+  const text = checkReplyText(review.store as ReplyStore, rawText);
+  await assertFeature(actor.orgId, 'replies');
+  const row = await upsertSending({
+    state: 'draft',
+    id: randomId('rpl'),
+    orgId: actor.orgId,
+    reviewId: review.id,
+    appKey: review.app_key,
+    text,
+    authorUserId: actor.userId,
+    authorLabel: actor.label,
+    reviewUpdatedAt: review.updated_at,
+  });
+  if (!row) throw new HttpError(409, 'reply_in_progress', 'A reply to this review is being sent right now. Wait a few seconds, then look again.');
+  return row;
 }
 
 /**

@@ -367,6 +367,12 @@ describe('what is refused before anything is sent', () => {
       code: 'store_credentials_missing',
       message: `Replying to App Store reviews goes through App Store Connect: add ${ios.title}'s App Store Connect API key on the Apps page (Store credentials), then send the reply again.`,
     });
+    // A draft needs no credentials: kept, shown, never sent.
+    const draft = await call<Reply>(w.api, 'POST', `/api/v1/org/reviews/${review.id}/reply`, { text: 'Thanks Kim, more soon', draft: true }, as(owner));
+    expect(draft.status, draft.text).toBe(200);
+    expect(draft.json.data).toMatchObject({ state: 'draft', text: 'Thanks Kim, more soon', by: owner.email });
+    expect(await runDueReplies()).toBe(0);
+    expect((await reviewIn(owner, appKey, 'Public feed review')).reply).toMatchObject({ state: 'draft', text: 'Thanks Kim, more soon' });
     expect((await reply(stranger, review.id, 'Thanks')).status).toBe(404);
     expect((await reply(owner, '999999999999', 'Thanks')).status).toBe(404);
     expect((await call(w.api, 'POST', '/api/v1/org/reviews/abc/reply', { text: 'x' }, as(owner))).status).toBe(400);

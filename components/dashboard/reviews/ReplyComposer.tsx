@@ -81,7 +81,9 @@ export default function ReplyComposer({ review, hasCredentials, onDone }: Compos
   const [text, setText] = useState(review.reply?.text ?? review.reply_text ?? '');
   const send = useSendReply({
     onSuccess: (r) => {
-      toast.success(r.state === 'sending' ? 'Reply saved: it is sent as soon as the store allows' : `Reply sent to ${STORE_NAMES[store]}`);
+      toast.success(
+        r.state === 'draft' ? 'Draft saved' : r.state === 'sending' ? 'Reply saved: it is sent as soon as the store allows' : `Reply sent to ${STORE_NAMES[store]}`,
+      );
       onDone();
     },
     onError: errorToast,
@@ -126,6 +128,9 @@ export default function ReplyComposer({ review, hasCredentials, onDone }: Compos
       <div className={own.composerActions}>
         <button type="button" className={styles.quiet} onClick={onDone}>
           Cancel
+        </button>
+        <button type="button" className={styles.quiet} disabled={over || !text.trim() || send.isPending} onClick={() => send.mutate({ reviewId: review.id, text, draft: true })}>
+          Save draft
         </button>
         <button type="submit" className={styles.button} disabled={over || !text.trim() || send.isPending} aria-busy={send.isPending}>
           {send.isPending ? 'Sending…' : 'Send reply'}
