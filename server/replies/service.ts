@@ -168,17 +168,10 @@ function missingCredentials(review: ReviewForReply): HttpError {
   );
 }
 
-/**
- * Records the reply (or replaces the review's reply) and makes the first attempt. Resolves with the reply as it stands
- * after that attempt: pending_publish or published when the store took it, sending when it will be tried again,
- * failed with the reason.
- */
-export async function sendReply(actor: ReplyActor, reviewId: string, rawText: string): Promise<ReplyRow> {
-  const review = await reviewOrNotFound(actor.orgId, reviewId);
-  const text = checkReplyText(review.store as ReplyStore, rawText);
-  await assertFeature(actor.orgId, 'replies');
-  if (!review.credentials_enc) throw missingCredentials(review);
+/** The review's reply as ARB holds it from now on; a 409 while a send of it is in flight. */
+async function record(actor: ReplyActor, review: ReviewForReply, text: string, state: 'sending' | 'draft'): Promise<ReplyRow> {
   const row = await upsertSending({
+    state,
     id: randomId('rpl'),
     orgId: actor.orgId,
     reviewId: review.id,
@@ -189,6 +182,20 @@ export async function sendReply(actor: ReplyActor, reviewId: string, rawText: st
     reviewUpdatedAt: review.updated_at,
   });
   if (!row) throw new HttpError(409, 'reply_in_progress', 'A reply to this review is being sent right now. Wait a few seconds, then look again.');
+  return row;
+}
+
+/**
+ * Records the reply (or replaces the review's reply) and makes the first attempt. Resolves with the reply as it stands
+ * after that attempt: pending_publish or published when the store took it, sending when it will be tried again,
+ * failed with the reason.
+ */
+export async function sendReply(actor: ReplyActor, reviewId: string, rawText: string): Promise<ReplyRow> {
+  const review = await reviewOrNotFound(actor.orgId, reviewId);
+  const text = checkReplyText(review.store as ReplyStore, rawText);
+  await assertFeature(actor.orgId, 'replies');
+  if (!review.credentials_enc) throw missingCredentials(review);
+  const row = await record(actor, review, text, 'sending');
   await recordAudit({ orgId: actor.orgId, actor: actor.audit, action: 'review.replied', target: review.app_title, details: { review: review.id, app: review.app_key, by: actor.label } });
   return (await attemptReply(row.id)) ?? (await replyById(row.id))!;
 }
@@ -201,19 +208,7 @@ export async function saveDraft(actor: ReplyActor, reviewId: string, rawText: st
   const review = await reviewOrNotFound(actor.orgId, reviewId);
   const text = checkReplyText(review.store as ReplyStore, rawText);
   await assertFeature(actor.orgId, 'replies');
-  const row = await upsertSending({
-    state: 'draft',
-    id: randomId('rpl'),
-    orgId: actor.orgId,
-    reviewId: review.id,
-    appKey: review.app_key,
-    text,
-    authorUserId: actor.userId,
-    authorLabel: actor.label,
-    reviewUpdatedAt: review.updated_at,
-  });
-  if (!row) throw new HttpError(409, 'reply_in_progress', 'A reply to this review is being sent right now. Wait a few seconds, then look again.');
-  return row;
+  return record(actor, review, text, 'draft');
 }
 
 /**
