@@ -103,11 +103,44 @@ export async function finishAttempt(row: Pick<ReplyRow, 'id' | 'attempts'>, o: R
       ? sql`${base}, state = 'failed', failure = ${o.failure}, next_attempt_at = null`
       : o.state === 'sending'
         ? sql`${base}, failure = ${o.note}, next_attempt_at = now() + ${o.retryInSeconds} * interval '1 second'${o.countAttempt ? sql`` : sql`, attempts = attempts - 1`}`
-        : sql`${base}, state = ${o.state}, failure = null, next_attempt_at = null, sent_at = now(), store_response_id = ${o.storeResponseId},
-              published_at = ${o.state === 'published' ? sql`now()` : sql`null`}`;
+        : sql`${base}, state = ${o.state}, failure = null, sent_at = now(), store_response_id = ${o.storeResponseId},
+              published_at = ${o.state === 'published' ? sql`now()` : sql`null`},
+              next_attempt_at = ${o.state === 'published' ? sql`null` : sql`now() + ${PENDING_CHECK_SECONDS} * interval '1 second'`}`;
   const r = await sql<ReplyRow>`
     update replies set ${set} where id = ${row.id} and state = 'sending' and attempts = ${row.attempts} returning *`.execute(d);
   return r.rows[0] ?? null;
+}
+
+/**
+ * When to ask the store whether a pending reply is published, if no poll said so first (the poll only reads the
+ * newest reviews: a reply to an older one is confirmed this way). `next_attempt_at` of a pending_publish row.
+ */
+export const PENDING_CHECK_SECONDS = 10 * 60;
+
+/** Pending replies due for a look at the store. */
+export async function duePendingIds(limit: number, db?: Db): Promise<string[]> {
+  const r = await sql<{ id: string }>`
+    select id from replies
+     where state = 'pending_publish' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+     order by next_attempt_at limit ${limit}`.execute(await dbOf(db));
+  return r.rows.map((x) => x.id);
+}
+
+/** Takes a pending reply for one look at the store (a lease, as for sending). */
+export async function claimPending(id: string, leaseSeconds: number, db?: Db): Promise<ReplyRow | null> {
+  const r = await sql<ReplyRow>`
+    update replies set lease_until = now() + ${leaseSeconds} * interval '1 second'
+     where id = ${id} and state = 'pending_publish' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+    returning *`.execute(await dbOf(db));
+  return r.rows[0] ?? null;
+}
+
+/** Records the look: published, or the next look later (`laterSeconds`). */
+export async function finishPendingCheck(id: string, published: boolean, laterSeconds: number, db?: Db): Promise<void> {
+  await sql`
+    update replies set lease_until = null, updated_at = now(),
+           ${published ? sql`state = 'published', published_at = now(), next_attempt_at = null` : sql`next_attempt_at = now() + ${laterSeconds} * interval '1 second'`}
+     where id = ${id} and state = 'pending_publish'`.execute(await dbOf(db));
 }
 
 /** Replies due for another attempt, oldest first. */
@@ -126,7 +159,7 @@ export async function dueReplyIds(limit: number, db?: Db): Promise<string[]> {
 export async function confirmPublished(trx: Transaction<Database>, reviewIds: number[]): Promise<number> {
   if (reviewIds.length === 0) return 0;
   const r = await sql`
-    update replies rp set state = 'published', published_at = now(), updated_at = now()
+    update replies rp set state = 'published', published_at = now(), updated_at = now(), next_attempt_at = null
       from reviews r
      where r.id = rp.review_id and rp.review_id = any(${reviewIds}::bigint[]) and rp.state = 'pending_publish'
        and btrim(r.reply_text) = btrim(rp.text)`.execute(trx);

@@ -19,10 +19,14 @@ import type { SourceCredentials } from '../sources/types';
 import { REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
 import {
   allowanceOf,
+  claimPending,
   claimReply,
   deleteReplyRow,
+  duePendingIds,
   dueReplyIds,
   finishAttempt,
+  finishPendingCheck,
+  PENDING_CHECK_SECONDS,
   replyById,
   replyOf,
   reviewForReply,
@@ -33,7 +37,7 @@ import {
   type ReplyRow,
   type ReviewForReply,
 } from './data';
-import { allowanceKey, classifyStoreError, removeFromStore, sendToStore, storeHasReply, type ReplyTarget } from './stores';
+import { allowanceKey, classifyStoreError, removeFromStore, sendToStore, storeHasReply, storeShowsReply, type ReplyTarget } from './stores';
 import { parseRateLimitHeader } from '../sources/appStoreConnect';
 import { SourceError } from '../sources/types';
 
@@ -133,12 +137,32 @@ export async function attemptReply(id: string): Promise<ReplyRow | null> {
   }
 }
 
-/** Every reply due for another attempt (the periodic job; tests call it directly). */
+/**
+ * One look at the store for a pending reply no poll has confirmed yet: published when the store shows its text,
+ * otherwise looked at again later (a store error only postpones the look).
+ */
+export async function checkPendingReply(id: string): Promise<boolean> {
+  const row = await claimPending(id, LEASE_SECONDS);
+  if (!row) return false;
+  const review = await reviewForReply(row.org_id, String(row.review_id));
+  const target = review ? targetOf(review) : null;
+  let published = false;
+  try {
+    published = !!target && (await storeShowsReply(target, row.text));
+  } catch (err) {
+    log.warn('could not read whether a reply is published', { reply: row.id, app: row.app_key, err: (err as Error).message });
+  }
+  await finishPendingCheck(row.id, published, PENDING_CHECK_SECONDS * 3);
+  return published;
+}
+
+/** Every reply due for another attempt, then every pending one due for a look (the periodic job; tests call it). */
 export async function runDueReplies(limit = 50): Promise<number> {
   let done = 0;
   for (const id of await dueReplyIds(limit)) {
     if (await attemptReply(id)) done++;
   }
+  for (const id of await duePendingIds(limit)) await checkPendingReply(id);
   return done;
 }
 

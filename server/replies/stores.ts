@@ -9,7 +9,7 @@ import {
   replyToReview as ascReply,
   type AppStoreRateLimit,
 } from '../sources/appStoreConnect';
-import { replyToReview as playReply, TOKEN_SERVICE } from '../sources/playDeveloper';
+import { currentPlayReply, replyToReview as playReply, TOKEN_SERVICE } from '../sources/playDeveloper';
 import { SourceError, type SourceCredentials } from '../sources/types';
 import type { ReplyStore } from '@/shared/replies';
 
@@ -69,6 +69,18 @@ export async function storeHasReply(target: ReplyTarget, text: string): Promise<
   const r = await ascCurrentResponse(target.credentials, target.storeReviewId);
   if (!r || r.responseBody.trim() !== text.trim()) return null;
   return { responseId: r.id || null, published: r.state === 'PUBLISHED', text: r.responseBody, rateLimit: r.rateLimit };
+}
+
+/**
+ * Whether the store shows this text as the review's reply now: App Store Connect's response PUBLISHED with it, or
+ * Google Play's developer comment. For replies a poll cannot see (a review past the poll's first page).
+ */
+export async function storeShowsReply(target: ReplyTarget, text: string): Promise<boolean> {
+  if (target.store === 'apple_app_store') {
+    const r = await ascCurrentResponse(target.credentials, target.storeReviewId);
+    return !!r && r.state === 'PUBLISHED' && r.responseBody.trim() === text.trim();
+  }
+  return (await currentPlayReply(target.credentials, target.appId, target.storeReviewId))?.trim() === text.trim();
 }
 
 /** Removes the reply from the store: App Store Connect only (Google Play has no delete). */

@@ -148,7 +148,8 @@ describe('authorization of the dashboard routes, with two organisations', () => 
 
   test("another organisation's lists hold none of these ids", async () => {
     const wd = await world();
-    const mine = Object.values(wd.ids);
+    // A review id is a small number that any answer may contain by chance; the inbox filter below covers reviews.
+    const mine = Object.values(wd.ids).filter((id) => !/^\d+$/.test(id));
     const lists = ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log', '/api/v1/org/apps', '/api/v1/org/reviews', '/api/v1/org/reply-templates'];
     for (const path of lists) {
       const r = await call(w.api, 'GET', path, undefined, { token: wd.stranger.token, ip: nextIp() });

@@ -327,6 +327,40 @@ describe('Google Play replies through the Developer API', () => {
   });
 });
 
+describe('confirmation without a poll', () => {
+  test('a pending reply no poll has seen is looked up on the store later and published when it shows there', async () => {
+    const owner = await newOwner('lookup');
+    const ios = await iosWithReview(owner);
+    const gp = await playWithReview(owner);
+    asc.autoPublish = false;
+    try {
+      expect((await reply(owner, ios.review.id, 'Seen on the store')).json.data.state).toBe('pending_publish');
+      expect((await reply(owner, gp.review.id, 'Seen on Play')).json.data.state).toBe('pending_publish');
+      // The first look is ten minutes after sending.
+      const next = (await replyRow(ios.review.id)).next_attempt_at!.getTime() - Date.now();
+      expect(next).toBeGreaterThan(9 * 60_000);
+      expect(next).toBeLessThan(11 * 60_000);
+
+      // Apple has not published it yet: still pending, looked at again later.
+      await dueNow(ios.review.id);
+      await dueNow(gp.review.id);
+      await runDueReplies();
+      expect((await replyRow(ios.review.id)).state).toBe('pending_publish');
+      expect((await replyRow(ios.review.id)).next_attempt_at!.getTime() - Date.now()).toBeGreaterThan(25 * 60_000);
+      expect((await replyRow(gp.review.id)).state).toBe('published');
+      expect(stores.requests.some((q) => q.method === 'GET' && q.path === `/androidpublisher/v3/applications/${gp.ref.appId}/reviews/${encodeURIComponent(gp.storeReview.reviewId)}`)).toBe(true);
+
+      asc.publishResponses();
+      await dueNow(ios.review.id);
+      await runDueReplies();
+      expect((await replyRow(ios.review.id)).state).toBe('published');
+      expect((await reviewIn(owner, ios.appKey, ios.review.content_body)).reply?.state).toBe('published');
+    } finally {
+      asc.autoPublish = true;
+    }
+  });
+});
+
 describe('what is refused before anything is sent', () => {
   test("over-long text is a 400 naming the store's limit; empty text too; nothing is recorded or sent", async () => {
     const owner = await newOwner('long');

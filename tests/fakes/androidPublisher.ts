@@ -5,6 +5,7 @@
  *   400 invalid_grant. Issues opaque access tokens.
  * - GET /androidpublisher/v3/applications/{package}/reviews: Bearer token required; only reviews modified in the last
  *   7 days, newest modification first, `maxResults` + `tokenPagination.nextPageToken`.
+ * - GET …/reviews/{reviewId}: one review (with its developerComment).
  * - POST …/reviews/{reviewId}:reply {replyText}: stores (or replaces) the developer comment, at most 350 characters,
  *   answering `{ result: { replyText, lastEdited } }`; the next listing shows it as the review's developerComment.
  *   Google's per-app quota of reply POSTs a day (2,000) answers 429 RESOURCE_EXHAUSTED past it.
@@ -199,7 +200,8 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
 
     const list = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews$/.exec(req.path);
     const reply = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews\/([^/]+):reply$/.exec(req.path);
-    if (!((list && req.method === 'GET') || (reply && req.method === 'POST'))) return false;
+    const one = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews\/([^/:]+)$/.exec(req.path);
+    if (!((list && req.method === 'GET') || (reply && req.method === 'POST') || (one && req.method === 'GET'))) return false;
 
     const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     const owner = store.accessTokens.get(bearer);
@@ -216,7 +218,7 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
       json(res, failure.status, failure.body ?? googleError(failure.status, 'UNAVAILABLE', 'Injected failure'), failure.headers);
       return true;
     }
-    const packageName = decodeURIComponent((list ?? reply)![1]);
+    const packageName = decodeURIComponent((list ?? reply ?? one)![1]);
     const pkg = store.packages.get(packageName);
     if (!pkg) {
       json(res, 404, googleError(404, 'NOT_FOUND', `Package not found: ${packageName}.`));
@@ -224,6 +226,13 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
     }
     if (pkg.owner !== owner) {
       json(res, 403, googleError(403, 'PERMISSION_DENIED', 'The caller does not have permission'));
+      return true;
+    }
+
+    if (one) {
+      const review = pkg.reviews.find((r) => r.reviewId === decodeURIComponent(one[2]));
+      if (!review) json(res, 404, googleError(404, 'NOT_FOUND', 'Review not found.'));
+      else json(res, 200, reviewResource(review));
       return true;
     }
 

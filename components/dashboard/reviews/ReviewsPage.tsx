@@ -43,7 +43,7 @@ function ReviewCard({ review, app }: { review: InboxReview; app: OrgApp | undefi
   const [composing, setComposing] = useState(false);
   const own_ = review.reply;
   // What the store shows, unless ARB's reply is on its way there (a draft is only in the composer).
-  const replyShown = own_ && own_.state !== 'published' && own_.state !== 'draft' ? own_.text : review.reply_text;
+  const replyShown = own_ && own_.state !== 'draft' ? (own_.state === 'published' ? (review.reply_text ?? own_.text) : own_.text) : review.reply_text;
   return (
     <article className={own.review} aria-label={`${review.content_rating}-star review by ${review.author_display_name}`}>
       <header className={own.reviewHead}>
