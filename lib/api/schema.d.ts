@@ -735,7 +735,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reply to a review through the store (App Store Connect or the Google Play Developer API); replaces an earlier reply */
+        /** Reply to a review through the store (App Store Connect or the Google Play Developer API; replaces an earlier reply), or keep a draft */
         post: operations["postApiV1OrgReviewsIdReply"];
         /** Delete the review's reply from the App Store (Google Play has no delete: send a new reply instead) */
         delete: operations["deleteApiV1OrgReviewsIdReply"];
@@ -1364,6 +1364,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description true: keep the text as a draft, send nothing. */
+                    draft?: boolean;
                     text: string;
                 };
             };
@@ -5671,6 +5673,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description true: keep the text as a draft, send nothing. */
+                    draft?: boolean;
                     text: string;
                 };
             };
