@@ -81,7 +81,7 @@ function ReviewCard({ review, app }: { review: InboxReview; app: OrgApp | undefi
       <div className={own.replyBar}>
         {own_ ? <ReplyStatus reply={own_} /> : null}
         {!composing ? (
-          <button type="button" className={styles.quiet} onClick={() => setComposing(true)} aria-label={`${replyShown ? 'Edit the reply' : 'Reply'} to ${review.author_display_name}`}>
+          <button type="button" className={styles.quiet} onClick={() => setComposing(true)} aria-label={`${replyShown ? 'Edit reply' : 'Reply'} to ${review.author_display_name}`}>
             {replyShown ? 'Edit reply' : 'Reply'}
           </button>
         ) : null}
