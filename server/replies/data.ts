@@ -117,14 +117,6 @@ export async function finishAttempt(row: Pick<ReplyRow, 'id' | 'attempts'>, o: R
  */
 export const PENDING_CHECK_SECONDS = 10 * 60;
 
-/** Pending replies due for a look at the store. */
-export async function duePendingIds(limit: number, db?: Db): Promise<string[]> {
-  const r = await sql<{ id: string }>`
-    select id from replies
-     where state = 'pending_publish' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
-     order by next_attempt_at limit ${limit}`.execute(await dbOf(db));
-  return r.rows.map((x) => x.id);
-}
 
 /** Takes a pending reply for one look at the store (a lease, as for sending). */
 export async function claimPending(id: string, leaseSeconds: number, db?: Db): Promise<ReplyRow | null> {
@@ -143,11 +135,11 @@ export async function finishPendingCheck(id: string, published: boolean, laterSe
      where id = ${id} and state = 'pending_publish'`.execute(await dbOf(db));
 }
 
-/** Replies due for another attempt, oldest first. */
-export async function dueReplyIds(limit: number, db?: Db): Promise<string[]> {
+/** Replies in `state` whose next step is due and that nobody holds, oldest first: sends to retry, pending ones to look up. */
+export async function dueIds(state: 'sending' | 'pending_publish', limit: number, db?: Db): Promise<string[]> {
   const r = await sql<{ id: string }>`
     select id from replies
-     where state = 'sending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+     where state = ${state} and next_attempt_at <= now() and (lease_until is null or lease_until < now())
      order by next_attempt_at limit ${limit}`.execute(await dbOf(db));
   return r.rows.map((x) => x.id);
 }

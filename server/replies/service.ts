@@ -22,8 +22,7 @@ import {
   claimPending,
   claimReply,
   deleteReplyRow,
-  duePendingIds,
-  dueReplyIds,
+  dueIds,
   finishAttempt,
   finishPendingCheck,
   PENDING_CHECK_SECONDS,
@@ -159,10 +158,10 @@ export async function checkPendingReply(id: string): Promise<boolean> {
 /** Every reply due for another attempt, then every pending one due for a look (the periodic job; tests call it). */
 export async function runDueReplies(limit = 50): Promise<number> {
   let done = 0;
-  for (const id of await dueReplyIds(limit)) {
+  for (const id of await dueIds('sending', limit)) {
     if (await attemptReply(id)) done++;
   }
-  for (const id of await duePendingIds(limit)) await checkPendingReply(id);
+  for (const id of await dueIds('pending_publish', limit)) await checkPendingReply(id);
   return done;
 }
 

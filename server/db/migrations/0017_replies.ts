@@ -5,8 +5,9 @@ import { sql, type Kysely } from 'kysely';
 // - replies: one row per (organisation, review), changed in place when the reply is replaced. `state` is its life
 //   (draft → sending → pending_publish → published, or failed with `failure` in plain words); a sending row is
 //   claimed by one sender at a time through `lease_until`, so a reply is never posted twice; `attempts` counts tries
-//   and `next_attempt_at` holds the backoff. `review_updated_at` is the review's content_updated_at when the reply was
-//   sent: a later edit of the review shows as "edited after reply".
+//   and `next_attempt_at` holds the backoff (for a pending_publish row: when to look it up on the store).
+//   `review_updated_at` is the review's content_updated_at when the reply was sent: a later edit of the review shows
+//   as "edited after reply".
 // - reply_templates: saved texts per app with {author} and {app} placeholders.
 // - store_allowances: per store key (an App Store Connect key, a Play app), the requests left until `resets_at`, as
 //   the store last reported them (X-Rate-Limit) or as counted here (Play's daily reply quota).
@@ -33,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('published_at', 'timestamptz')
     .addUniqueConstraint('replies_org_review_key', ['org_id', 'review_id'])
     .execute();
-  await sql`create index replies_due_idx on replies (next_attempt_at) where state = 'sending'`.execute(db);
+  await sql`create index replies_due_idx on replies (state, next_attempt_at) where state in ('sending', 'pending_publish')`.execute(db);
   await sql`create index replies_review_idx on replies (review_id)`.execute(db);
 
   await db.schema
