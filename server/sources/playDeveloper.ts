@@ -236,6 +236,24 @@ export async function checkPlayDeveloperAccess(credentials: SourceCredentials, p
 
 export type PlayReply = { replyText: string; lastEdited: Date | null };
 
+/** The developer reply Google Play shows under one review now (GET …/reviews/{reviewId}), or null when it has none. */
+export async function currentPlayReply(credentials: SourceCredentials, packageName: string, reviewId: string, options: { signal?: AbortSignal } = {}): Promise<string | null> {
+  const account = parseServiceAccount(credentials);
+  const pkg = validPackageName(packageName);
+  const accessToken = await googleAccessToken(account, options.signal);
+  const res = await sourceFetch(`${reviewsUrl(pkg)}/${encodeURIComponent(reviewId)}`, {
+    service: SERVICE,
+    signal: options.signal,
+    headers: { Authorization: `Bearer ${accessToken}` },
+    permanentStatuses: [404],
+  });
+  const doc = parseJson<PlayReviewResource>(res.text, SERVICE);
+  return doc.comments?.find((c) => c.developerComment)?.developerComment?.text ?? null;
+}
+
+/** The body of POST …/reviews/{reviewId}:reply (pure). Text only: Play shows markup as typed. */
+export const playReplyBody = (replyText: string) => ({ replyText });
+
 /** Publishes (or replaces) the developer reply: POST …/reviews/{reviewId}:reply {replyText}, at most 350 characters. */
 export async function replyToReview(
   credentials: SourceCredentials,
@@ -257,7 +275,7 @@ export async function replyToReview(
     service: SERVICE,
     signal: options.signal,
     headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ replyText }),
+    body: JSON.stringify(playReplyBody(replyText)),
     permanentStatuses: [400, 404],
   });
   const doc = parseJson<{ result?: { replyText?: string; lastEdited?: Timestamp } }>(res.text, SERVICE);

@@ -20,7 +20,7 @@ let n = 0;
 const nextIp = () => `198.19.${Math.floor(++n / 250)}.${(n % 250) + 1}`;
 
 /** What a call needs beyond the id: a body a permitted caller could send, and whether a member may make it. */
-type Case = { body?: unknown; memberMay?: boolean };
+type Case = { body?: unknown; memberMay?: boolean; /** The status a member gets when the role is not what stops the call. */ memberGets?: number };
 
 /** Every method of every /api/v1/org/ route with a path parameter. `[id]` is read per route from `ids`. */
 const CASES: Record<string, Partial<Record<Method, Case>>> = {
@@ -32,6 +32,9 @@ const CASES: Record<string, Partial<Record<Method, Case>>> = {
   '/api/v1/org/apps/[appKey]': { DELETE: {} },
   '/api/v1/org/apps/[appKey]/stats': { GET: { memberMay: true } },
   '/api/v1/org/apps/[appKey]/credentials': { PUT: { body: ascCredentials() }, DELETE: {} },
+  // Members reply; this app has no store credentials, so the member's reply stops there (409), not at the role.
+  '/api/v1/org/reviews/[id]/reply': { POST: { body: { text: 'Thanks!' }, memberGets: 409 }, DELETE: { memberGets: 409 } },
+  '/api/v1/org/reply-templates/[id]': { PATCH: { body: { name: 'Renamed' }, memberMay: true }, DELETE: { memberMay: true } },
 };
 
 /** A well-formed App Store Connect key (a body that passes validation, so the refusal comes from authorization). */
@@ -66,6 +69,13 @@ async function world(): Promise<World> {
   const appKey = `apple_app_store__${appId}`;
   await db.insertInto('apps').values({ key: appKey, store: 'apple_app_store', app_id: appId, title: 'Alpha inbox app', icon_url: null, store_url: null, developer: null }).execute();
   await db.insertInto('org_apps').values({ org_id: owner.orgId, app_key: appKey, countries: ['us'], added_by: owner.userId, added_by_email: owner.email }).execute();
+  const review = await db
+    .insertInto('reviews')
+    .values({ app_key: appKey, store: 'apple_app_store', store_review_id: `auth-${appId}`, country: 'us', language: 'en', author_name: 'Kim', title: null, body: 'Fine', rating: 4, app_version: null, written_at: null, updated_at: new Date(), reply_text: null, reply_updated_at: null, permalink: null, sentiment: null, sentiment_score: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const template = await send<{ id: string }>('POST', '/api/v1/org/reply-templates', { app_key: appKey, name: 'Thanks', body: 'Thanks {author}!' });
+  expect(template.status, template.text).toBe(201);
   return {
     owner, admin, member, stranger,
     ids: {
@@ -77,6 +87,8 @@ async function world(): Promise<World> {
       '/api/v1/org/apps/[appKey]': appKey,
       '/api/v1/org/apps/[appKey]/stats': appKey,
       '/api/v1/org/apps/[appKey]/credentials': appKey,
+      '/api/v1/org/reviews/[id]/reply': String(review.id),
+      '/api/v1/org/reply-templates/[id]': template.json.data.id,
     },
   };
 }
@@ -124,6 +136,7 @@ describe('authorization of the dashboard routes, with two organisations', () => 
       for (const [method, c] of Object.entries(methods)) {
         const r = await call(w.api, method as Method, urlOf(route, wd.ids[route]), c.body, { token: wd.member.token, ip: nextIp() });
         if (c.memberMay) expect(r.status, `${method} ${route} as a member: ${r.text}`).toBeLessThan(300);
+        else if (c.memberGets) expect(r.status, `${method} ${route} as a member: ${r.text}`).toBe(c.memberGets);
         else {
           expect(r.status, `${method} ${route} as a member: ${r.text}`).toBe(403);
           expect(r.json.error.message).toMatch(/admin|owner/i);
@@ -135,8 +148,9 @@ describe('authorization of the dashboard routes, with two organisations', () => 
 
   test("another organisation's lists hold none of these ids", async () => {
     const wd = await world();
-    const mine = Object.values(wd.ids);
-    const lists = ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log', '/api/v1/org/apps', '/api/v1/org/reviews'];
+    // A review id is a small number that any answer may contain by chance; the inbox filter below covers reviews.
+    const mine = Object.values(wd.ids).filter((id) => !/^\d+$/.test(id));
+    const lists = ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log', '/api/v1/org/apps', '/api/v1/org/reviews', '/api/v1/org/reply-templates'];
     for (const path of lists) {
       const r = await call(w.api, 'GET', path, undefined, { token: wd.stranger.token, ip: nextIp() });
       expect(r.status, `${path}: ${r.text}`).toBe(200);

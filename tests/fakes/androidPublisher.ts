@@ -5,7 +5,10 @@
  *   400 invalid_grant. Issues opaque access tokens.
  * - GET /androidpublisher/v3/applications/{package}/reviews: Bearer token required; only reviews modified in the last
  *   7 days, newest modification first, `maxResults` + `tokenPagination.nextPageToken`.
- * - POST …/reviews/{reviewId}:reply {replyText}: stores the developer comment.
+ * - GET …/reviews/{reviewId}: one review (with its developerComment).
+ * - POST …/reviews/{reviewId}:reply {replyText}: stores (or replaces) the developer comment, at most 350 characters,
+ *   answering `{ result: { replyText, lastEdited } }`; the next listing shows it as the review's developerComment.
+ *   Google's per-app quota of reply POSTs a day (2,000) answers 429 RESOURCE_EXHAUSTED past it.
  *
  *   const account = await createServiceAccount();
  *   const play = createAndroidPublisher([account]);
@@ -69,7 +72,15 @@ export type AndroidPublisherFake = {
   packages: Map<string, { owner: string; reviews: PlayDeveloperReview[] }>;
   failures: Failure[];
   accessTokens: Map<string, string>;
+  /** Every reply POST that reached the store (applied), newest last. */
+  replyPosts: Array<{ packageName: string; reviewId: string; replyText: string }>;
+  /** Reply POSTs allowed per app a day, and what each app used today. */
+  dailyReplyLimit: number;
+  repliesToday: Map<string, { day: string; count: number }>;
 };
+
+/** Google's default quota of reply POSTs per app a day. */
+export const PLAY_DAILY_REPLY_LIMIT = 2000;
 
 let seq = 0;
 
@@ -82,6 +93,9 @@ export function createAndroidPublisher(accounts: ServiceAccountKey[]): AndroidPu
     failures,
     grants: [],
     accessTokens: new Map(),
+    replyPosts: [],
+    dailyReplyLimit: PLAY_DAILY_REPLY_LIMIT,
+    repliesToday: new Map(),
     addApp(account, packageName) {
       if (!packages.has(packageName)) packages.set(packageName, { owner: account.clientEmail, reviews: [] });
     },
@@ -186,7 +200,8 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
 
     const list = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews$/.exec(req.path);
     const reply = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews\/([^/]+):reply$/.exec(req.path);
-    if (!((list && req.method === 'GET') || (reply && req.method === 'POST'))) return false;
+    const one = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews\/([^/:]+)$/.exec(req.path);
+    if (!((list && req.method === 'GET') || (reply && req.method === 'POST') || (one && req.method === 'GET'))) return false;
 
     const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     const owner = store.accessTokens.get(bearer);
@@ -203,7 +218,7 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
       json(res, failure.status, failure.body ?? googleError(failure.status, 'UNAVAILABLE', 'Injected failure'), failure.headers);
       return true;
     }
-    const packageName = decodeURIComponent((list ?? reply)![1]);
+    const packageName = decodeURIComponent((list ?? reply ?? one)![1]);
     const pkg = store.packages.get(packageName);
     if (!pkg) {
       json(res, 404, googleError(404, 'NOT_FOUND', `Package not found: ${packageName}.`));
@@ -211,6 +226,13 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
     }
     if (pkg.owner !== owner) {
       json(res, 403, googleError(403, 'PERMISSION_DENIED', 'The caller does not have permission'));
+      return true;
+    }
+
+    if (one) {
+      const review = pkg.reviews.find((r) => r.reviewId === decodeURIComponent(one[2]));
+      if (!review) json(res, 404, googleError(404, 'NOT_FOUND', 'Review not found.'));
+      else json(res, 200, reviewResource(review));
       return true;
     }
 
@@ -242,6 +264,15 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
       json(res, 400, googleError(400, 'INVALID_ARGUMENT', 'Reply text is too long or empty.'));
       return true;
     }
+    const day = new Date().toISOString().slice(0, 10);
+    const used = store.repliesToday.get(packageName);
+    const count = used?.day === day ? used.count : 0;
+    if (count >= store.dailyReplyLimit) {
+      json(res, 429, googleError(429, 'RESOURCE_EXHAUSTED', `Quota exceeded for quota metric 'Reply requests' and limit 'Reply requests per day' of service 'androidpublisher.googleapis.com'.`));
+      return true;
+    }
+    store.repliesToday.set(packageName, { day, count: count + 1 });
+    store.replyPosts.push({ packageName, reviewId, replyText });
     review.developerComment = { text: replyText.replace(/<[^>]*>/g, ''), lastModified: new Date() };
     json(res, 200, { result: { replyText: review.developerComment.text, lastEdited: timestamp(review.developerComment.lastModified) } });
     return true;

@@ -5,21 +5,45 @@
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import type { OrgApp } from '@/lib/api/orgApps';
 import type { InboxReview } from '@/lib/api/reviews';
+import { REPLY_STATE_WORDS } from '@/shared/replies';
 import { filtersFromQuery, filtersToQuery, hasFilters, type ReviewFilters as Filters } from '@/lib/reviewFilters';
 import { useOrgApps } from '@/lib/queries/orgApps';
 import { useExportReviews, useReviews } from '@/lib/queries/reviews';
 import { storefrontName } from '@/lib/storefronts';
-import { date, errorToast, Skeleton } from '../common';
+import { date, dateTime, errorToast, Skeleton } from '../common';
 import { Stars } from './reviewText';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
 
 // rsuite's pickers are loaded with the inbox, after the first paint of the page's frame.
 const ReviewFilters = dynamic(() => import('./ReviewFilters'), { ssr: false, loading: () => <Skeleton rows={1} label="Loading the filters" /> });
+// The composer (and its templates query) loads when someone first opens it.
+const ReplyComposer = dynamic(() => import('./ReplyComposer'), { ssr: false, loading: () => <Skeleton rows={2} label="Loading the reply form" /> });
 
-function ReviewCard({ review }: { review: InboxReview }) {
+/** The reply sent through ARB: its state, who sent it and when, why it failed, and whether the review changed since. */
+function ReplyStatus({ reply }: { reply: NonNullable<InboxReview['reply']> }) {
+  return (
+    <>
+      <span className={own.badge} data-state={reply.state}>
+        {REPLY_STATE_WORDS[reply.state]}
+      </span>
+      {reply.edited_after_reply ? <span className={own.edited}>Edited after reply</span> : null}
+      <span className={own.app}>
+        {reply.by ? `${reply.by} · ` : ''}
+        <time dateTime={reply.at}>{dateTime(reply.at)}</time>
+      </span>
+    </>
+  );
+}
+
+function ReviewCard({ review, app }: { review: InboxReview; app: OrgApp | undefined }) {
+  const [composing, setComposing] = useState(false);
+  const own_ = review.reply;
+  // What the store shows, unless ARB's reply is on its way there (a draft is only in the composer).
+  const replyShown = own_ && own_.state !== 'draft' ? (own_.state === 'published' ? (review.reply_text ?? own_.text) : own_.text) : review.reply_text;
   return (
     <article className={own.review} aria-label={`${review.content_rating}-star review by ${review.author_display_name}`}>
       <header className={own.reviewHead}>
@@ -42,13 +66,27 @@ function ReviewCard({ review }: { review: InboxReview }) {
           In the store
         </a>
       </p>
-      {review.reply_text ? (
+      {replyShown ? (
         <blockquote className={own.reply}>
           <strong>Your reply</strong>
-          {review.replied_at ? <> · {date(review.replied_at)}</> : null}
-          <p>{review.reply_text}</p>
+          {!own_ && review.replied_at ? <> · {date(review.replied_at)}</> : null}
+          <p>{replyShown}</p>
         </blockquote>
       ) : null}
+      {own_?.state === 'failed' && own_.failure ? (
+        <p className={own.failure} role="note">
+          {own_.failure}
+        </p>
+      ) : null}
+      <div className={own.replyBar}>
+        {own_ ? <ReplyStatus reply={own_} /> : null}
+        {!composing ? (
+          <button type="button" className={styles.quiet} onClick={() => setComposing(true)} aria-label={`${replyShown ? 'Edit reply' : 'Reply'} to ${review.author_display_name}`}>
+            {replyShown ? 'Edit reply' : 'Reply'}
+          </button>
+        ) : null}
+      </div>
+      {composing ? <ReplyComposer review={review} hasCredentials={!!app?.credentials} onDone={() => setComposing(false)} /> : null}
     </article>
   );
 }
@@ -110,7 +148,7 @@ export default function ReviewsPage() {
             <ol className={own.list}>
               {list.map((r) => (
                 <li key={r.id}>
-                  <ReviewCard review={r} />
+                  <ReviewCard review={r} app={apps.data?.find((a) => a.key === r.app_key)} />
                 </li>
               ))}
             </ol>

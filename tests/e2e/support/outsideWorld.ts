@@ -7,6 +7,7 @@
  *   GET /__control/mail?to=<address>&count=<n>&timeout=<ms>      messages to <address> once there are ≥ n
  *   GET /__control/requests?fake=<itunes|play|chat>&path=<prefix>&count=<n>&timeout=<ms>
  *   /__control/connect/…                                          the connect flow's routes (connectWorld.ts)
+ *   /__control/store-apis/…                                       App Store Connect and Play Developer API apps (storeApis.ts)
  *
  * Captcha: no hCaptcha widget can load offline, so the server runs without HCAPTCHA_SECRET (captcha off, as in a
  * fresh `npm start`); the captcha check itself is covered by the API tests against tests/fakes/hcaptcha.ts.
@@ -21,6 +22,7 @@ import { startFakeSmtp, type ReceivedMail } from '../../fakes/smtp';
 import { startChatWebhooks } from '../../fakes/chatWebhooks';
 import { SLOW_SEARCH_TERM, type Mail, type SeenRequest } from './control';
 import { startConnectFakes } from './connectWorld';
+import { startStoreApiFakes } from './storeApis';
 
 export type OutsideWorld = {
   /** Environment for the real server: where the outside services are. */
@@ -87,6 +89,9 @@ export async function startOutsideWorld(): Promise<OutsideWorld> {
     // The connect flow's fakes and control routes (Slack/Discord OAuth, per-test apps, reviews, receivers).
     const connect = await startConnectFakes({ catalog, feed, chat });
     started.push(connect);
+    // App Store Connect and the Google Play Developer API (store credentials, replies).
+    const storeApis = await startStoreApiFakes(catalog);
+    started.push(storeApis);
 
     const hosts: Record<string, FakeServer> = { itunes, play, chat: chat.server };
     const mailWaiters: Array<() => void> = [];
@@ -133,11 +138,12 @@ export async function startOutsideWorld(): Promise<OutsideWorld> {
         return false;
       },
       connect.control,
+      storeApis.control,
     ]);
     started.push(control);
 
     return {
-      serverEnv: { ITUNES_BASE_URL: itunes.url, GOOGLE_PLAY_BASE_URL: play.url, SMTP_URL: smtp.url, MAIL_FROM: 'ARB <reviews@arb.test>', ...connect.env },
+      serverEnv: { ITUNES_BASE_URL: itunes.url, GOOGLE_PLAY_BASE_URL: play.url, SMTP_URL: smtp.url, MAIL_FROM: 'ARB <reviews@arb.test>', ...connect.env, ...storeApis.env },
       controlUrl: control.url,
       async close() {
         closed = true;

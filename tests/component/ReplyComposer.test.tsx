@@ -1,0 +1,120 @@
+// The inbox's reply composer against a loopback API: the store's limit counted as you type and refused before sending,
+// a template filled with the reviewer's name and the app's title, what is sent, the server's refusal as a toast, and
+// what it says when the app has no store credentials.
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import toast, { Toaster } from 'react-hot-toast';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { encode as encodeBase64Url } from 'jose/base64url';
+import ReplyComposer, { type ComposerProps } from '@/components/dashboard/reviews/ReplyComposer';
+import { useAuthStore } from '@/stores/auth';
+import { render } from '@/tests/helpers/render';
+import { resetStores } from '@/tests/helpers/resetStores';
+import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+
+const jwt = ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, email: 'ana@example.com', org: 'org_7', scope: 'full' })), 'sig'].join('.');
+
+const review = (over: Partial<ComposerProps['review']> = {}): ComposerProps['review'] => ({
+  id: '42',
+  app_key: 'google_play_store__com.lantern.notes',
+  app_store: 'google_play_store',
+  title: 'Lantern Notes',
+  author_display_name: 'Rin',
+  reply_text: null,
+  reply: null,
+  ...over,
+});
+
+const TEMPLATES = '/api/v1/org/reply-templates';
+const templates = (list: unknown[]) => route('GET', TEMPLATES, ok(list));
+const sentReply = { id: 'rpl_1', review_id: '42', state: 'pending_publish', text: 'x', failure: null, by: 'ana@example.com', replied_at: new Date().toISOString(), attempts: 1, next_attempt_at: null };
+
+let fake: ApiFake | undefined;
+beforeEach(() => {
+  resetStores();
+  useAuthStore.getState().setAuthData({ authToken: jwt, email: 'ana@example.com' });
+});
+afterEach(async () => {
+  act(() => toast.remove());
+  fake?.restore();
+  await fake?.close();
+  fake = undefined;
+});
+
+const posts = () => fake!.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === '/api/v1/org/reviews/42/reply');
+
+describe('Reply composer', () => {
+  test("counts against Google Play's 350 characters, refuses longer text before sending, then sends", async () => {
+    fake = await startApiFake([templates([]), route('POST', '/api/v1/org/reviews/42/reply', ok(sentReply))]);
+    const onDone = vi.fn();
+    const { user } = render(
+      <>
+        <Toaster />
+        <ReplyComposer review={review()} hasCredentials onDone={onDone} />
+      </>,
+    );
+    const box = await screen.findByLabelText('Your reply');
+    expect(screen.getByText('0 / 350 characters')).toBeTruthy();
+    fireEvent.change(box, { target: { value: '👍'.repeat(351) } });
+    expect(screen.getByText('351 / 350 characters — too long for Google Play: shorten it by 1.')).toBeTruthy();
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    const send = screen.getByRole('button', { name: 'Send reply' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.submit(send.closest('form')!);
+    expect(posts()).toHaveLength(0);
+
+    fireEvent.change(box, { target: { value: '👍'.repeat(350) } });
+    expect(screen.getByText('350 / 350 characters')).toBeTruthy();
+    await user.click(send);
+    await screen.findByText('Reply sent to Google Play');
+    expect(posts().map((r) => JSON.parse(r.body))).toEqual([{ text: '👍'.repeat(350) }]);
+    expect(onDone).toHaveBeenCalled();
+  });
+
+  test("App Store's limit is 5,970; a template fills {author} and {app}; the store's refusal is a toast", async () => {
+    const reason = "This App Store Connect key's role can't reply to reviews: give key 2X9R4HXF34 the Admin, App Manager or Customer Support role.";
+    fake = await startApiFake([
+      templates([{ id: 'tpl_1', app_key: 'apple_app_store__1', name: 'Thanks', body: 'Thanks {author}, glad {app} helps!', created_at: '', updated_at: '' }]),
+      route('POST', '/api/v1/org/reviews/42/reply', fail(422, 'reply_failed', reason)),
+    ]);
+    const { user } = render(
+      <>
+        <Toaster />
+        <ReplyComposer review={review({ app_key: 'apple_app_store__1', app_store: 'apple_app_store', author_display_name: 'Maya K' })} hasCredentials onDone={() => undefined} />
+      </>,
+    );
+    expect(await screen.findByText('0 / 5,970 characters')).toBeTruthy();
+    const picker = screen.getByLabelText('Template');
+    await screen.findByRole('option', { name: 'Thanks' });
+    await user.selectOptions(picker, 'tpl_1');
+    expect((screen.getByLabelText('Your reply') as HTMLTextAreaElement).value).toBe('Thanks Maya K, glad Lantern Notes helps!');
+    expect(screen.getByText('40 / 5,970 characters')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Send reply' }));
+    await screen.findByText(reason);
+    expect(posts().map((r) => JSON.parse(r.body))).toEqual([{ text: 'Thanks Maya K, glad Lantern Notes helps!' }]);
+  });
+
+  test('saves the text as a template for the app', async () => {
+    fake = await startApiFake([templates([]), route('POST', TEMPLATES, ok({ id: 'tpl_2', app_key: 'google_play_store__com.lantern.notes', name: 'Fixed', body: 'Fixed in 2.1, {author}!', created_at: '', updated_at: '' }))]);
+    const { user } = render(
+      <>
+        <Toaster />
+        <ReplyComposer review={review()} hasCredentials onDone={() => undefined} />
+      </>,
+    );
+    await user.type(await screen.findByLabelText('Your reply'), 'Fixed in 2.1, {{author}!');
+    await user.type(screen.getByLabelText('Template name'), 'Fixed');
+    await user.click(screen.getByRole('button', { name: 'Save as template' }));
+    await screen.findByText('Template "Fixed" saved');
+    const saved = fake.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === TEMPLATES);
+    expect(saved.map((r) => JSON.parse(r.body))).toEqual([{ app_key: 'google_play_store__com.lantern.notes', name: 'Fixed', body: 'Fixed in 2.1, {author}!' }]);
+  });
+
+  test('without store credentials it says where to add them, and offers no text box', async () => {
+    render(<ReplyComposer review={review()} hasCredentials={false} onDone={() => undefined} />);
+    const note = screen.getByRole('note');
+    expect(note.textContent).toBe("Replies go through Google Play’s own API: add this app’s Google Play service account on the Apps page (its Store credentials), then reply here.");
+    expect(screen.getByRole('link', { name: 'Apps page' }).getAttribute('href')).toBe('/dashboard/apps');
+    expect(screen.queryByLabelText('Your reply')).toBeNull();
+    await waitFor(() => expect(screen.queryByText(/Loading/)).toBeNull());
+  });
+});
