@@ -216,6 +216,8 @@ export interface DestinationsTable {
   expires_at: NullableTimestamp;
   /** Language its reviews should be translated into (e.g. "en"); stored, not acted on yet. */
   translate_to: string | null;
+  /** Webhook destinations: the `whsec_…` signing secret, encrypted (server/crypto.ts); null for other platforms. */
+  signing_secret_enc: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
