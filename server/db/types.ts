@@ -397,4 +397,12 @@ export interface Database {
   org_apps: OrgAppsTable;
   api_keys: ApiKeysTable;
   org_usage_months: OrgUsageMonthsTable;
+  app_review_stats: AppReviewStatsTable;
+}
+
+/** Per-app review counters, kept by triggers on reviews (migration 0018): read them, never write them. */
+export interface AppReviewStatsTable {
+  app_key: string;
+  review_count: string | number;
+  rating_sum: string | number;
 }
