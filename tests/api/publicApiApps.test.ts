@@ -2,9 +2,9 @@
 // reviews' triggers keep (no counting per call) and stay equal to a real count through inserts, batch inserts, edits
 // and deletions; the answer carries an ETag, so an unchanged list is a 304 with no body and a changed one is not; one
 // statement counts the key's rate and the organisation's month of calls.
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { getDb } from '@/server/db/client';
+import { getDb, getDbHandle, setDbForTests } from '@/server/db/client';
 import { countKeyCall } from '@/server/apiKeys/data';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
@@ -124,6 +124,30 @@ describe('ETag', () => {
 });
 
 describe('the rate and the month in one statement', () => {
+  test('a call of GET v1/apps sends 3 statements: the key with its plan, the rate with the month, the list', async () => {
+    const owner = await newOwner();
+    await appWith(owner, 'apple_app_store', [{ body: 'one', hoursAgo: 1 }]);
+    const key = await keyFor(owner);
+    expect((await apps(key)).status).toBe(200); // the first use also stamps last_used_at (once a minute)
+    let statements = 0;
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const handle = await getDbHandle();
+    setDbForTests({ ...handle, db: handle.db.withPlugin(counter) });
+    try {
+      expect((await apps(key)).status).toBe(200);
+    } finally {
+      setDbForTests(handle);
+    }
+    // Before: the key, the rate, the plan, the month's count and the list, each on its own — 5.
+    expect(statements).toBe(3);
+  });
+
   test('counts the call in both, and a refused hit only in the rate', async () => {
     const owner = await newOwner();
     const now = new Date();
