@@ -23,43 +23,16 @@
  * cached answer and `for await` over the body — server/http/api.ts now avoids them). On a busy machine the req/s of
  * both sides swing widely; compare CPU per request (`node --cpu-prof`, `perf record`) rather than single runs.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { replayedHeaders, requestRaw, type RawAnswer } from './lib/rawHttp.mjs';
+import { againstCeiling, request, type Call, type Served } from './support/ceilingRuns';
 import { startAppStoreFakes } from '../tests/fakes/appStores';
 import { DEMO_APPS } from '../tests/fixtures/catalog';
 
 const root = path.resolve(__dirname, '..');
-const WARMUP_SECONDS = 1;
-
-type Served = { url: string; close: () => Promise<void> };
-type Call = { path: string; method: 'GET' | 'POST'; body?: string };
-type Answer = RawAnswer;
-/** One call of `call` on the server at `base`. */
-const request = (base: string, call: Call): Promise<Answer> => requestRaw(`${base}${call.path}`, { method: call.method, body: call.body });
-type LoadResult = { rps: number; p99: number };
-
-function listen(server: http.Server): Promise<Served> {
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise((r) => {
-            server.closeAllConnections();
-            server.close(() => r());
-          }),
-      });
-    });
-  });
-}
 
 async function startRouteFileServer(): Promise<Served> {
   const { startTestApi } = await import('../tests/helpers/api');
@@ -74,66 +47,6 @@ async function startRealServer(dataDir: string, env: Record<string, string>): Pr
   ensureBuild({ distDir, log: (msg) => console.error(msg) });
   const server = await startServer({ dataDir, distDir, env });
   return { url: server.url, close: server.stop };
-}
-
-/**
- * A server that answers every request with the recorded answer: the same status, headers (names as sent,
- * Content-Length included so that Node does not switch to chunked encoding) and body bytes. Date, Connection and
- * Keep-Alive are left to Node, which adds them to both servers' answers alike.
- */
-function startCeiling(answer: Answer): Promise<Served> {
-  const headers = replayedHeaders(answer.rawHeaders);
-  return listen(
-    http.createServer((_req, res) => {
-      res.writeHead(answer.status, headers);
-      res.end(answer.body);
-    }),
-  );
-}
-
-/**
- * The ceiling must answer what our server answered — status, body, every header but Date with the same name and value
- * (the order may differ: Node puts a Content-Length it computed itself after its own headers) — or the comparison is
- * not fair.
- */
-function assertSameAnswer(name: string, ours: Answer, ceiling: Answer): void {
-  const headers = (raw: string[]) => {
-    const pairs: string[] = [];
-    for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() !== 'date') pairs.push(`${raw[i]}: ${raw[i + 1]}`);
-    return JSON.stringify(pairs.sort());
-  };
-  const same = ours.status === ceiling.status && ours.body.equals(ceiling.body) && headers(ours.rawHeaders) === headers(ceiling.rawHeaders);
-  if (!same) {
-    throw new Error(`${name}: the ceiling answers differently:\n${JSON.stringify(ours.rawHeaders)}\n${JSON.stringify(ceiling.rawHeaders)}`);
-  }
-}
-
-function autocannon(url: string, call: Call, seconds: number, connections: number): Promise<LoadResult> {
-  const bin = path.join(root, 'node_modules/autocannon/autocannon.js');
-  const args = [bin, '-j', '-c', String(connections), '-d', String(seconds), '-m', call.method];
-  if (call.body) args.push('-H', 'Content-Type=application/json', '-b', call.body);
-  args.push(`${url}${call.path}`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.trim()}`));
-      const r = JSON.parse(out) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number; timeouts: number };
-      if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
-        return reject(new Error(`${call.method} ${call.path}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts`));
-      }
-      resolve({ rps: r.requests.average, p99: r.latency.p99 });
-    });
-  });
-}
-
-/** Several runs as one: the mean requests/s and the worst p99 (the runs' latencies are not kept to merge). */
-function combine(runs: LoadResult[]): LoadResult {
-  return { rps: runs.reduce((sum, r) => sum + r.rps, 0) / runs.length, p99: Math.max(...runs.map((r) => r.p99)) };
 }
 
 async function main() {
@@ -190,25 +103,7 @@ async function main() {
         throw new Error(`${name}: the second request went to the store again; the cache is not working`);
       }
 
-      const ceilingServer = await startCeiling(warm);
-      let api: LoadResult;
-      let ceiling: LoadResult;
-      try {
-        assertSameAnswer(name, warm, await request(ceilingServer.url, call));
-        // Each server gets a short unmeasured run first, so both are measured with their code already optimised by V8.
-        await autocannon(server.url, call, WARMUP_SECONDS, connections);
-        await autocannon(ceilingServer.url, call, WARMUP_SECONDS, connections);
-        // Then one-second runs, taking turns: when other work on the machine comes and goes, both sides share it.
-        const ours: LoadResult[] = [];
-        const bare: LoadResult[] = [];
-        for (let i = 0; i < seconds; i++) {
-          ours.push(await autocannon(server.url, call, 1, connections));
-          bare.push(await autocannon(ceilingServer.url, call, 1, connections));
-        }
-        [api, ceiling] = [combine(ours), combine(bare)];
-      } finally {
-        await ceilingServer.close();
-      }
+      const { api, ceiling } = await againstCeiling(name, server, call, warm, seconds, connections);
 
       console.log(`${prefix}.${name}.cached.rps: ${Math.round(api.rps)} req/s`);
       console.log(`${prefix}.${name}.cached.p99: ${api.p99} ms`);

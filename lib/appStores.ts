@@ -11,13 +11,15 @@ export function isAppStore(value: unknown): value is AppStore {
   return typeof value === 'string' && (APP_STORES as readonly string[]).includes(value);
 }
 
-/** The chat platforms (and e-mail) a connection can deliver to; Slack is the default. */
+/** The chat platforms (and e-mail) anyone can connect to from the home page; Slack is the default. */
 export const PLATFORMS = ['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+/** What an organisation can add from the dashboard: those, and signed webhooks (a secret its admins keep). */
+export const ORG_PLATFORMS = [...PLATFORMS, 'webhook'] as const;
+export type Platform = (typeof ORG_PLATFORMS)[number];
 export const DEFAULT_PLATFORM: Platform = 'slack';
 
 export function isPlatform(value: unknown): value is Platform {
-  return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
+  return typeof value === 'string' && (ORG_PLATFORMS as readonly string[]).includes(value);
 }
 
 export const DEFAULT_COUNTRY = 'us';

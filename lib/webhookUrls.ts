@@ -8,11 +8,12 @@
  *   Mattermost  https://<any public host>[/<subpath>]/hooks/<26 lowercase alphanumerics>
  *   Discord     https://discord.com/api[/v10]/webhooks/<id>/<token>  (also discordapp.com, ptb., canary.)
  *   Webex       https://webexapis.com/v1/webhooks/incoming/<token>   (legacy api.ciscospark.com)
+ *   Webhook     any https URL on a public host name (any port, any path): signed requests (Standard Webhooks)
  * Always https, port 443, no user name or password. `allowPrivate` (tests only, ALLOW_PRIVATE_WEBHOOKS) lets http and
  * loopback hosts through in place of the platform's host, but the path must still have the platform's shape.
  * Where a name resolves to is checked at connect time by the server's SSRF guard, not here.
  */
-export type WebhookPlatform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex';
+export type WebhookPlatform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex' | 'webhook';
 
 export type WebhookUrlCheck =
   /** `url`: the normalised URL to store and post to. */
@@ -28,6 +29,7 @@ const WEBHOOK_PLATFORM_NAMES: Record<WebhookPlatform, string> = {
   mattermost: 'Mattermost',
   discord: 'Discord',
   webex: 'Webex',
+  webhook: 'Webhook',
 };
 
 const KIND: Record<WebhookPlatform, string> = {
@@ -36,6 +38,7 @@ const KIND: Record<WebhookPlatform, string> = {
   mattermost: 'a Mattermost incoming-webhook',
   discord: 'a Discord webhook',
   webex: 'a Webex incoming-webhook',
+  webhook: 'an https',
 };
 
 export const WEBHOOK_URL_EXAMPLES: Record<WebhookPlatform, string> = {
@@ -44,6 +47,7 @@ export const WEBHOOK_URL_EXAMPLES: Record<WebhookPlatform, string> = {
   mattermost: 'https://mattermost.example.com/hooks/xxxxxxxxxxxxxxxxxxxxxxxxxx',
   discord: 'https://discord.com/api/webhooks/123456789012345678/XXXX',
   webex: 'https://webexapis.com/v1/webhooks/incoming/XXXX',
+  webhook: 'https://example.com/hooks/arb',
 };
 
 const TEAMS_RETIRING_WARNING =
@@ -157,9 +161,18 @@ function checkWebex(u: URL, hostAllowed: boolean): WebhookUrlCheck {
   return { ok: true, url: u.href };
 }
 
+/** A signed webhook may go to any public https endpoint: a custom port is common (n8n, self-hosted services). */
+function checkSignedWebhook(u: URL, privateAllowed: boolean): WebhookUrlCheck {
+  if (!privateAllowed && isPrivateHost(u.hostname)) {
+    return fail('That address is on a private network. ARB only sends to endpoints that are reachable from the internet.');
+  }
+  if (u.hash) return fail('Leave out the #… part: it is never sent to the server.');
+  return { ok: true, url: u.href };
+}
+
 export function validateWebhookUrl(platform: WebhookPlatform | 'email', input: string, options: WebhookUrlOptions = {}): WebhookUrlCheck {
   if (platform === 'email') return fail('E-mail destinations take an e-mail address, not a webhook URL.');
-  if (!(platform in KIND)) return fail('Choose Slack, Microsoft Teams, Mattermost, Discord or Webex.');
+  if (!(platform in KIND)) return fail('Choose Slack, Microsoft Teams, Mattermost, Discord, Webex or Webhook.');
   const raw = (input ?? '').trim();
   if (!raw) return fail(`Paste the ${WEBHOOK_PLATFORM_NAMES[platform]} webhook URL. It should look like ${WEBHOOK_URL_EXAMPLES[platform]}.`);
   let u: URL;
@@ -176,7 +189,7 @@ export function validateWebhookUrl(platform: WebhookPlatform | 'email', input: s
   const relaxed = allowPrivate && (loopback || (platform === 'mattermost' && isPrivateHost(u.hostname)));
   if (!relaxed) {
     if (u.protocol !== 'https:') return fail(`Webhook URLs must start with https://. It should look like ${WEBHOOK_URL_EXAMPLES[platform]}.`);
-    if (u.port !== '' && u.port !== '443') return fail(`Webhook URLs use the standard https port (443). It should look like ${WEBHOOK_URL_EXAMPLES[platform]}.`);
+    if (u.port !== '' && u.port !== '443' && platform !== 'webhook') return fail(`Webhook URLs use the standard https port (443). It should look like ${WEBHOOK_URL_EXAMPLES[platform]}.`);
   }
 
   const checks: Record<WebhookPlatform, (url: URL) => WebhookUrlCheck> = {
@@ -185,6 +198,7 @@ export function validateWebhookUrl(platform: WebhookPlatform | 'email', input: s
     mattermost: (url) => checkMattermost(url, allowPrivate),
     discord: (url) => checkDiscord(url, loopback),
     webex: (url) => checkWebex(url, loopback),
+    webhook: (url) => checkSignedWebhook(url, loopback),
   };
   return checks[platform](u);
 }

@@ -5,12 +5,12 @@ import http from 'node:http';
 /**
  * One request as the load generator sends it (no Accept-Encoding): status, raw headers as sent, body bytes.
  * @param {string} url
- * @param {{ method?: string, body?: string }} [options] a body is sent as JSON
+ * @param {{ method?: string, body?: string, headers?: Record<string, string> }} [options] a body is sent as JSON
  * @returns {Promise<{ status: number, rawHeaders: string[], body: Buffer }>}
  */
-export function requestRaw(url, { method = 'GET', body } = {}) {
+export function requestRaw(url, { method = 'GET', body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent: false, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
+    const req = http.request(url, { method, agent: false, headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers } }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));

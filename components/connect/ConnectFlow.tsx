@@ -13,7 +13,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import QueryProvider from '@/components/common/QueryProvider';
-import type { Platform } from '@/lib/appStores';
+import { ORG_PLATFORMS, PLATFORMS, type Platform } from '@/lib/appStores';
 import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
 import { ALL_COUNTRIES } from '@/lib/storefronts';
 import { useConnectMutation, usePublicConfigQuery, useStartOAuthMutation } from '@/lib/queries/connect';
@@ -39,8 +39,8 @@ function errorMessage(err: unknown): string {
 type FlowProps = {
   /** Connect with the signed-in session, for the caller's organisation (the dashboard). */
   forOrganisation?: boolean;
-  /** After a connection was made (the dashboard refreshes its list). */
-  onConnected?: (destinationId: string) => void;
+  /** After a connection was made (the dashboard refreshes its list; a new Webhook's secret comes with it, once). */
+  onConnected?: (destinationId: string, extra: { signingSecret: string | null }) => void;
 };
 
 function Flow({ forOrganisation = false, onConnected }: FlowProps) {
@@ -141,7 +141,7 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
       setConfirmationMessage(pending ? (result.confirmation?.sent === false ? result.confirmation.message : null) : null);
       c.setDestinationId(result.destination_id);
       c.setConnectionState('connected');
-      onConnected?.(result.destination_id);
+      onConnected?.(result.destination_id, { signingSecret: result.signing_secret ?? null });
       c.setShowSignupBanner(true);
       // The status card carries the invitation to sign up from here on; the search hero's banner would be a second one.
       useAppSelectionStore.getState().setShowSignupBanner(false);
@@ -197,7 +197,7 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
           }}
         >
           <p className={styles.progress}>Step 1 of 2</p>
-          <PlatformPicker value={platform} onChange={choosePlatform} name="arb-platform" />
+          <PlatformPicker value={platform} onChange={choosePlatform} name="arb-platform" platforms={forOrganisation ? ORG_PLATFORMS : PLATFORMS} />
           <div className={styles.actions}>
             <button type="submit" className={styles.primary} disabled={!continueEnabled}>
               Continue

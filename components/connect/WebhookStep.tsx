@@ -74,7 +74,11 @@ export default function WebhookStep({ platform, appStore, values, onChange, conf
         {isEmail ? 'Where should we e-mail the reviews?' : `Connect ${guide.name}`}
       </h3>
       <p className={styles.stepLead}>
-        {isEmail ? 'Reviews arrive one by one as they are written.' : `Reviews will be posted through a ${guide.name} incoming webhook.`}
+        {isEmail
+          ? 'Reviews arrive one by one as they are written.'
+          : platform === 'webhook'
+            ? 'Each review is sent to your endpoint as JSON, signed as the Standard Webhooks specification says.'
+            : `Reviews will be posted through a ${guide.name} incoming webhook.`}
       </p>
 
       {oauthPlatform ? (

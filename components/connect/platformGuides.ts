@@ -88,4 +88,15 @@ export const PLATFORM_GUIDES: Record<Platform, PlatformGuide> = {
     ],
     docs: null,
   },
+  webhook: {
+    name: 'Webhook',
+    hint: 'Signed JSON to any HTTPS endpoint (n8n, Zapier, Make, your own service)',
+    fieldLabel: 'Endpoint URL (https)',
+    steps: [
+      'Create an endpoint that accepts POST requests with a JSON body: an n8n or Make webhook trigger, a Zapier catch hook, or your own service.',
+      'Paste its https URL here. Each review arrives as JSON in the public API’s review shape.',
+      'After connecting, copy the signing secret (whsec_…): it is shown once. Check each request’s webhook-signature with it.',
+    ],
+    docs: { href: 'https://www.standardwebhooks.com/', label: 'the Standard Webhooks specification' },
+  },
 };

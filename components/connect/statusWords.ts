@@ -42,6 +42,8 @@ export function connectedHeading(platform: Platform, label: string | null, targe
       return 'Connected to your Webex space';
     case 'email':
       return `Sending reviews to ${target}`;
+    case 'webhook':
+      return `Sending signed reviews to ${target}`;
   }
 }
 

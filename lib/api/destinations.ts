@@ -13,3 +13,5 @@ export const listDestinations = async () => call<OrgDestination[]>(api.get('v1/o
 export const changeDestination = async (id: string, change: DestinationChange) => call<OrgDestination>(api.patch(path(id), change, await signedIn()));
 export const deleteDestination = async (id: string) => call<{ ok: true }>(api.delete(path(id), await signedIn()));
 export const testDestination = async (id: string) => call<TestResult>(api.post(`${path(id)}/test`, {}, await signedIn()));
+export type RotatedSecret = ApiData<'/api/v1/org/destinations/{id}/rotate-secret', 'post'>;
+export const rotateDestinationSecret = async (id: string) => call<RotatedSecret>(api.post(`${path(id)}/rotate-secret`, {}, await signedIn()));

@@ -569,6 +569,23 @@ export interface paths {
         patch: operations["patchApiV1OrgDestinationsId"];
         trace?: never;
     };
+    "/api/v1/org/destinations/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one stops at once */
+        post: operations["postApiV1OrgDestinationsIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/destinations/{id}/test": {
         parameters: {
             query?: never;
@@ -2425,6 +2442,8 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
+                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
+                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -2492,7 +2511,7 @@ export interface operations {
                 "application/json": {
                     payload: string;
                     /** @enum {string} */
-                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
+                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                 };
             };
         };
@@ -2521,6 +2540,8 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
+                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
+                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -2616,6 +2637,8 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
+                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
+                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -4204,7 +4227,7 @@ export interface operations {
                             last_error: string | null;
                             last_error_at: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
@@ -4403,7 +4426,7 @@ export interface operations {
                             last_error: string | null;
                             last_error_at: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
@@ -4455,6 +4478,87 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgDestinationsIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description `whsec_` + base64: the key of the Standard Webhooks signature. */
+                            signing_secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

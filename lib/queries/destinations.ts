@@ -3,7 +3,7 @@
  * pages show errors as toasts with the server's message through the Outcome callbacks.
  */
 import { useQuery } from '@tanstack/react-query';
-import { changeDestination, deleteDestination, listDestinations, testDestination, type DestinationChange } from '@/lib/api/destinations';
+import { changeDestination, deleteDestination, listDestinations, rotateDestinationSecret, testDestination, type DestinationChange, type RotatedSecret } from '@/lib/api/destinations';
 import { orgKeys, useInvalidatingMutation, type Outcome } from './team';
 
 export const destinationKeys = { all: ['org', 'destinations'] as const };
@@ -20,3 +20,5 @@ export const useChangeDestination = (o?: Outcome<ChangeVars, Awaited<ReturnType<
 export const useDeleteDestination = (o?: Outcome<string, { ok: true }>) => useDestinationMutation((id: string) => deleteDestination(id), o);
 /** A test changes nothing, but its answer is shown; the list is refreshed anyway (cheap). */
 export const useTestDestination = (o?: Outcome<string, Awaited<ReturnType<typeof testDestination>>>) => useDestinationMutation((id: string) => testDestination(id), o);
+/** A Webhook destination's new signing secret (the audit log records the rotation). */
+export const useRotateSecret = (o?: Outcome<string, RotatedSecret>) => useDestinationMutation((id: string) => rotateDestinationSecret(id), o);

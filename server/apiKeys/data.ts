@@ -47,9 +47,48 @@ export async function revokeApiKey(orgId: string, id: string, db?: DB): Promise<
     .executeTakeFirst();
 }
 
-/** The working key with this hash: its id and organisation. */
-export async function findActiveKeyByHash(keyHash: string, db?: DB): Promise<{ id: string; org_id: string; last_used_at: Date | null } | undefined> {
-  return (await dbOf(db)).selectFrom('api_keys').select(['id', 'org_id', 'last_used_at']).where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+export type ActiveKey = { id: string; org_id: string; last_used_at: Date | null; plan: string; plan_status: string };
+
+/** The working key with this hash: its id, its organisation and that organisation's plan columns, in one query. */
+export async function findActiveKeyByHash(keyHash: string, db?: DB): Promise<ActiveKey | undefined> {
+  return (await dbOf(db))
+    .selectFrom('api_keys')
+    .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
+    .select(['api_keys.id', 'api_keys.org_id', 'api_keys.last_used_at', 'orgs.plan', 'orgs.plan_status'])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export type KeyCallCount = { count: number; windowEndsAt: Date; apiCalls: number | null };
+
+/**
+ * One public-API call in ONE statement: the key's hit in its fixed-window rate counter (rate_limits, the same row and
+ * rule as hitRateLimit) and, when that hit is within `limit` and `countUsage` (the plan includes the API), the
+ * organisation's month of calls (org_usage_months.api_calls). A refused hit is counted in the window (so a caller that
+ * keeps trying is not locked out longer) but not as a call. `apiCalls` is the month's count after it, null when not
+ * counted.
+ */
+export async function countKeyCall(
+  q: { rateKey: string; limit: number; windowSeconds: number; orgId: string; month: string; countUsage: boolean; now: Date },
+  db?: DB,
+): Promise<KeyCallCount> {
+  const windowEnd = new Date(q.now.getTime() + q.windowSeconds * 1000);
+  const r = await sql<{ count: number | string; window_ends_at: Date; api_calls: number | null }>`
+    with hit as (
+      insert into rate_limits as rl (key, count, window_ends_at) values (${q.rateKey}, 1, ${windowEnd})
+      on conflict (key) do update
+        set count = case when rl.window_ends_at <= ${q.now} then 1 else rl.count + 1 end,
+            window_ends_at = case when rl.window_ends_at <= ${q.now} then ${windowEnd} else rl.window_ends_at end
+      returning count, window_ends_at),
+    used as (
+      insert into org_usage_months as u (org_id, month, api_calls)
+        select ${q.orgId}, ${q.month}, 1 from hit where hit.count <= ${q.limit} and ${q.countUsage}
+      on conflict (org_id, month) do update set api_calls = u.api_calls + 1, updated_at = now()
+      returning api_calls)
+    select hit.count, hit.window_ends_at, (select api_calls from used) as api_calls from hit`.execute(await dbOf(db));
+  const row = r.rows[0];
+  return { count: Number(row.count), windowEndsAt: new Date(row.window_ends_at), apiCalls: row.api_calls === null ? null : Number(row.api_calls) };
 }
 
 /** Stamps the key as used now, unless it was stamped less than `everyMs` ago (one write per interval, not per request). */

@@ -47,11 +47,16 @@ export async function revokeKey(m: Membership, id: string): Promise<void> {
   log.info('API key revoked', { orgId: m.orgId, keyId: id });
 }
 
-/** The organisation a presented key belongs to (and the key's id), or null for anything else: unknown, revoked, malformed. */
-export async function verifyApiKey(presented: string): Promise<{ keyId: string; orgId: string } | null> {
+export type VerifiedKey = { keyId: string; orgId: string; /** The organisation's plan columns, read with the key. */ org: { plan: string; plan_status: string } };
+
+/**
+ * The organisation a presented key belongs to (the key's id, and the organisation's plan, read in the same query), or
+ * null for anything else: unknown, revoked, malformed.
+ */
+export async function verifyApiKey(presented: string): Promise<VerifiedKey | null> {
   if (!API_KEY_PATTERN.test(presented)) return null;
   const key = await findActiveKeyByHash(hashOf(presented));
   if (!key) return null;
   if (!key.last_used_at || Date.now() - new Date(key.last_used_at).getTime() >= LAST_USED_EVERY_MS) await touchApiKey(key.id, LAST_USED_EVERY_MS);
-  return { keyId: key.id, orgId: key.org_id };
+  return { keyId: key.id, orgId: key.org_id, org: { plan: key.plan, plan_status: key.plan_status } };
 }

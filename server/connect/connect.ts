@@ -6,7 +6,7 @@
  * so on a fresh app the first poll starts at once and the welcome follows it within a second or two.
  */
 import type { AuthClaims } from '../auth/tokens';
-import { HttpError } from '../http/errors';
+import { HttpError, unauthorized } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
 import { PLATFORM_NAMES } from '../destinations/deliver';
@@ -42,6 +42,8 @@ export type ConnectResult = {
   status: DestinationStatus;
   /** E-mail destinations waiting for their mailbox: the confirmation e-mail, in words. Null otherwise. */
   confirmation: ConfirmationNotice | null;
+  /** A new Webhook destination's signing secret: shown once, here. */
+  signing_secret?: string | null;
 };
 
 /** An address that clicked "unsubscribe" in any ARB e-mail is not signed up again by a stranger's form. */
@@ -91,6 +93,8 @@ async function connectingMember(auth: AuthClaims | null): Promise<Membership | n
 
 export async function connectDestination(req: ConnectRequest & { target: ConnectTarget }, ctx: ConnectContext): Promise<ConnectResult> {
   const member = await connectingMember(ctx.auth);
+  // A signed webhook's secret is shown once and rotated from the dashboard: it belongs to an organisation.
+  if (req.platform === 'webhook' && !member) throw unauthorized('Sign in to add a Webhook destination: it belongs to your organisation, whose dashboard shows and rotates its signing secret.');
   await enforceRateLimit(CONNECT_LIMITS.perIp, ipRateKey(ctx.ip), 'Too many connections from your network in the last hour. Try again later.');
   if (req.target.kind === 'email') {
     await enforceRateLimit(CONNECT_LIMITS.perAddress, mailboxKey(req.target.email), 'This address was signed up several times today already. Try again tomorrow.');
@@ -127,5 +131,6 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     warning: created.warning,
     status: confirmation?.sent ? { ...created.status, confirmation_sent_at: confirmation.sent_at } : created.status,
     confirmation,
+    ...(req.platform === 'webhook' ? { signing_secret: created.signingSecret } : {}),
   };
 }

@@ -30,6 +30,11 @@ const connectResponse = z.object({
   warning: z.string().nullable(),
   status: z.record(z.string(), z.unknown()),
   confirmation: z.object({ sent: z.boolean(), sent_at: z.string().nullable(), resend_after: z.string().nullable(), message: z.string() }).nullable(),
+  signing_secret: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only.' }),
 });
 
 export const publicConfigEndpoint = endpoint({

@@ -140,8 +140,8 @@ export function parseConnectionPayload(platform: Platform, encoded: string, webh
 
 /** The body of POST v1/oauth/platform/connect (CONTRACT.md). */
 export const platformConnectBody = z.object({
-  platform: z.enum(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'], {
-    error: 'must be one of slack, msteams, mattermost, discord, webex, email',
+  platform: z.enum(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email', 'webhook'], {
+    error: 'must be one of slack, msteams, mattermost, discord, webex, email, webhook',
   }),
   payload: z.string({ error: 'is required: the encoded v2 connection payload' }).min(1, 'is required').max(MAX_PAYLOAD_CHARS, 'is too long'),
 });

@@ -216,6 +216,8 @@ export interface DestinationsTable {
   expires_at: NullableTimestamp;
   /** Language its reviews should be translated into (e.g. "en"); stored, not acted on yet. */
   translate_to: string | null;
+  /** Webhook destinations: the `whsec_…` signing secret, encrypted (server/crypto.ts); null for other platforms. */
+  signing_secret_enc: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -443,4 +445,12 @@ export interface Database {
   replies: RepliesTable;
   reply_templates: ReplyTemplatesTable;
   store_allowances: StoreAllowancesTable;
+  app_review_stats: AppReviewStatsTable;
+}
+
+/** Per-app review counters, kept by triggers on reviews (migration 0018): read them, never write them. */
+export interface AppReviewStatsTable {
+  app_key: string;
+  review_count: string | number;
+  rating_sum: string | number;
 }

@@ -13,6 +13,7 @@ import { isAddressUnsubscribed } from '../subscriptions/data';
 import { log } from '../log';
 import type { FormattedMessage, Platform } from './types';
 import type { SendResult, WebhookSender } from './send';
+import { signWebhook } from './signing';
 
 export type DeliveryOutcome =
   | { type: 'delivered'; status: number; /** Platform asked for a pause before the next message (Discord buckets). */ pauseMs?: number }
@@ -28,6 +29,7 @@ export const PLATFORM_NAMES: Record<Platform, string> = {
   discord: 'Discord',
   webex: 'Webex',
   email: 'E-mail',
+  webhook: 'Webhook endpoint',
 };
 
 /** Stored as the destination's status_reason; the connect flow looks for it before mailing an address again. */
@@ -148,12 +150,23 @@ export function classifyWebhookResponse(platform: Platform, res: SendResult): De
     case 'email':
       if (status === 400 || status === 413 || status === 415) return rejected(platform, status, body);
       break;
+    case 'webhook':
+      // A receiver that validates the payload says so with 400 or 422: about this message, not the endpoint.
+      if (status === 400 || status === 413 || status === 415 || status === 422) return rejected(platform, status, body);
+      break;
   }
   if (GONE_WORDS[status]) return gone(platform, status, body, GONE_WORDS[status]);
   return rejected(platform, status, body);
 }
 
-export type DeliveryTarget = { destinationId: string; platform: Platform; /** Webhook URL or e-mail address (decrypted). */ target: string };
+export type DeliveryTarget = {
+  destinationId: string;
+  platform: Platform;
+  /** Webhook URL or e-mail address (decrypted). */
+  target: string;
+  /** Signed webhooks: the destination's `whsec_` secret (decrypted). */
+  signingSecret?: string | null;
+};
 
 /** A target checked for sending: the URL to POST to, or why nothing may be sent to it. */
 export type PreparedTarget = DeliveryTarget & ({ postUrl: string; invalid?: undefined } | { postUrl?: undefined; invalid: DeliveryOutcome });
@@ -198,6 +211,12 @@ export async function deliver(
 
   if (target.invalid) return target.invalid;
   // A stable id per delivery: platforms that dedupe on it will, and receivers' logs can tie a repeat to its first try.
-  const res = await opts.sender.postJson(target.postUrl, message.body, { 'idempotency-key': opts.idempotencyKey });
+  const headers: Record<string, string> = { 'idempotency-key': opts.idempotencyKey };
+  if (target.platform === 'webhook') {
+    if (!target.signingSecret) return { type: 'rejected', status: 0, error: 'This webhook has no signing secret: rotate its secret in the dashboard.' };
+    // The sender serialises the body with the same JSON.stringify, so the signature covers the exact bytes sent.
+    Object.assign(headers, signWebhook(target.signingSecret, opts.idempotencyKey, JSON.stringify(message.body)));
+  }
+  const res = await opts.sender.postJson(target.postUrl, message.body, headers);
   return classifyWebhookResponse(target.platform, res);
 }

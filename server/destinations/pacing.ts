@@ -20,6 +20,8 @@ export const PLATFORM_PACE: Record<Platform, Pace> = {
   mattermost: { intervalMs: 100, burst: 10 },
   webex: { intervalMs: 1000, burst: 3 },
   email: { intervalMs: 200, burst: 5 },
+  // A program, not a chat: no published limit, so Mattermost's default pace; its 429s are honoured like any other.
+  webhook: { intervalMs: 100, burst: 10 },
 };
 
 export const NO_PACE: Pace = { intervalMs: 0, burst: 1 };

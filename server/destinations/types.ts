@@ -4,8 +4,9 @@
  */
 import type { AppStore, NormalizedReview } from '../sources/types';
 
-export type Platform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex' | 'email';
-export const PLATFORMS: readonly Platform[] = ['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'];
+/** `webhook`: any HTTPS endpoint, sent the review as JSON and signed (Standard Webhooks). */
+export type Platform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex' | 'email' | 'webhook';
+export const PLATFORMS: readonly Platform[] = ['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email', 'webhook'];
 
 export type AppInfo = { appId: string; store: AppStore; title: string; iconUrl?: string | null; storeUrl?: string | null };
 
@@ -13,6 +14,8 @@ export type Sentiment = { label: 'positive' | 'neutral' | 'negative'; score: num
 
 export type ReviewMessageInput = {
   kind: 'new' | 'updated';
+  /** The stored review's id (what the public API calls it); absent for a test message, which is no stored review. */
+  reviewId?: string | null;
   review: NormalizedReview;
   app: AppInfo;
   sentiment?: Sentiment | null;

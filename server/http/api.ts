@@ -8,6 +8,7 @@
  * Bodies are read here (not by Next) so that size limits answer 413 and bad JSON answers 400 in our one error shape.
  * Handlers only use node's IncomingMessage/ServerResponse, so tests can serve them without Next (tests/helpers/api.ts).
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z, type ZodType } from 'zod';
 import { HttpError, unauthorized, forbidden } from './errors';
@@ -123,7 +124,31 @@ export function sendApiError(req: IncomingMessage, res: ServerResponse, err: Htt
 
 /** A success answer whose whole body (`{"data":…}`) is already serialized: see cachedAnswer. */
 class SerializedAnswer {
+  /** Set by taggedAnswer: the answer's validator, and how long a client may reuse it. */
+  etag?: string;
+  cacheControl?: string;
   constructor(readonly body: Buffer) {}
+}
+
+/**
+ * `answer` with an ETag (a hash of its bytes) and `cacheControl`: a request whose If-None-Match names that ETag gets
+ * 304 with no body. For answers of one caller that change when the data does (`private, no-cache`: the client asks
+ * every time, and an unchanged answer costs no body).
+ */
+export function taggedAnswer(answer: SerializedAnswer, cacheControl: string): SerializedAnswer {
+  answer.etag = `"${createHash('sha256').update(answer.body).digest('base64url').slice(0, 27)}"`;
+  answer.cacheControl = cacheControl;
+  return answer;
+}
+
+/** If-None-Match names `etag` (a list, a weak form, or `*`). */
+function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  return value.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
 }
 
 /**
@@ -223,7 +248,11 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
   /** Sends what the handler returned; an error after the handler's own writes only ends the answer. */
   const answer = (c: RequestContext, data: unknown): void => {
     if (data === RAW) return;
-    if (data instanceof SerializedAnswer) c.send(c.status, data.body);
+    if (data instanceof SerializedAnswer && data.etag) {
+      const headers = { ETag: data.etag, 'Cache-Control': data.cacheControl ?? 'private, no-cache' };
+      if (c.status === 200 && matchesEtag(c.req.headers['if-none-match'], data.etag)) c.send(304, '', headers);
+      else c.send(c.status, data.body, headers);
+    } else if (data instanceof SerializedAnswer) c.send(c.status, data.body);
     else c.send(c.status, JSON.stringify({ data: data ?? null }));
   };
 

@@ -33,6 +33,7 @@ import v1OrgBilling from '@/pages/api/v1/org/billing/index';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
 import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
 import v1OrgDestinationsId from '@/pages/api/v1/org/destinations/[id]';
+import v1OrgDestinationsIdRotateSecret from '@/pages/api/v1/org/destinations/[id]/rotate-secret';
 import v1OrgDestinationsIdTest from '@/pages/api/v1/org/destinations/[id]/test';
 import v1OrgInvitations from '@/pages/api/v1/org/invitations/index';
 import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
@@ -88,6 +89,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
   { path: '/api/v1/org/destinations', route: v1OrgDestinations },
   { path: '/api/v1/org/destinations/[id]', route: v1OrgDestinationsId },
+  { path: '/api/v1/org/destinations/[id]/rotate-secret', route: v1OrgDestinationsIdRotateSecret },
   { path: '/api/v1/org/destinations/[id]/test', route: v1OrgDestinationsIdTest },
   { path: '/api/v1/org/invitations', route: v1OrgInvitations },
   { path: '/api/v1/org/invitations/[id]', route: v1OrgInvitationsId },

@@ -288,7 +288,13 @@ export async function orgDestinationAppKeys(db: Db, orgId: string): Promise<stri
 
 /** A destination's platform and encrypted target, for sending it a message outside the queue (a test). */
 export async function getDestinationTarget(db: Db, id: string) {
-  return db.selectFrom('destinations').select(['platform', 'target_enc', 'status']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('destinations').select(['platform', 'target_enc', 'signing_secret_enc', 'status']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Replaces a signed webhook's encrypted secret; false when `id` is no webhook destination. */
+export async function setSigningSecret(db: Db, id: string, secretEnc: string): Promise<boolean> {
+  const r = await db.updateTable('destinations').set({ signing_secret_enc: secretEnc, updated_at: sql`now()` }).where('id', '=', id).where('platform', '=', 'webhook').executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 /** The destination stops watching these apps. */

@@ -62,6 +62,8 @@ export type ClaimedDestination = {
   id: string;
   platform: Platform;
   target_enc: string;
+  /** Signed webhooks only. */
+  signing_secret_enc: string | null;
   pace_tat: Date | null;
   consecutive_failures: number;
 };
@@ -111,7 +113,7 @@ export async function claimDestinations(db: DB, workerId: string, limit: number,
         order by dd.next_send_at
         limit ${limit}
         for update skip locked)
-    returning d.id, d.platform, d.target_enc, d.pace_tat, d.consecutive_failures`.execute(db);
+    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures`.execute(db);
   return r.rows;
 }
 
@@ -195,8 +197,10 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
   // Answers in a row that were not a success (429s and failures), as the destination row counts them.
   let streak = dest.consecutive_failures;
   let target: string;
+  let signingSecret: string | null;
   try {
     target = decryptSecret(dest.target_enc);
+    signingSecret = dest.signing_secret_enc ? decryptSecret(dest.signing_secret_enc) : null;
   } catch (err) {
     const reason = `The destination's saved address could not be read: ${(err as Error).message}`;
     dlog.error('destination unreadable', { error: reason });
@@ -204,7 +208,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
     return { sent: 0, dueAt: null };
   }
   // Checked against its platform's shape once per hold: the URL cannot change while the destination is held.
-  const to: PreparedTarget = prepareTarget({ destinationId: dest.id, platform: dest.platform, target });
+  const to: PreparedTarget = prepareTarget({ destinationId: dest.id, platform: dest.platform, target, signingSecret });
 
   // A success not recorded yet: it rides along with the next message's 'sending' mark, or is recorded on its own
   // before anything that could wait (pace, backoff, release). Only message formatting runs in between.

@@ -99,6 +99,7 @@ export async function buildMessage(platform: Platform, target: string, d: OpenDe
           type: 'review',
           input: {
             kind: d.kind,
+            reviewId: d.review_id === null ? null : String(d.review_id),
             review: reviewOf(d),
             app,
             sentiment: sentimentOf(d),

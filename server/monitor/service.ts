@@ -15,6 +15,7 @@ import { decryptSecret, encryptSecret, randomId, secretHash } from '../crypto';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import type { Platform } from '../destinations/types';
 import { UNSUBSCRIBED_REASON } from '../destinations/deliver';
+import { newSigningSecret } from '../destinations/signing';
 import type { SourceCredentials, SourceKind } from '../sources/types';
 import type { DestinationState } from '@/shared/destinations';
 import { isStorefrontCode } from '@/lib/storefronts';
@@ -33,6 +34,7 @@ import {
   linkDestinationApp,
   openDeliveryTotals,
   RUNNING_AGAIN,
+  setSigningSecret,
   unlinkDestinationApps,
   updateDestination,
   type DestinationStatusValue,
@@ -120,7 +122,14 @@ export type NewDestination = DestinationTarget & {
 
 export const DEFAULT_WELCOME_COUNT = 5;
 
-export type CreatedDestination = { id: string; created: boolean; warning: string | null; status: DestinationStatus };
+export type CreatedDestination = {
+  id: string;
+  created: boolean;
+  warning: string | null;
+  status: DestinationStatus;
+  /** A new signed webhook's `whsec_` secret: in this answer only (stored encrypted; rotateSigningSecret makes a new one). */
+  signingSecret: string | null;
+};
 
 /** Why a pending e-mail destination sends nothing yet, shown on its status page. */
 export function pendingConfirmationReason(hint: string): string {
@@ -197,6 +206,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
     let created = false;
     let pending = false;
     let confirmedNow = false;
+    let signingSecret: string | null = null;
     // Reconnecting a URL re-enables a destination a platform had refused (the owner fixed it); an address whose owner
     // clicked "unsubscribe", for any app, only comes back through a confirmation link it receives (server/subscriptions).
     if (await isTargetUnsubscribed(trx, { targetHash, platform: input.platform })) {
@@ -218,12 +228,14 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
     } else {
       id = randomId('dst');
       created = true;
+      if (input.platform === 'webhook') signingSecret = newSigningSecret();
       pending = input.platform === 'email' && !addressConfirmed;
       await insertDestination(trx, {
         id,
         org_id: orgId,
         platform: input.platform,
         target_enc: encryptSecret(target),
+        signing_secret_enc: signingSecret ? encryptSecret(signingSecret) : null,
         target_hash: targetHash,
         target_hint: hint,
         label: input.label ?? null,
@@ -256,7 +268,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
     // A reconnected (or resumed) destination may need sources that went idle meanwhile.
     await activateNeededSources(trx, keys);
     if (confirmedNow) await welcomeWaitingApps(trx, id);
-    return { id, created };
+    return { id, created, signingSecret };
   });
 
   wake('poll');
@@ -264,6 +276,18 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
   const status = await getDestinationStatus(result.id);
   log.info(result.created ? 'destination created' : 'destination already existed', { destinationId: result.id, platform: input.platform, apps: keys, target: hint });
   return { ...result, warning: status!.warning, status: status! };
+}
+
+/**
+ * A new signing secret for a signed webhook destination, replacing the old one at once (messages sent from now on are
+ * signed with it; a retry of an earlier message too). Null when the destination is not a signed webhook.
+ */
+export async function rotateSigningSecret(id: string): Promise<string | null> {
+  const secret = newSigningSecret();
+  const changed = await setSigningSecret(await getDb(), id, encryptSecret(secret));
+  if (!changed) return null;
+  log.info('signing secret rotated', { destinationId: id });
+  return secret;
 }
 
 /** The shared fields' meaning: shared/destinations.ts DestinationState (what the status card reads). */

@@ -39,7 +39,10 @@ export async function listOrgApps(orgId: string, appKey?: string, db?: Db): Prom
            st.review_count, st.rating, wk.n as reviews_this_week, lr.updated_at as last_review_at, lr.rating as last_review_rating
       from org_apps oa
       join apps a on a.key = oa.app_key
-      cross join lateral (select count(*)::int as review_count, avg(r.rating)::float8 as rating from reviews r where r.app_key = oa.app_key) st
+      -- The counters the reviews' triggers keep (migration 0018): no counting of an app's reviews per call.
+      cross join lateral (select coalesce(max(s.review_count), 0)::int as review_count,
+                                 max(case when s.review_count > 0 then s.rating_sum::float8 / s.review_count end) as rating
+                            from app_review_stats s where s.app_key = oa.app_key) st
       cross join lateral (select count(*)::int as n from reviews r where r.app_key = oa.app_key and r.updated_at >= now() - interval '7 days') wk
       left join lateral (select r.updated_at, r.rating from reviews r where r.app_key = oa.app_key order by r.updated_at desc, r.id desc limit 1) lr on true
      where oa.org_id = ${orgId} ${appKey ? sql`and oa.app_key = ${appKey}` : sql``}

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { membershipOf, requireRole } from '../org/membership';
-import { changeDestination, listDestinations, removeDestination, sendTestMessage } from './service';
+import { changeDestination, listDestinations, removeDestination, rotateDestinationSecret, sendTestMessage } from './service';
 
 const DESTINATION_ID = /^dst_[0-9A-Za-z]{24}$/;
 const APP_KEY = /^(apple_app_store__\d{1,20}|google_play_store__[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+)$/;
@@ -65,7 +65,7 @@ const filtersBody = z
 const appShape = z.object({ app_key: z.string(), app_id: z.string(), app_store: z.string(), title: z.string(), icon_url: z.string().nullable() });
 const destinationShape = z.object({
   id: z.string(),
-  platform: z.enum(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email']),
+  platform: z.enum(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email', 'webhook']),
   platform_name: z.string(),
   label: z.string().nullable().meta({ description: 'Channel name when known.' }),
   target: z.string().meta({ description: 'Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL.' }),
@@ -145,4 +145,13 @@ export const testOrgDestination = endpoint({
     message: z.string().meta({ description: 'What the platform said, in plain words.' }),
   }),
   handler: async ({ auth, params }) => sendTestMessage(await requireRole(auth, 'admin', 'send test messages'), params.id),
+});
+
+export const rotateOrgDestinationSecret = endpoint({
+  summary: "Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one stops at once",
+  tags: ['org'],
+  auth: 'user',
+  params: idParam,
+  response: z.object({ signing_secret: z.string().meta({ description: '`whsec_` + base64: the key of the Standard Webhooks signature.' }) }),
+  handler: async ({ auth, params }) => rotateDestinationSecret(await requireRole(auth, 'admin', 'rotate signing secrets'), params.id),
 });

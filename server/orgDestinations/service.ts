@@ -16,7 +16,7 @@ import type { Platform } from '../destinations/types';
 import { appsOfDestinations, deleteOrgDestination, getDestinationTarget, getOrgDestinationRow, listOrgDestinationRows, orgDestinationAppKeys } from '../monitor/data';
 import { readFilters, type DestinationFilters } from '../monitor/filters';
 import { buildTestMessage } from '../monitor/messages';
-import { setDestinationPaused, updateDestinationSettings } from '../monitor/service';
+import { rotateSigningSecret, setDestinationPaused, updateDestinationSettings } from '../monitor/service';
 import type { AppStore } from '../sources/types';
 import type { DisabledCause } from '../db/types';
 import { recordAudit } from '../org/data';
@@ -174,7 +174,8 @@ export async function sendTestMessage(m: Membership, id: string): Promise<TestRe
   if (!row || !app) throw notFound('This destination watches no app any more, so there is nothing to test it with.');
   const target = decryptSecret(row.target_enc);
   const message = await buildTestMessage(d.platform, target, { ...app, store: app.store as AppStore });
-  const outcome = await deliver(prepareTarget({ destinationId: id, platform: d.platform, target }), message, {
+  const signingSecret = row.signing_secret_enc ? decryptSecret(row.signing_secret_enc) : null;
+  const outcome = await deliver(prepareTarget({ destinationId: id, platform: d.platform, target, signingSecret }), message, {
     sender: defaultWebhookSender(),
     idempotencyKey: `${id}-test-${Date.now()}`,
   });
@@ -183,4 +184,17 @@ export async function sendTestMessage(m: Membership, id: string): Promise<TestRe
     return { ok: true, status: outcome.status, message: `${d.platform_name} accepted the test message${d.platform === 'email' ? ` for ${d.target}` : ''}.` };
   }
   return { ok: false, status: outcome.status, message: outcome.error };
+}
+
+/**
+ * A new signing secret for a signed webhook of the organisation (admins and owners), in this answer only: the old one
+ * stops being used at once, so the receiver should be given the new one right away.
+ */
+export async function rotateDestinationSecret(m: Membership, id: string): Promise<{ signing_secret: string }> {
+  const d = await destinationOf(m, id);
+  if (d.platform !== 'webhook') throw new HttpError(400, 'not_a_webhook', `Only Webhook destinations have a signing secret; this one posts to ${d.platform_name}.`);
+  const secret = await rotateSigningSecret(id);
+  if (!secret) throw notFound('Your organisation has no destination with this id. It may have been deleted.');
+  await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'destination.secret_rotated', target: `${d.platform_name} ${d.target}`, details: { id } });
+  return { signing_secret: secret };
 }

@@ -3,7 +3,7 @@
  * shape of the seed product's public API, so clients written for it (its n8n node, scripts) only change the base URL.
  */
 import { z } from 'zod';
-import { endpoint, pageAnswer } from '../http/api';
+import { endpoint, pageAnswer, taggedAnswer } from '../http/api';
 import { appJson, appKeyParam, appShape } from '../orgApps/endpoints';
 import { list, reviewShape } from '../reviews/endpoints';
 import { appsOfKey, reviewsOfKey } from './service';
@@ -24,7 +24,9 @@ export const publicAppsEndpoint = endpoint({
   paged: true,
   handler: async ({ apiKey }) => {
     const apps = (await appsOfKey(apiKey!)).map((a) => ({ id: a.app_key, ...appJson(a) }));
-    return pageAnswer(apps, false);
+    // Counts change with every new review: clients revalidate each time (If-None-Match), and an unchanged list costs a
+    // 304 with no body. Private: the answer is one organisation's.
+    return taggedAnswer(pageAnswer(apps, false), 'private, no-cache');
   },
 });
 

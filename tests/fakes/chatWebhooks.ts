@@ -5,6 +5,10 @@
  * documented limits (so a formatter that overflows gets the real 400), and can be scripted to answer 429 with
  * Retry-After (Discord: JSON retry_after), a 5xx, its permanent "gone" error, a redirect, slowly, or not at all until
  * released (so a test can kill a worker while requests are in flight).
+ * `hook('webhook')` is a signed-webhook endpoint (a customer's own service, n8n…): it answers 204, and once told the
+ * destination's secret (`hook.signingSecret = 'whsec_…'`) it checks every request's Standard Webhooks signature with
+ * the `standardwebhooks` package — an implementation independent of ARB's signer — and answers 401 to a bad one.
+ * `verifySignature(secret, request)` checks a recorded request the same way.
  *
  *   const chat = await startChatWebhooks();
  *   const hook = chat.hook('slack');              // hook.url → a /services/T…/B…/… URL on 127.0.0.1
@@ -13,10 +17,24 @@
  */
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { json, startFakeServer, type FakeServer, type RecordedRequest } from './http';
 
-export type ChatPlatform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex';
+/** The five chat platforms, and `webhook`: a signed webhook's endpoint. */
+export type ChatPlatform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex' | 'webhook';
+/** The chat platforms only (tests that check each chat's own formats and errors). */
 export const CHAT_PLATFORMS: readonly ChatPlatform[] = ['slack', 'msteams', 'mattermost', 'discord', 'webex'];
+
+/** Whether a recorded request carries a valid Standard Webhooks signature for `secret` (the reference library's check). */
+export function verifySignature(secret: string, request: Pick<ChatRequest, 'raw' | 'headers'>): boolean {
+  const h = (name: string) => String(request.headers[name] ?? '');
+  try {
+    new Webhook(secret).verify(request.raw, { 'webhook-id': h('webhook-id'), 'webhook-timestamp': h('webhook-timestamp'), 'webhook-signature': h('webhook-signature') });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type Answer =
   | { kind: 'ok' }
@@ -40,6 +58,8 @@ export type ChatRequest = {
   outcome: 'pending' | 'answered' | 'aborted';
   /** It arrived while the hook was on hold and waited for release(). */
   held: boolean;
+  /** Signed webhooks: whether the signature was valid for the hook's secret when it arrived (null: no secret set yet). */
+  signatureValid: boolean | null;
 };
 
 export type ChatHook = {
@@ -47,6 +67,8 @@ export type ChatHook = {
   id: string;
   url: string;
   requests: ChatRequest[];
+  /** Signed webhooks: the destination's secret; once set, requests with a bad signature are answered 401. */
+  signingSecret: string | null;
   /** Answered with a 2xx — what a real platform would have posted. */
   delivered(): ChatRequest[];
   /** Queue `times` scripted answers, used before the default. */
@@ -107,6 +129,10 @@ function pathFor(platform: ChatPlatform): { path: string; query: string; id: str
     case 'webex': {
       const id = alnum(80, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
       return { path: `/v1/webhooks/incoming/${id}`, query: '', id };
+    }
+    case 'webhook': {
+      const id = alnum(20);
+      return { path: `/arb/reviews/${id}`, query: '?source=arb', id };
     }
   }
 }
@@ -180,6 +206,9 @@ function payloadProblem(platform: ChatPlatform, body: unknown): string | null {
       if (Buffer.byteLength(m) > 7439) return 'message too long';
       return null;
     }
+    case 'webhook':
+      // The Standard Webhooks envelope.
+      return typeof b.type === 'string' && b.data && typeof b.data === 'object' ? null : 'not an event envelope { type, data }';
   }
 }
 
@@ -192,6 +221,7 @@ function successReply(platform: ChatPlatform, body: unknown, query: URLSearchPar
     case 'mattermost':
       return text(200, 'ok');
     case 'webex':
+    case 'webhook':
       return { status: 204 };
     case 'discord': {
       const headers = { 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset-After': '0.05', 'X-RateLimit-Bucket': 'fakebucket' };
@@ -234,6 +264,8 @@ function answerReply(platform: ChatPlatform, a: Exclude<Answer, { kind: 'ok' }>)
           return { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
         case 'webex':
           return { status: 404, body: { message: 'The requested resource could not be found.', errors: [{ description: 'The requested resource could not be found.' }] } };
+        case 'webhook':
+          return { status: 410, body: { message: 'This endpoint was removed.' } };
       }
   }
 }
@@ -249,6 +281,7 @@ function invalid(platform: ChatPlatform, why: string): Reply {
     case 'mattermost':
       return { status: 400, body: { id: why.startsWith('web.') ? why : 'web.incoming_webhook.parse.app_error', message: 'Unable to parse incoming data.', status_code: 400 } };
     case 'webex':
+    case 'webhook':
       return { status: 400, body: { message: why } };
   }
 }
@@ -310,6 +343,7 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
       status: null,
       outcome: 'pending',
       held: false,
+      signatureValid: hook.platform === 'webhook' && hook.signingSecret ? verifySignature(hook.signingSecret, { raw: req.body, headers: req.headers }) : null,
     };
     hook.requests.push(rec);
     all.push(rec);
@@ -338,7 +372,10 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
 
     const answer = hook.queue.shift() ?? hook.fallback;
     let reply: Reply;
-    if (answer.kind === 'ok') {
+    if (rec.signatureValid === false) {
+      // What a receiver that checks signatures does with a forged or altered request.
+      reply = { status: 401, body: { message: 'invalid signature' } };
+    } else if (answer.kind === 'ok') {
       const problem = payloadProblem(hook.platform, body);
       if (problem) reply = invalid(hook.platform, problem);
       else {
@@ -396,6 +433,7 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
         pathname: path,
         url: `${server.url}${path}${query}`,
         requests: [],
+        signingSecret: null,
         queue: [],
         fallback: { kind: 'ok' },
         held: false,

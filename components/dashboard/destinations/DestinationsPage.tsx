@@ -8,7 +8,7 @@ import dynamic from 'next/dynamic';
 import { useId, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { OrgDestination } from '@/lib/api/destinations';
-import { useChangeDestination, useDeleteDestination, useDestinations, useTestDestination, destinationKeys } from '@/lib/queries/destinations';
+import { useChangeDestination, useDeleteDestination, useDestinations, useRotateSecret, useTestDestination, destinationKeys } from '@/lib/queries/destinations';
 import { useOrganisation } from '@/lib/queries/team';
 import { useQueryClient } from '@tanstack/react-query';
 import { atLeast, roleLabel } from '@/shared/orgRoles';
@@ -22,6 +22,7 @@ import { describeFilters } from './filterText';
 // The drawers (and rsuite) load when first opened.
 const FiltersDrawer = dynamic(() => import('./FiltersDrawer'), { ssr: false });
 const AddDestination = dynamic(() => import('./AddDestination'), { ssr: false });
+const WebhookSecret = dynamic(() => import('./WebhookSecret'), { ssr: false });
 
 /** A new start for "Add destination": no app picked, no connection under way (stores shared with the home page's flow). */
 function startOver() {
@@ -52,6 +53,8 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
     onError: errorToast,
   });
   const remove = useDeleteDestination({ onSuccess: () => toast.success('Destination deleted'), onError: errorToast });
+  const [newSecret, setNewSecret] = useState<string | null>(null);
+  const rotate = useRotateSecret({ onSuccess: (r) => setNewSecret(r.signing_secret), onError: errorToast });
   const stopped = d.status !== 'active';
   return (
     <li>
@@ -121,6 +124,15 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
             <button type="button" className={styles.quiet} onClick={() => setEditing(true)}>
               Edit filters
             </button>
+            {d.platform === 'webhook' ? (
+              <ConfirmButton
+                pending={rotate.isPending}
+                question="Make a new signing secret? Requests are signed with it at once, so your endpoint must get the new secret right away."
+                onConfirm={() => rotate.mutate(d.id)}
+              >
+                Rotate secret
+              </ConfirmButton>
+            ) : null}
             <ConfirmButton pending={remove.isPending} question={`Delete the ${d.platform_name} destination ${nameOf(d)}? It stops receiving reviews at once.`} onConfirm={() => remove.mutate(d.id)}>
               Delete
             </ConfirmButton>
@@ -129,6 +141,7 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
         <p role="status" className={own.result}>
           {testResult}
         </p>
+        {newSecret ? <WebhookSecret secret={newSecret} onDone={() => setNewSecret(null)} /> : null}
         {editing ? <FiltersDrawer destination={d} apps={apps} open={editing} onClose={() => setEditing(false)} /> : null}
       </article>
     </li>

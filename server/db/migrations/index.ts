@@ -16,6 +16,7 @@ import * as m0014 from './0014_app_credentials';
 import * as m0015 from './0015_org_plans';
 import * as m0016 from './0016_api_call_usage';
 import * as m0017 from './0017_replies';
+import * as m0018 from './0018_webhook_destinations';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0015_org_plans': m0015,
   '0016_api_call_usage': m0016,
   '0017_replies': m0017,
+  '0018_webhook_destinations': m0018,
 };

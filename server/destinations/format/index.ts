@@ -9,10 +9,11 @@ import * as mattermost from './mattermost';
 import * as msteams from './msteams';
 import * as slack from './slack';
 import * as webex from './webex';
+import * as webhook from './webhook';
 
 export type OutgoingMessage = { type: 'review'; input: ReviewMessageInput } | { type: 'welcome'; input: WelcomeMessageInput };
 
-const chat = { slack, msteams, mattermost, discord, webex } as const;
+const chat = { slack, msteams, mattermost, discord, webex, webhook } as const;
 
 /** Formats a message for `platform`. E-mail needs its EmailContext (the unsubscribe URL); chat platforms ignore it. */
 export function formatFor(platform: Platform, message: OutgoingMessage, emailContext?: EmailContext): FormattedMessage {

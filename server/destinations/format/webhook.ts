@@ -1,0 +1,88 @@
+/**
+ * Signed webhooks (any HTTPS endpoint: n8n, Zapier, Make, a customer's own service): the review as JSON in the public
+ * API's review shape (GET v1/apps/{appKey}/reviews), wrapped in the Standard Webhooks envelope
+ * `{ type, timestamp, data }`. Types: `review.created`, `review.updated`, `review.test` (the dashboard's test message,
+ * which is no stored review: its `id` is null) and `destination.connected` (the welcome, before the recent reviews).
+ * No length limits: the receiver is a program, not a chat. The body only depends on the message, so a retry sends the
+ * same bytes (signed again with the time of the retry).
+ */
+import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+export type WebhookReview = {
+  id: string | null;
+  app_key: string;
+  app_id: string;
+  app_store: string;
+  title: string;
+  author_display_name: string;
+  content_title: string | null;
+  content_body: string;
+  content_rating: number;
+  content_updated_at: string;
+  written_at: string | null;
+  reply_text: string | null;
+  replied_at: string | null;
+  reply_state: 'published' | 'none';
+  country: string | null;
+  language: string | null;
+  store_permalink: string | null;
+  sentiment: string | null;
+  version: string | null;
+  edited: boolean;
+  previous_rating: number | null;
+};
+
+/** The public API's review fields (server/reviews/inbox.ts reviewJson), from the message the engine built. */
+export function webhookReview(input: ReviewMessageInput): WebhookReview {
+  const { review: r, app } = input;
+  return {
+    id: input.reviewId ?? null,
+    app_key: `${app.store}__${app.appId}`,
+    app_id: app.appId,
+    app_store: app.store,
+    title: app.title,
+    author_display_name: r.authorName,
+    content_title: r.title,
+    content_body: r.body,
+    content_rating: r.rating,
+    content_updated_at: iso(r.updatedAt)!,
+    written_at: iso(r.createdAt),
+    reply_text: r.replyText,
+    replied_at: iso(r.replyUpdatedAt),
+    reply_state: r.replyText ? 'published' : 'none',
+    country: r.country,
+    language: r.language,
+    store_permalink: r.permalink ?? app.storeUrl ?? null,
+    sentiment: input.sentiment?.label ?? null,
+    version: r.appVersion,
+    edited: input.kind === 'updated',
+    previous_rating: input.kind === 'updated' && input.previous && input.previous.rating !== r.rating ? input.previous.rating : null,
+  };
+}
+
+export function formatReview(input: ReviewMessageInput): FormattedMessage {
+  const data = webhookReview(input);
+  const type = data.id === null ? 'review.test' : input.kind === 'updated' ? 'review.updated' : 'review.created';
+  return { kind: 'json', body: { type, timestamp: data.content_updated_at, data } };
+}
+
+export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
+  const { app } = input;
+  return {
+    kind: 'json',
+    body: {
+      type: 'destination.connected',
+      timestamp: null,
+      data: {
+        app_key: `${app.store}__${app.appId}`,
+        app_id: app.appId,
+        app_store: app.store,
+        title: app.title,
+        recent_reviews: input.recentCount,
+        manage_url: input.manageUrl,
+      },
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// Signed webhooks without a network: the signature against the Standard Webhooks specification's own example vector
+// and the reference library, the secret's form, and the envelope each kind of message gets.
+import { describe, expect, test } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { formatReviewFor, formatWelcomeFor } from '@/server/destinations/format';
+import { isSigningSecret, newSigningSecret, signWebhook } from '@/server/destinations/signing';
+import { reviewInput, welcomeInput } from './format/sampleReviews';
+
+describe('signWebhook', () => {
+  test('the specification’s example: the same three headers the reference library computes', () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const at = new Date(1614265330 * 1000);
+    const headers = signWebhook(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', '{"test": 2432232314}', at);
+    expect(headers).toEqual({
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    });
+    expect(headers['webhook-signature']).toBe(new Webhook(secret).sign('msg_p5jXN8AQM9LWM0D4loKWxJek', at, '{"test": 2432232314}'));
+  });
+
+  test('a new secret is whsec_ + 32 random bytes, different each time, and verifies with the reference library', () => {
+    const a = newSigningSecret();
+    expect(a).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(isSigningSecret(a)).toBe(true);
+    expect(newSigningSecret()).not.toBe(a);
+    const body = JSON.stringify({ type: 'review.created', data: { id: '1' } });
+    expect(() => new Webhook(a).verify(body, signWebhook(a, 'arb-delivery-1', body))).not.toThrow();
+    expect(() => new Webhook(a).verify(`${body} `, signWebhook(a, 'arb-delivery-1', body))).toThrow();
+  });
+});
+
+describe('the webhook formatter', () => {
+  test('a new review: review.created with the public API’s review fields, dated by the review', () => {
+    const m = formatReviewFor('webhook', reviewInput({ reviewId: '42', sentiment: { label: 'negative', score: -0.6 } }));
+    expect(m.kind).toBe('json');
+    expect(m.kind === 'json' && m.body).toEqual({
+      type: 'review.created',
+      timestamp: '2024-05-14T15:41:09.000Z',
+      data: expect.objectContaining({
+        id: '42', app_key: 'apple_app_store__1488000123', app_store: 'apple_app_store', title: 'Lumen Notes', author_display_name: 'kayak_dad',
+        content_title: 'Sync broke after the update', content_rating: 2, content_updated_at: '2024-05-14T15:41:09.000Z', country: 'us',
+        sentiment: 'negative', version: '5.12.0', edited: false, previous_rating: null, reply_state: 'none',
+        store_permalink: 'https://apps.apple.com/us/app/id1488000123?see-all=reviews',
+      }),
+    });
+  });
+
+  test('an edit is review.updated with the rating before; a test message is review.test without an id; the welcome names the app', () => {
+    const edit = formatReviewFor('webhook', reviewInput({ reviewId: '42', kind: 'updated', previous: { rating: 5, body: 'Loved it', title: 'Great' } }));
+    expect(edit.kind === 'json' && edit.body).toMatchObject({ type: 'review.updated', data: { edited: true, previous_rating: 5 } });
+    const test = formatReviewFor('webhook', reviewInput());
+    expect(test.kind === 'json' && test.body).toMatchObject({ type: 'review.test', data: { id: null } });
+    const welcome = formatWelcomeFor('webhook', welcomeInput);
+    expect(welcome.kind === 'json' && welcome.body).toMatchObject({ type: 'destination.connected', data: { app_store: 'apple_app_store' } });
+  });
+});
