@@ -216,6 +216,8 @@ export interface DestinationsTable {
   expires_at: NullableTimestamp;
   /** Language its reviews should be translated into (e.g. "en"); stored, not acted on yet. */
   translate_to: string | null;
+  /** 0021: the Slack workspace this destination was installed from ("Add to Slack"); null for pasted webhooks. */
+  slack_team_id: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -368,6 +370,17 @@ export interface OrgUsageMonthsTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** 0021: a Slack workspace that installed ARB with "Add to Slack" (server/slack). */
+export interface SlackWorkspacesTable {
+  team_id: string;
+  team_name: string | null;
+  bot_token_enc: string;
+  bot_user_id: string | null;
+  scopes: Generated<string>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -395,4 +408,5 @@ export interface Database {
   org_apps: OrgAppsTable;
   api_keys: ApiKeysTable;
   org_usage_months: OrgUsageMonthsTable;
+  slack_workspaces: SlackWorkspacesTable;
 }
