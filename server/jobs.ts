@@ -2,5 +2,6 @@
 import './auth/housekeeping';
 import './contact/resendJob';
 import './monitor/jobs';
+import './replies/jobs';
 import './subscriptions/jobs';
 export {};

@@ -381,6 +381,51 @@ export interface SlackWorkspacesTable {
   updated_at: Generated<Timestamp>;
 }
 
+// ── 0017 replies (server/replies/README.md) ─────────────────────────────────────────────────────────────────────────
+export type ReplyState = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed';
+
+export interface RepliesTable {
+  id: string;
+  org_id: string;
+  review_id: number;
+  app_key: string;
+  text: string;
+  state: ReplyState;
+  store_response_id: string | null;
+  /** Why the store refused it, in plain words (state failed). */
+  failure: string | null;
+  author_user_id: string | null;
+  /** The person's e-mail, or "API key <name>". */
+  author_label: string;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  /** The review's content_updated_at when the reply was sent ("edited after reply" when it moves on). */
+  review_updated_at: Timestamp;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  sent_at: NullableTimestamp;
+  published_at: NullableTimestamp;
+}
+
+export interface ReplyTemplatesTable {
+  id: string;
+  org_id: string;
+  app_key: string;
+  name: string;
+  body: string;
+  created_by: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface StoreAllowancesTable {
+  key: string;
+  remaining: number;
+  resets_at: Timestamp;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -409,4 +454,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   org_usage_months: OrgUsageMonthsTable;
   slack_workspaces: SlackWorkspacesTable;
+  replies: RepliesTable;
+  reply_templates: ReplyTemplatesTable;
+  store_allowances: StoreAllowancesTable;
 }

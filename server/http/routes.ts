@@ -5,6 +5,7 @@ import health from '@/pages/api/health';
 import search from '@/pages/api/search';
 import v1Apps from '@/pages/api/v1/apps/index';
 import v1AppsAppKeyReviews from '@/pages/api/v1/apps/[appKey]/reviews';
+import v1AppsAppKeyReviewsIdReply from '@/pages/api/v1/apps/[appKey]/reviews/[id]/reply';
 import v1AppsEvent from '@/pages/api/v1/apps/event';
 import v1AuthEmail from '@/pages/api/v1/auth/email/index';
 import v1AuthEmailConfirm from '@/pages/api/v1/auth/email/confirm';
@@ -38,7 +39,10 @@ import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
 import v1OrgLeave from '@/pages/api/v1/org/leave';
 import v1OrgMembers from '@/pages/api/v1/org/members/index';
 import v1OrgMembersId from '@/pages/api/v1/org/members/[id]';
+import v1OrgReplyTemplates from '@/pages/api/v1/org/reply-templates/index';
+import v1OrgReplyTemplatesId from '@/pages/api/v1/org/reply-templates/[id]';
 import v1OrgReviews from '@/pages/api/v1/org/reviews/index';
+import v1OrgReviewsIdReply from '@/pages/api/v1/org/reviews/[id]/reply';
 import v1OrgReviewsExportCsv from '@/pages/api/v1/org/reviews/export.csv';
 import v1PublicAppDetails from '@/pages/api/v1/public/app-details';
 import v1PublicConfig from '@/pages/api/v1/public/config';
@@ -56,6 +60,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/search', route: search },
   { path: '/api/v1/apps', route: v1Apps },
   { path: '/api/v1/apps/[appKey]/reviews', route: v1AppsAppKeyReviews },
+  { path: '/api/v1/apps/[appKey]/reviews/[id]/reply', route: v1AppsAppKeyReviewsIdReply },
   { path: '/api/v1/apps/event', route: v1AppsEvent },
   { path: '/api/v1/auth/email', route: v1AuthEmail },
   { path: '/api/v1/auth/email/confirm', route: v1AuthEmailConfirm },
@@ -89,7 +94,10 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/leave', route: v1OrgLeave },
   { path: '/api/v1/org/members', route: v1OrgMembers },
   { path: '/api/v1/org/members/[id]', route: v1OrgMembersId },
+  { path: '/api/v1/org/reply-templates', route: v1OrgReplyTemplates },
+  { path: '/api/v1/org/reply-templates/[id]', route: v1OrgReplyTemplatesId },
   { path: '/api/v1/org/reviews', route: v1OrgReviews },
+  { path: '/api/v1/org/reviews/[id]/reply', route: v1OrgReviewsIdReply },
   { path: '/api/v1/org/reviews/export.csv', route: v1OrgReviewsExportCsv },
   { path: '/api/v1/public/app-details', route: v1PublicAppDetails },
   { path: '/api/v1/public/config', route: v1PublicConfig },

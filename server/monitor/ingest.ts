@@ -14,6 +14,7 @@ import { matchesFilters, readFilters, type DestinationFilters } from './filters'
 import type { SourceRow } from './sources';
 import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameReviews';
 import { queueWelcome } from './welcome';
+import { confirmPublished } from '../replies/data';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
@@ -312,6 +313,7 @@ export async function ingestPollResult(
     }
 
     const edits: Array<StoredReview & { version: number }> = [];
+    const replyChanged: number[] = [];
     for (const r of incoming) {
       const old = existing.get(r.storeReviewId);
       if (!old) continue;
@@ -328,7 +330,9 @@ export async function ingestPollResult(
           .where('id', '=', old.id)
           .execute();
         edits.push({ id: old.id, review: r, version: old.version + 1 });
+        if (r.replyText !== old.reply_text) replyChanged.push(old.id);
       } else if (r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime()) {
+        replyChanged.push(old.id);
         // A developer reply changes nothing worth announcing; keep it current for the dashboard and the API.
         await trx
           .updateTable('reviews')
@@ -337,6 +341,9 @@ export async function ingestPollResult(
           .execute();
       }
     }
+
+    // Replies sent through ARB that the store now shows are published (server/replies).
+    await confirmPublished(trx, replyChanged);
 
     let welcomed = 0;
     const rows: DeliveryInsert[] = [];

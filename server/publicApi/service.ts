@@ -35,6 +35,7 @@ export async function reviewsOfKey(caller: ApiKeyCaller, appKey: string, q: Revi
     to: q.to ? new Date(q.to.getTime() + 1000) : undefined,
     after,
     limit: q.limit + 1,
+    orgId: caller.orgId,
   });
   return { data: rows.slice(0, q.limit).map(reviewJson), has_more: rows.length > q.limit };
 }

@@ -25,6 +25,8 @@ export type InboxQuery = {
   /** Only reviews after this one in the order (older, or as old with a smaller id). */
   after?: ReviewPosition;
   limit: number;
+  /** The organisation whose replies (server/replies) are shown with the reviews. */
+  orgId?: string;
 };
 
 /** A review's place in the inbox order: its updated_at in microseconds since 1970 (exact), and its id. */
@@ -52,6 +54,13 @@ export type InboxRow = {
   version: number;
   previous_rating: number | null;
   position_us: string;
+  /** The organisation's reply through ARB (server/replies), when there is one. */
+  own_reply_state: string | null;
+  own_reply_text: string | null;
+  own_reply_failure: string | null;
+  own_reply_by: string | null;
+  own_reply_at: Date | null;
+  own_reply_review_updated_at: Date | null;
 };
 
 const and = (parts: RawBuilder<unknown>[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
@@ -124,11 +133,14 @@ export function inboxPageQuery(f: InboxQuery, rare = false): RawBuilder<InboxRow
     select r.id::text as id, r.app_key, r.store, a.app_id, a.title as app_title, r.author_name, r.title, r.body, r.rating,
            r.app_version, r.updated_at, r.written_at, r.reply_text, r.reply_updated_at, r.country, r.language, r.permalink,
            r.sentiment, r.version, pv.rating as previous_rating,
-           ((extract(epoch from r.updated_at) * 1000000)::bigint)::text as position_us
+           ((extract(epoch from r.updated_at) * 1000000)::bigint)::text as position_us,
+           rp.state as own_reply_state, rp.text as own_reply_text, rp.failure as own_reply_failure, rp.author_label as own_reply_by,
+           rp.updated_at as own_reply_at, rp.review_updated_at as own_reply_review_updated_at
       from page p
       join reviews r on r.id = p.id
       join apps a on a.key = r.app_key
       left join review_versions pv on pv.review_id = r.id and pv.version = r.version - 1
+      left join replies rp on rp.review_id = r.id and rp.org_id = ${f.orgId ?? null}
      order by p.updated_at desc, p.id desc`;
 }
 

@@ -83,7 +83,20 @@ export const reviewShape = z.object({
   written_at: z.string().nullable(),
   reply_text: z.string().nullable(),
   replied_at: z.string().nullable(),
-  reply_state: z.enum(['none', 'published']),
+  reply_state: z.enum(['none', 'draft', 'sending', 'pending_publish', 'published', 'failed']).meta({
+    description: "The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed), or published when the store shows a reply written elsewhere.",
+  }),
+  reply: z
+    .object({
+      state: z.enum(['draft', 'sending', 'pending_publish', 'published', 'failed']),
+      text: z.string(),
+      failure: z.string().nullable().meta({ description: 'Why the store refused it, in plain words (state failed).' }),
+      by: z.string().nullable().meta({ description: 'Who sent it: an e-mail address, or "API key <name>".' }),
+      at: z.string(),
+      edited_after_reply: z.boolean().meta({ description: 'The reviewer changed the review after this reply was sent.' }),
+    })
+    .nullable()
+    .meta({ description: "The organisation's reply sent through ARB, or null." }),
   country: z.string().nullable(),
   language: z.string().nullable(),
   store_permalink: z.string(),

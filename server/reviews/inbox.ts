@@ -8,6 +8,7 @@ import type { Membership } from '../org/membership';
 import { orgAppKeys } from '../orgApps/data';
 import { storeUrlOf } from '../monitor/apps';
 import type { AppStore } from '../sources/types';
+import type { ReplyStateName } from '@/shared/replies';
 import { csvRecord } from './csv';
 import { decodeCursor, encodeCursor } from './cursor';
 import { inboxPage, type InboxQuery, type InboxRow } from './data';
@@ -46,13 +47,28 @@ async function scoped(m: Membership, f: InboxFilters): Promise<Omit<InboxQuery, 
     q: f.q,
     from: f.from,
     to: f.to,
+    orgId: m.orgId,
   };
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
+/** The organisation's reply through ARB: its state, text, failure, who and when, and whether the review moved on since. */
+function ownReply(r: InboxRow) {
+  if (!r.own_reply_state) return null;
+  return {
+    state: r.own_reply_state as ReplyStateName,
+    text: r.own_reply_text ?? '',
+    failure: r.own_reply_state === 'failed' ? r.own_reply_failure : null,
+    by: r.own_reply_by,
+    at: iso(r.own_reply_at)!,
+    edited_after_reply: !!r.own_reply_review_updated_at && new Date(r.updated_at).getTime() > new Date(r.own_reply_review_updated_at).getTime(),
+  };
+}
+
 /** A review as the dashboard, the exports and the public API show it. */
 export function reviewJson(r: InboxRow) {
+  const own = ownReply(r);
   return {
     id: r.id,
     app_key: r.app_key,
@@ -67,7 +83,8 @@ export function reviewJson(r: InboxRow) {
     written_at: iso(r.written_at),
     reply_text: r.reply_text,
     replied_at: iso(r.reply_updated_at),
-    reply_state: r.reply_text ? ('published' as const) : ('none' as const),
+    reply_state: own?.state ?? (r.reply_text ? ('published' as const) : ('none' as const)),
+    reply: own,
     country: r.country,
     language: r.language,
     store_permalink: r.permalink ?? storeUrlOf({ store: r.store as AppStore, app_id: r.app_id, store_url: null }),

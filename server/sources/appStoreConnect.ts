@@ -204,7 +204,54 @@ export async function checkAppStoreConnectAccess(credentials: SourceCredentials,
   });
 }
 
-export type AppStoreReply = { id: string; responseBody: string; state: string | null; lastModifiedDate: Date | null };
+export type AppStoreReply = {
+  id: string;
+  responseBody: string;
+  state: string | null;
+  lastModifiedDate: Date | null;
+  /** What is left of the key's hourly allowance, from the answer's X-Rate-Limit header (null when absent). */
+  rateLimit: AppStoreRateLimit | null;
+};
+export type AppStoreRateLimit = { limit: number; remaining: number };
+
+/** Apple's `X-Rate-Limit: user-hour-lim:3600;user-hour-rem:3599;` → { limit, remaining }; null when absent or unreadable. */
+export function parseRateLimitHeader(value: string | string[] | undefined): AppStoreRateLimit | null {
+  const text = Array.isArray(value) ? value.join(';') : value;
+  if (!text) return null;
+  const parts = new Map(
+    text
+      .split(';')
+      .map((p) => p.split(':').map((x) => x.trim()))
+      .filter((kv) => kv.length === 2)
+      .map(([k, v]) => [k.toLowerCase(), Number(v)] as const),
+  );
+  const limit = parts.get('user-hour-lim');
+  const remaining = parts.get('user-hour-rem');
+  return Number.isFinite(limit) && Number.isFinite(remaining) ? { limit: limit!, remaining: remaining! } : null;
+}
+
+function toReply(resource: CustomerReviewResponseResource | null | undefined, fallbackBody: string, rateLimit: AppStoreRateLimit | null): AppStoreReply {
+  const attrs = resource?.attributes ?? {};
+  const modified = attrs.lastModifiedDate ? new Date(attrs.lastModifiedDate) : null;
+  return {
+    id: resource?.id ?? '',
+    responseBody: attrs.responseBody ?? fallbackBody,
+    state: attrs.state ?? null,
+    lastModifiedDate: modified && !Number.isNaN(modified.getTime()) ? modified : null,
+    rateLimit,
+  };
+}
+
+/** The JSON:API body of POST /v1/customerReviewResponses (pure). */
+export function customerReviewResponseBody(reviewId: string, responseBody: string) {
+  return {
+    data: {
+      type: 'customerReviewResponses',
+      attributes: { responseBody },
+      relationships: { review: { data: { type: 'customerReviews', id: reviewId } } },
+    },
+  };
+}
 
 /**
  * Publishes (or replaces: one response per review) the developer response to a review.
@@ -228,22 +275,50 @@ export async function replyToReview(
     service: SERVICE,
     signal: options.signal,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      data: {
-        type: 'customerReviewResponses',
-        attributes: { responseBody },
-        relationships: { review: { data: { type: 'customerReviews', id: reviewId } } },
-      },
-    }),
+    body: JSON.stringify(customerReviewResponseBody(reviewId, responseBody)),
     permanentStatuses: [404, 409, 422],
   });
   const doc = parseJson<{ data?: CustomerReviewResponseResource }>(res.text, SERVICE);
-  const attrs = doc.data?.attributes ?? {};
-  const modified = attrs.lastModifiedDate ? new Date(attrs.lastModifiedDate) : null;
-  return {
-    id: doc.data?.id ?? '',
-    responseBody: attrs.responseBody ?? responseBody,
-    state: attrs.state ?? null,
-    lastModifiedDate: modified && !Number.isNaN(modified.getTime()) ? modified : null,
-  };
+  return toReply(doc.data, responseBody, parseRateLimitHeader(res.headers['x-rate-limit']));
+}
+
+/**
+ * The review's current response, or null when it has none: GET /v1/customerReviews/{id}/response. Read before sending
+ * again after an attempt whose outcome is unknown, so a response that did reach Apple is recorded, not posted twice.
+ */
+export async function currentResponse(credentials: SourceCredentials, reviewId: string, options: { signal?: AbortSignal } = {}): Promise<AppStoreReply | null> {
+  const creds = credentialsOf({ credentials });
+  const token = await appStoreConnectToken(creds);
+  try {
+    const res = await sourceFetch(`${baseUrl()}/v1/customerReviews/${encodeURIComponent(reviewId)}/response`, {
+      service: SERVICE,
+      signal: options.signal,
+      headers: { Authorization: `Bearer ${token}` },
+      permanentStatuses: [404],
+    });
+    const doc = parseJson<{ data?: CustomerReviewResponseResource | null }>(res.text, SERVICE);
+    return doc.data ? toReply(doc.data, '', parseRateLimitHeader(res.headers['x-rate-limit'])) : null;
+  } catch (err) {
+    // No response yet is a 404 of the related resource.
+    if (err instanceof SourceError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** Removes the developer response (DELETE /v1/customerReviewResponses/{id}); an already removed one is not an error. */
+export async function deleteResponse(credentials: SourceCredentials, responseId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const creds = credentialsOf({ credentials });
+  const token = await appStoreConnectToken(creds);
+  try {
+    await sourceFetch(`${baseUrl()}/v1/customerReviewResponses/${encodeURIComponent(responseId)}`, {
+      method: 'DELETE',
+      service: SERVICE,
+      signal: options.signal,
+      headers: { Authorization: `Bearer ${token}` },
+      permanentStatuses: [404],
+    });
+  } catch (err) {
+    if (err instanceof SourceError && err.status === 404) return;
+    throw err;
+  }
 }

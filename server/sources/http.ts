@@ -13,7 +13,7 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export type SourceRequest = {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
@@ -64,7 +64,7 @@ export async function sourceFetch(url: string, req: SourceRequest): Promise<Sour
   const method = req.method ?? 'GET';
   // A request carrying a credential (Bearer token, signed assertion in a POST body) never follows a redirect: the
   // store APIs do not redirect, and a redirect is the one way the credential could reach another host.
-  const follow = !(method === 'POST' || req.headers?.Authorization);
+  const follow = !(method !== 'GET' || req.headers?.Authorization);
   let res: Dispatcher.ResponseData;
   let text: string;
   try {
@@ -87,7 +87,7 @@ export async function sourceFetch(url: string, req: SourceRequest): Promise<Sour
   if (status >= 200 && status < 300) return { status, headers: res.headers, text };
   if (status >= 300 && status < 400) throw new SourceError(`${req.service} answered with a redirect (${status}), which is not followed for this request`, false, status);
   const permanent = status === 401 || status === 403 || (req.permanentStatuses ?? []).includes(status);
-  throw new SourceError(`${req.service} answered ${status}${describeErrorBody(text)}`, permanent, status);
+  throw new SourceError(`${req.service} answered ${status}${describeErrorBody(text)}`, permanent, status, res.headers);
 }
 
 /** Pulls a human message out of the usual JSON error bodies (JSON:API `errors`, Google `error`), else nothing. */

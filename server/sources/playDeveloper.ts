@@ -236,6 +236,9 @@ export async function checkPlayDeveloperAccess(credentials: SourceCredentials, p
 
 export type PlayReply = { replyText: string; lastEdited: Date | null };
 
+/** The body of POST …/reviews/{reviewId}:reply (pure). Text only: Play shows markup as typed. */
+export const playReplyBody = (replyText: string) => ({ replyText });
+
 /** Publishes (or replaces) the developer reply: POST …/reviews/{reviewId}:reply {replyText}, at most 350 characters. */
 export async function replyToReview(
   credentials: SourceCredentials,
@@ -257,7 +260,7 @@ export async function replyToReview(
     service: SERVICE,
     signal: options.signal,
     headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ replyText }),
+    body: JSON.stringify(playReplyBody(replyText)),
     permanentStatuses: [400, 404],
   });
   const doc = parseJson<{ result?: { replyText?: string; lastEdited?: Timestamp } }>(res.text, SERVICE);

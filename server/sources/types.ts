@@ -86,6 +86,8 @@ export class SourceError extends Error {
     /** permanent: wrong app id or credentials — pause the source and tell the owner; otherwise retry later. */
     public permanent: boolean,
     public status?: number,
+    /** The store's answer headers when it answered (Retry-After, X-Rate-Limit), for callers that pace themselves. */
+    public headers?: Record<string, string | string[] | undefined>,
   ) {
     super(message);
   }

@@ -5,7 +5,9 @@
  *   400 invalid_grant. Issues opaque access tokens.
  * - GET /androidpublisher/v3/applications/{package}/reviews: Bearer token required; only reviews modified in the last
  *   7 days, newest modification first, `maxResults` + `tokenPagination.nextPageToken`.
- * - POST …/reviews/{reviewId}:reply {replyText}: stores the developer comment.
+ * - POST …/reviews/{reviewId}:reply {replyText}: stores (or replaces) the developer comment, at most 350 characters,
+ *   answering `{ result: { replyText, lastEdited } }`; the next listing shows it as the review's developerComment.
+ *   Google's per-app quota of reply POSTs a day (2,000) answers 429 RESOURCE_EXHAUSTED past it.
  *
  *   const account = await createServiceAccount();
  *   const play = createAndroidPublisher([account]);
@@ -69,7 +71,15 @@ export type AndroidPublisherFake = {
   packages: Map<string, { owner: string; reviews: PlayDeveloperReview[] }>;
   failures: Failure[];
   accessTokens: Map<string, string>;
+  /** Every reply POST that reached the store (applied), newest last. */
+  replyPosts: Array<{ packageName: string; reviewId: string; replyText: string }>;
+  /** Reply POSTs allowed per app a day, and what each app used today. */
+  dailyReplyLimit: number;
+  repliesToday: Map<string, { day: string; count: number }>;
 };
+
+/** Google's default quota of reply POSTs per app a day. */
+export const PLAY_DAILY_REPLY_LIMIT = 2000;
 
 let seq = 0;
 
@@ -82,6 +92,9 @@ export function createAndroidPublisher(accounts: ServiceAccountKey[]): AndroidPu
     failures,
     grants: [],
     accessTokens: new Map(),
+    replyPosts: [],
+    dailyReplyLimit: PLAY_DAILY_REPLY_LIMIT,
+    repliesToday: new Map(),
     addApp(account, packageName) {
       if (!packages.has(packageName)) packages.set(packageName, { owner: account.clientEmail, reviews: [] });
     },
@@ -242,6 +255,15 @@ export function androidPublisherRoutes(store: AndroidPublisherFake): FakeHandler
       json(res, 400, googleError(400, 'INVALID_ARGUMENT', 'Reply text is too long or empty.'));
       return true;
     }
+    const day = new Date().toISOString().slice(0, 10);
+    const used = store.repliesToday.get(packageName);
+    const count = used?.day === day ? used.count : 0;
+    if (count >= store.dailyReplyLimit) {
+      json(res, 429, googleError(429, 'RESOURCE_EXHAUSTED', `Quota exceeded for quota metric 'Reply requests' and limit 'Reply requests per day' of service 'androidpublisher.googleapis.com'.`));
+      return true;
+    }
+    store.repliesToday.set(packageName, { day, count: count + 1 });
+    store.replyPosts.push({ packageName, reviewId, replyText });
     review.developerComment = { text: replyText.replace(/<[^>]*>/g, ''), lastModified: new Date() };
     json(res, 200, { result: { replyText: review.developerComment.text, lastEdited: timestamp(review.developerComment.lastModified) } });
     return true;

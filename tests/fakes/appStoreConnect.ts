@@ -5,6 +5,12 @@
  * lifetime ≤ 20 minutes. Anything else gets Apple's 401 body; a key whose role may not read customer reviews (DEVELOPER,
  * FINANCE, …) gets Apple's 403, and an app the account does not have its 404.
  *
+ * Replies (customer-review responses): POST /v1/customerReviewResponses creates the review's one response or replaces
+ * it, in PENDING_PUBLISH until Apple publishes it (here: the next reviews listing, or `publishResponses()`), DELETE
+ * /v1/customerReviewResponses/{id} removes it, GET /v1/customerReviews/{id}/response reads it. Only the roles that may
+ * answer customers (Admin, App Manager, Customer Support) may write; others get the 403. Every answer carries Apple's
+ * `X-Rate-Limit: user-hour-lim:…;user-hour-rem:…;` for the key, and past the hourly allowance a 429 with Retry-After.
+ *
  *   const key = await createAppStoreConnectKey();
  *   const asc = createAppStoreConnect([key]);
  *   const fake = await startFakeServer([appStoreConnectRoutes(asc)]);   // APPSTORE_CONNECT_BASE_URL = fake.url
@@ -18,8 +24,10 @@ import { json } from './http';
 export type AppStoreConnectRole = 'ADMIN' | 'APP_MANAGER' | 'CUSTOMER_SUPPORT' | 'DEVELOPER' | 'FINANCE' | 'SALES' | 'MARKETING';
 export type AppStoreConnectKey = { issuerId: string; keyId: string; privateKeyPem: string; publicKey: CryptoKey; role: AppStoreConnectRole };
 
-/** The roles whose keys may read customer reviews; the others get Apple's 403. */
+/** The roles whose keys may read customer reviews and write responses to them; the others get Apple's 403. */
 const READS_REVIEWS: AppStoreConnectRole[] = ['ADMIN', 'APP_MANAGER', 'CUSTOMER_SUPPORT'];
+/** Apple's default hourly allowance per key. */
+export const APPLE_HOURLY_LIMIT = 3600;
 
 export async function createAppStoreConnectKey(options: { role?: AppStoreConnectRole } = {}): Promise<AppStoreConnectKey> {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
@@ -50,6 +58,17 @@ export type AppStoreConnectStore = {
   failNext(failure: Failure, times?: number): void;
   /** Accepted tokens' claims, newest last (tests check kid/iss/aud). */
   tokens: Array<{ kid: string; iss: string; aud: string; iat: number; exp: number }>;
+  /** Every response POST that reached the store (applied), newest last: tests count them to prove no double post. */
+  responsePosts: Array<{ reviewId: string; responseBody: string }>;
+  /** Pending responses turn PUBLISHED on the next reviews listing (true by default); false keeps them pending. */
+  autoPublish: boolean;
+  /** Publishes every pending response now. */
+  publishResponses(): void;
+  /** The next response POST is applied, then its connection is dropped before the answer (an unknown outcome). */
+  dropNextResponseAnswer(): void;
+  /** The hourly allowance per key (X-Rate-Limit's user-hour-lim) and what each key used this hour. */
+  hourlyLimit: number;
+  used: Map<string, { hourStart: number; count: number }>;
 };
 
 const APPLE = 'https://api.appstoreconnect.apple.com';
@@ -71,7 +90,7 @@ const NOT_AUTHORIZED = {
 let seq = 0;
 const reviewId = () => `00000029-${(++seq).toString(16).padStart(4, '0')}-4c2d-9e8f-${Date.now().toString(16).padStart(12, '0').slice(-12)}`;
 
-export type AppStoreConnectFake = AppStoreConnectStore & { keys: AppStoreConnectKey[]; failures: Failure[]; data: Map<string, ConnectReview[]> };
+export type AppStoreConnectFake = AppStoreConnectStore & { keys: AppStoreConnectKey[]; failures: Failure[]; data: Map<string, ConnectReview[]>; dropNext: boolean };
 
 export function createAppStoreConnect(keys: AppStoreConnectKey[]): AppStoreConnectFake {
   const data = new Map<string, ConnectReview[]>();
@@ -81,6 +100,17 @@ export function createAppStoreConnect(keys: AppStoreConnectKey[]): AppStoreConne
     failures,
     data,
     tokens: [],
+    responsePosts: [],
+    autoPublish: true,
+    dropNext: false,
+    hourlyLimit: APPLE_HOURLY_LIMIT,
+    used: new Map(),
+    publishResponses() {
+      for (const r of [...data.values()].flat()) if (r.response?.state === 'PENDING_PUBLISH') r.response = { ...r.response, state: 'PUBLISHED' };
+    },
+    dropNextResponseAnswer() {
+      this.dropNext = true;
+    },
     addApp(appId) {
       if (!data.has(appId)) data.set(appId, []);
     },
@@ -169,33 +199,62 @@ function responseResource(r: ConnectReview) {
   };
 }
 
+/** Counts the request against the key's hour; the X-Rate-Limit header Apple sends, and whether the allowance is spent. */
+function spendAllowance(store: AppStoreConnectFake, key: AppStoreConnectKey): { header: Record<string, string>; retryAfter: number | null } {
+  const now = Date.now();
+  let u = store.used.get(key.keyId);
+  if (!u || now - u.hourStart >= 3600_000) {
+    u = { hourStart: now, count: 0 };
+    store.used.set(key.keyId, u);
+  }
+  const over = u.count >= store.hourlyLimit;
+  if (!over) u.count++;
+  const header = { 'X-Rate-Limit': `user-hour-lim:${store.hourlyLimit};user-hour-rem:${Math.max(0, store.hourlyLimit - u.count)};` };
+  return { header, retryAfter: over ? Math.max(1, Math.ceil((u.hourStart + 3600_000 - now) / 1000)) : null };
+}
+
+function findReview(store: AppStoreConnectFake, id: string): ConnectReview | undefined {
+  return [...store.data.values()].flat().find((r) => r.id === id);
+}
+
+const NOT_FOUND = (detail: string) => ({ errors: [{ status: '404', code: 'NOT_FOUND', title: 'The specified resource does not exist', detail }] });
+
 export function appStoreConnectRoutes(store: AppStoreConnectFake): FakeHandler {
   return async (req, res) => {
     const list = /^\/v1\/apps\/(\d+)\/customerReviews$/.exec(req.path);
     const reply = req.path === '/v1/customerReviewResponses';
-    if (!((list && req.method === 'GET') || (reply && req.method === 'POST'))) return false;
+    const responseOf = /^\/v1\/customerReviews\/([^/]+)\/response$/.exec(req.path);
+    const deleteOne = /^\/v1\/customerReviewResponses\/([^/]+)$/.exec(req.path);
+    if (!((list && req.method === 'GET') || (reply && req.method === 'POST') || (responseOf && req.method === 'GET') || (deleteOne && req.method === 'DELETE'))) return false;
 
     const key = await authorize(store, req);
     if (!key) {
       json(res, 401, NOT_AUTHORIZED);
       return true;
     }
+    const allowance = spendAllowance(store, key);
+    if (allowance.retryAfter !== null) {
+      json(res, 429, { errors: [{ status: '429', code: 'RATE_LIMIT_EXCEEDED', title: 'The request rate limit has been reached.', detail: 'We\'ve received too many requests for this API. Please wait and try again or slow down your request rate.' }] }, { ...allowance.header, 'Retry-After': String(allowance.retryAfter) });
+      return true;
+    }
     if (!READS_REVIEWS.includes(key.role)) {
-      json(res, 403, FORBIDDEN);
+      json(res, 403, FORBIDDEN, allowance.header);
       return true;
     }
     const failure = store.failures.shift();
     if (failure) {
-      json(res, failure.status, failure.body ?? { errors: [{ status: String(failure.status), code: 'FAKE', title: 'Injected failure' }] }, failure.headers);
+      json(res, failure.status, failure.body ?? { errors: [{ status: String(failure.status), code: 'FAKE', title: 'Injected failure' }] }, { ...allowance.header, ...failure.headers });
       return true;
     }
 
     if (list) {
       const appId = list[1];
       if (!store.data.has(appId)) {
-        json(res, 404, { errors: [{ status: '404', code: 'NOT_FOUND', title: 'The specified resource does not exist', detail: `There is no resource of type 'apps' with id '${appId}'` }] });
+        json(res, 404, NOT_FOUND(`There is no resource of type 'apps' with id '${appId}'`), allowance.header);
         return true;
       }
+      // Apple publishes pending responses after a while; here, by the next time someone lists the reviews.
+      if (store.autoPublish) store.publishResponses();
       const limit = Math.min(Number(req.query.get('limit') ?? 50), 200);
       const offset = Number(Buffer.from(req.query.get('cursor') ?? '', 'base64url').toString() || 0);
       const includeResponse = (req.query.get('include') ?? '').split(',').includes('response');
@@ -206,12 +265,38 @@ export function appStoreConnectRoutes(store: AppStoreConnectFake): FakeHandler {
       const query = (extra: Record<string, string>) => new URLSearchParams({ ...Object.fromEntries(req.query), ...extra }).toString();
       const links: Record<string, string> = { self: `${APPLE}${req.path}?${query({})}` };
       if (offset + limit < sorted.length) links.next = `${APPLE}${req.path}?${query({ cursor: Buffer.from(String(offset + limit)).toString('base64url') })}`;
-      json(res, 200, {
-        data: pageItems.map((r) => reviewResource(r, includeResponse)),
-        ...(includeResponse ? { included: pageItems.filter((r) => r.response).map(responseResource) } : {}),
-        links,
-        meta: { paging: { total: sorted.length, limit } },
-      });
+      json(
+        res,
+        200,
+        {
+          data: pageItems.map((r) => reviewResource(r, includeResponse)),
+          ...(includeResponse ? { included: pageItems.filter((r) => r.response).map(responseResource) } : {}),
+          links,
+          meta: { paging: { total: sorted.length, limit } },
+        },
+        allowance.header,
+      );
+      return true;
+    }
+
+    if (responseOf) {
+      const review = findReview(store, decodeURIComponent(responseOf[1]));
+      if (!review) json(res, 404, NOT_FOUND(`There is no resource of type 'customerReviews' with id '${responseOf[1]}'`), allowance.header);
+      else if (!review.response) json(res, 404, NOT_FOUND(`There is no resource of type 'customerReviewResponses' for the customer review '${review.id}'`), allowance.header);
+      else json(res, 200, { data: responseResource(review), links: { self: `${APPLE}${req.path}` } }, allowance.header);
+      return true;
+    }
+
+    if (deleteOne) {
+      const id = decodeURIComponent(deleteOne[1]);
+      const review = [...store.data.values()].flat().find((r) => r.response?.id === id);
+      if (!review) {
+        json(res, 404, NOT_FOUND(`There is no resource of type 'customerReviewResponses' with id '${id}'`), allowance.header);
+        return true;
+      }
+      review.response = null;
+      res.writeHead(204, allowance.header);
+      res.end();
       return true;
     }
 
@@ -220,18 +305,24 @@ export function appStoreConnectRoutes(store: AppStoreConnectFake): FakeHandler {
     };
     const target = body.data?.relationships?.review?.data;
     const text = body.data?.attributes?.responseBody;
-    if (body.data?.type !== 'customerReviewResponses' || target?.type !== 'customerReviews' || !target.id || !text) {
-      json(res, 422, { errors: [{ status: '422', code: 'ENTITY_UNPROCESSABLE', title: 'The request entity failed validation.' }] });
+    if (body.data?.type !== 'customerReviewResponses' || target?.type !== 'customerReviews' || !target.id || !text || [...text].length > 5970) {
+      json(res, 422, { errors: [{ status: '422', code: 'ENTITY_UNPROCESSABLE', title: 'The request entity failed validation.' }] }, allowance.header);
       return true;
     }
-    const review = [...store.data.values()].flat().find((r) => r.id === target.id);
+    const review = findReview(store, target.id);
     if (!review) {
-      json(res, 404, { errors: [{ status: '404', code: 'NOT_FOUND', title: 'The specified resource does not exist' }] });
+      json(res, 404, NOT_FOUND(`There is no resource of type 'customerReviews' with id '${target.id}'`), allowance.header);
       return true;
     }
     // One response per review: creating again replaces it, and it waits in PENDING_PUBLISH until Apple publishes it.
     review.response = { id: randomUUID(), responseBody: text, lastModifiedDate: new Date(), state: 'PENDING_PUBLISH' };
-    json(res, 201, { data: responseResource(review), links: { self: `${APPLE}/v1/customerReviewResponses` } });
+    store.responsePosts.push({ reviewId: review.id, responseBody: text });
+    if (store.dropNext) {
+      store.dropNext = false;
+      res.socket?.destroy();
+      return true;
+    }
+    json(res, 201, { data: responseResource(review), links: { self: `${APPLE}/v1/customerReviewResponses` } }, allowance.header);
     return true;
   };
 }

@@ -16,6 +16,7 @@ import * as m0014 from './0014_app_credentials';
 import * as m0015 from './0015_org_plans';
 import * as m0016 from './0016_api_call_usage';
 import * as m0021 from './0021_slack_workspaces';
+import * as m0017 from './0017_replies';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0015_org_plans': m0015,
   '0016_api_call_usage': m0016,
   '0021_slack_workspaces': m0021,
+  '0017_replies': m0017,
 };
