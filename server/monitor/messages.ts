@@ -5,7 +5,7 @@
  */
 import { env } from '../env';
 import { formatFor, type OutgoingMessage } from '../destinations/format';
-import type { FormattedMessage, Platform, ReviewMessageInput } from '../destinations/types';
+import type { FormattedMessage, Platform, ReplyAction, ReviewMessageInput } from '../destinations/types';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../subscriptions/tokens';
 import type { AppStore, NormalizedReview } from '../sources/types';
 import { appInfoOf, type AppRow } from './apps';
@@ -89,6 +89,9 @@ async function withUnsubscribe(address: string, format: (ctx: { unsubscribeUrl: 
   return { ...message, headers: { ...message.headers, 'List-Unsubscribe': `<${await oneClickUnsubscribeUrl(address)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
 }
 
+/** The Reply button: its value names the destination (whose organisation may reply) and the review. */
+export const slackReplyButton = (destinationId: string, reviewId: number | string): ReplyAction => ({ kind: 'button', value: `${destinationId}:${reviewId}` });
+
 /** Where a message is going: Slack review messages offer a reply from there (see replyActionFor). */
 export type MessageDestination = { id: string; slackTeamId: string | null };
 
@@ -99,7 +102,7 @@ export type MessageDestination = { id: string; slackTeamId: string | null };
 export function replyActionFor(platform: Platform, destination: MessageDestination | undefined, reviewId: number | null): ReviewMessageInput['replyAction'] {
   if (platform !== 'slack' || !destination || reviewId === null) return null;
   const e = env();
-  if (destination.slackTeamId && e.SLACK_SIGNING_SECRET) return { kind: 'button', value: `${destination.id}:${reviewId}` };
+  if (destination.slackTeamId && e.SLACK_SIGNING_SECRET) return slackReplyButton(destination.id, reviewId);
   return { kind: 'link', url: `${e.APP_URL}/dashboard/reviews?${new URLSearchParams({ review: String(reviewId) })}` };
 }
 

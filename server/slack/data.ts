@@ -4,6 +4,8 @@
 import { sql } from 'kysely';
 import { getDb } from '../db/client';
 import { decryptSecret, encryptSecret } from '../crypto';
+import type { AppRow } from '../monitor/apps';
+import type { StoredReview } from '../subscriptions/reviews';
 
 export type SlackInstall = { teamId: string; teamName: string | null; botToken: string; botUserId: string | null; scopes: string };
 
@@ -85,4 +87,21 @@ export async function reviewForSlack(orgId: string, reviewId: string): Promise<R
       join org_apps oa on oa.app_key = r.app_key and oa.org_id = ${orgId}
      where r.id = ${reviewId}::bigint`.execute(db);
   return r.rows[0];
+}
+
+const REVIEW_COLUMNS = sql`r.id, r.store_review_id, r.country, r.language, r.author_name, r.title, r.body, r.rating, r.app_version,
+  r.written_at, r.updated_at, r.permalink, r.sentiment, r.sentiment_score, r.first_seen_at`;
+
+/** A stored review with its app, as the Slack message about it is built (for the message's update after a reply). */
+export async function reviewWithApp(reviewId: string): Promise<{ review: StoredReview; app: Pick<AppRow, 'store' | 'app_id' | 'title' | 'icon_url' | 'store_url'> } | undefined> {
+  const db = await getDb();
+  const r = await sql<StoredReview & { app_store: AppRow['store']; app_app_id: string; app_title: string; app_icon_url: string | null; app_store_url: string | null }>`
+    select ${REVIEW_COLUMNS}, a.store as app_store, a.app_id as app_app_id, a.title as app_title, a.icon_url as app_icon_url,
+           a.store_url as app_store_url
+      from reviews r join apps a on a.key = r.app_key
+     where r.id = ${reviewId}::bigint`.execute(db);
+  const row = r.rows[0];
+  if (!row) return undefined;
+  const { app_store, app_app_id, app_title, app_icon_url, app_store_url, ...review } = row;
+  return { review: { ...review, id: Number(review.id) }, app: { store: app_store, app_id: app_app_id, title: app_title, icon_url: app_icon_url, store_url: app_store_url } };
 }
