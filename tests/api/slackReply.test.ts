@@ -149,6 +149,10 @@ describe('a channel added with "Add to Slack"', () => {
     expect(text).toContain('Crashes when I open settings');
     expect(actionsOf(update)[0]).toMatchObject({ action_id: 'arb_reply', text: { text: 'Edit reply' }, value });
 
+    // The next poll finds it on the store: published, as for a reply from the dashboard.
+    await pollAppNow({ store: 'apple_app_store', appId: review.app.appId });
+    expect((await (await getDb()).selectFrom('replies').select('state').where('id', '=', row.id).executeTakeFirstOrThrow()).state).toBe('published');
+
     // Clicking again opens the form with the reply sent, to replace it.
     await click(slackUser, value);
     const again = w.slack.opened.at(-1)!;
@@ -243,6 +247,14 @@ describe('channels without the Reply button', () => {
     expect(r.status, r.text).toBe(200);
     const [button] = actionsOf(await messageAbout(hook, review.app.appId, 'Love the widgets'));
     expect(button).toMatchObject({ text: { text: 'Reply in ARB' }, url: `${env().APP_URL}/dashboard/reviews?review=${review.reviewId}` });
+    // The link's view: the inbox with that one review (the page passes its query to the API).
+    const one = await call<Array<{ id: string }>>(w.api, 'GET', `/api/v1/org/reviews?review=${review.reviewId}`, undefined, as(owner));
+    expect(one.status, one.text).toBe(200);
+    expect(one.json.data.map((r) => r.id)).toEqual([review.reviewId]);
+    // Nobody else's inbox shows it, and a malformed id is a 400.
+    const other = await newOwner('other');
+    expect((await call<unknown[]>(w.api, 'GET', `/api/v1/org/reviews?review=${review.reviewId}`, undefined, as(other))).json.data).toEqual([]);
+    expect((await call(w.api, 'GET', '/api/v1/org/reviews?review=12x', undefined, as(owner))).status).toBe(400);
   });
 
   test('without SLACK_SIGNING_SECRET an installed channel gets the link too, and the endpoint says replying from Slack is not set up', async () => {
