@@ -87,6 +87,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/apps/{appKey}/reviews/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply to one of the app's reviews through the store (same rules and answers as the dashboard's reply) */
+        post: operations["postApiV1AppsAppKeyReviewsIdReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/apps/event": {
         parameters: {
             query?: never;
@@ -656,6 +673,42 @@ export interface paths {
         patch: operations["patchApiV1OrgMembersId"];
         trace?: never;
     };
+    "/api/v1/org/reply-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's reply templates, of one app (`app`) or all */
+        get: operations["getApiV1OrgReplyTemplates"];
+        put?: never;
+        /** Save a reply template for an app */
+        post: operations["postApiV1OrgReplyTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reply-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a reply template */
+        delete: operations["deleteApiV1OrgReplyTemplatesId"];
+        options?: never;
+        head?: never;
+        /** Change a reply template's name or text */
+        patch: operations["patchApiV1OrgReplyTemplatesId"];
+        trace?: never;
+    };
     "/api/v1/org/reviews": {
         parameters: {
             query?: never;
@@ -668,6 +721,24 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reviews/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply to a review through the store (App Store Connect or the Google Play Developer API); replaces an earlier reply */
+        post: operations["postApiV1OrgReviewsIdReply"];
+        /** Delete the review's reply from the App Store (Google Play has no delete: send a new reply instead) */
+        delete: operations["deleteApiV1OrgReviewsIdReply"];
         options?: never;
         head?: never;
         patch?: never;
@@ -821,6 +892,23 @@ export interface paths {
         put?: never;
         /** E-mail a summary of an app's recent reviews: counts per rating, average, most mentioned words, latest negative reviews */
         post: operations["postApiV1PublicSendSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/slack/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Slack interactivity: the Reply button on review messages and the reply form (signed by Slack) */
+        post: operations["postApiV1SlackInteractions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1208,8 +1296,24 @@ export interface operations {
                             /** @description The rating before the last edit. */
                             previous_rating: number | null;
                             replied_at: string | null;
-                            /** @enum {string} */
-                            reply_state: "none" | "published";
+                            /** @description The organisation's reply sent through ARB, or null. */
+                            reply: {
+                                at: string;
+                                /** @description Who sent it: an e-mail address, or "API key <name>". */
+                                by: string | null;
+                                /** @description The reviewer changed the review after this reply was sent. */
+                                edited_after_reply: boolean;
+                                /** @description Why the store refused it, in plain words (state failed). */
+                                failure: string | null;
+                                /** @enum {string} */
+                                state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                                text: string;
+                            } | null;
+                            /**
+                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed), or published when the store shows a reply written elsewhere.
+                             * @enum {string}
+                             */
+                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed";
                             reply_text: string | null;
                             sentiment: string | null;
                             store_permalink: string;
@@ -1246,6 +1350,104 @@ export interface operations {
             };
             /** @description Method not allowed (see the Allow header) */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past the key's rate (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1AppsAppKeyReviewsIdReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appKey: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            by: string;
+                            /** @description Why it failed (state failed), or what it waits for (state sending), in plain words. */
+                            failure: string | null;
+                            id: string;
+                            next_attempt_at: string | null;
+                            /** @description When it was sent to the store (or last changed, while not sent yet). */
+                            replied_at: string;
+                            review_id: string;
+                            /** @enum {string} */
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, revoked or mistyped API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4983,6 +5185,366 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgReplyTemplates: {
+        parameters: {
+            query?: {
+                app?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_key: string;
+                            body: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgReplyTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    app_key: string;
+                    /** @description The reply text; {author} and {app} are replaced by the reviewer's name and the app's title. */
+                    body: string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_key: string;
+                            body: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgReplyTemplatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1OrgReplyTemplatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The reply text; {author} and {app} are replaced by the reviewer's name and the app's title. */
+                    body?: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_key: string;
+                            body: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1OrgReviews: {
         parameters: {
             query?: {
@@ -4997,6 +5559,8 @@ export interface operations {
                 q?: string;
                 rating?: string;
                 replied?: "true" | "false";
+                /** @description One review by its id (a chat message's "Reply in ARB" link opens the inbox on it). */
+                review?: string;
                 sentiment?: string;
                 /** @description The next_cursor of the previous page. */
                 starting_after?: string;
@@ -5033,8 +5597,24 @@ export interface operations {
                             /** @description The rating before the last edit. */
                             previous_rating: number | null;
                             replied_at: string | null;
-                            /** @enum {string} */
-                            reply_state: "none" | "published";
+                            /** @description The organisation's reply sent through ARB, or null. */
+                            reply: {
+                                at: string;
+                                /** @description Who sent it: an e-mail address, or "API key <name>". */
+                                by: string | null;
+                                /** @description The reviewer changed the review after this reply was sent. */
+                                edited_after_reply: boolean;
+                                /** @description Why the store refused it, in plain words (state failed). */
+                                failure: string | null;
+                                /** @enum {string} */
+                                state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                                text: string;
+                            } | null;
+                            /**
+                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed), or published when the store shows a reply written elsewhere.
+                             * @enum {string}
+                             */
+                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed";
                             reply_text: string | null;
                             sentiment: string | null;
                             store_permalink: string;
@@ -5098,6 +5678,193 @@ export interface operations {
             };
         };
     };
+    postApiV1OrgReviewsIdReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            by: string;
+                            /** @description Why it failed (state failed), or what it waits for (state sending), in plain words. */
+                            failure: string | null;
+                            id: string;
+                            next_attempt_at: string | null;
+                            /** @description When it was sent to the store (or last changed, while not sent yet). */
+                            replied_at: string;
+                            review_id: string;
+                            /** @enum {string} */
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgReviewsIdReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1OrgReviewsExportCsv: {
         parameters: {
             query?: {
@@ -5111,6 +5878,8 @@ export interface operations {
                 q?: string;
                 rating?: string;
                 replied?: "true" | "false";
+                /** @description One review by its id (a chat message's "Reply in ARB" link opens the inbox on it). */
+                review?: string;
                 sentiment?: string;
                 store?: "apple_app_store" | "google_play_store";
                 /** @description Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds. */
@@ -5789,6 +6558,64 @@ export interface operations {
                 };
             };
             /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SlackInteractions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json, application/x-www-form-urlencoded (required even for an empty body) */
             415: {
                 headers: {
                     [name: string]: unknown;
