@@ -13,6 +13,8 @@ export type ReviewFilters = {
   sentiment?: string[];
   replied?: 'true' | 'false';
   q?: string;
+  /** One review by id: where a chat message's "Reply in ARB" link lands. */
+  review?: string;
   /** Days, YYYY-MM-DD (UTC), both included. */
   from?: string;
   to?: string;
@@ -38,6 +40,8 @@ export function filtersFromQuery(query: Record<string, string | string[] | undef
   if (replied === 'true' || replied === 'false') f.replied = replied;
   const q = first(query.q)?.trim();
   if (q) f.q = q.slice(0, 200);
+  const review = first(query.review);
+  if (review && /^\d{1,19}$/.test(review)) f.review = review;
   const from = first(query.from);
   const to = first(query.to);
   if (from && DAY.test(from)) f.from = from;

@@ -50,6 +50,8 @@ const schema = z.object({
   SLACK_API_BASE_URL: z.string().url().default('https://slack.com/api'),
   SLACK_CLIENT_ID: z.string().optional(),
   SLACK_CLIENT_SECRET: z.string().optional(),
+  /** Verifies requests from Slack (the Reply button and its form): the app's Signing Secret. Unset: no Reply button. */
+  SLACK_SIGNING_SECRET: z.string().optional(),
   DISCORD_API_BASE_URL: z.string().url().default('https://discord.com/api'),
   DISCORD_CLIENT_ID: z.string().optional(),
   DISCORD_CLIENT_SECRET: z.string().optional(),

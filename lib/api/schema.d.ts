@@ -569,23 +569,6 @@ export interface paths {
         patch: operations["patchApiV1OrgDestinationsId"];
         trace?: never;
     };
-    "/api/v1/org/destinations/{id}/rotate-secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one stops at once */
-        post: operations["postApiV1OrgDestinationsIdRotateSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/org/destinations/{id}/test": {
         parameters: {
             query?: never;
@@ -752,7 +735,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reply to a review through the store (App Store Connect or the Google Play Developer API; replaces an earlier reply), or keep a draft */
+        /** Reply to a review through the store (App Store Connect or the Google Play Developer API); replaces an earlier reply */
         post: operations["postApiV1OrgReviewsIdReply"];
         /** Delete the review's reply from the App Store (Google Play has no delete: send a new reply instead) */
         delete: operations["deleteApiV1OrgReviewsIdReply"];
@@ -909,6 +892,23 @@ export interface paths {
         put?: never;
         /** E-mail a summary of an app's recent reviews: counts per rating, average, most mentioned words, latest negative reviews */
         post: operations["postApiV1PublicSendSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/slack/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Slack interactivity: the Reply button on review messages and the reply form (signed by Slack) */
+        post: operations["postApiV1SlackInteractions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1381,8 +1381,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description true: keep the text as a draft, send nothing. */
-                    draft?: boolean;
                     text: string;
                 };
             };
@@ -2442,8 +2440,6 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
-                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
-                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -2511,7 +2507,7 @@ export interface operations {
                 "application/json": {
                     payload: string;
                     /** @enum {string} */
-                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
+                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
                 };
             };
         };
@@ -2540,8 +2536,6 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
-                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
-                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -2637,8 +2631,6 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
-                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
-                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -4227,7 +4219,7 @@ export interface operations {
                             last_error: string | null;
                             last_error_at: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
                             platform_name: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
@@ -4426,7 +4418,7 @@ export interface operations {
                             last_error: string | null;
                             last_error_at: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
                             platform_name: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
@@ -4478,87 +4470,6 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Content-Type is not application/json (required even for an empty body) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited (see the Retry-After header) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postApiV1OrgDestinationsIdRotateSecret: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description `whsec_` + base64: the key of the Standard Webhooks signature. */
-                            signing_secret: string;
-                        };
-                    };
-                };
-            };
-            /** @description Invalid request: the message names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, expired or invalid token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Token not allowed here (a billing-only token outside billing) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed (see the Allow header) */
-            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5648,6 +5559,8 @@ export interface operations {
                 q?: string;
                 rating?: string;
                 replied?: "true" | "false";
+                /** @description One review by its id (a chat message's "Reply in ARB" link opens the inbox on it). */
+                review?: string;
                 sentiment?: string;
                 /** @description The next_cursor of the previous page. */
                 starting_after?: string;
@@ -5777,8 +5690,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description true: keep the text as a draft, send nothing. */
-                    draft?: boolean;
                     text: string;
                 };
             };
@@ -5967,6 +5878,8 @@ export interface operations {
                 q?: string;
                 rating?: string;
                 replied?: "true" | "false";
+                /** @description One review by its id (a chat message's "Reply in ARB" link opens the inbox on it). */
+                review?: string;
                 sentiment?: string;
                 store?: "apple_app_store" | "google_play_store";
                 /** @description Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds. */
@@ -6645,6 +6558,64 @@ export interface operations {
                 };
             };
             /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SlackInteractions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json, application/x-www-form-urlencoded (required even for an empty body) */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -11,10 +11,15 @@ import { env } from '../env';
 import { log } from '../log';
 import { HttpError, badGateway, badRequest } from '../http/errors';
 import type { OAuthPlatform } from './state';
+import type { SlackInstall } from '../slack/data';
 
 export const OAUTH_PLATFORMS: readonly OAuthPlatform[] = ['slack', 'discord'];
 const NAMES: Record<OAuthPlatform, string> = { slack: 'Slack', discord: 'Discord' };
-const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook', discord: 'webhook.incoming' };
+/**
+ * Slack: the webhook, and the bot's right to see who clicked Reply on a review message (their profile's e-mail is
+ * matched against the organisation's members; server/slack).
+ */
+const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook,users:read,users:read.email', discord: 'webhook.incoming' };
 const TIMEOUT_MS = 10_000;
 
 type Client = { id: string; secret: string };
@@ -64,7 +69,13 @@ export function authorizeUrl(platform: OAuthPlatform, state: string): string {
   return url.toString();
 }
 
-export type InstalledWebhook = { url: string; /** '#reviews' for Slack; Discord tells only ids. */ label: string | null };
+export type InstalledWebhook = {
+  url: string;
+  /** '#reviews' for Slack; Discord tells only ids. */
+  label: string | null;
+  /** Slack: the workspace and the bot token the install gave (for the Reply button). */
+  slack?: SlackInstall;
+};
 
 async function postForm(url: string, form: Record<string, string>, c: Client): Promise<{ status: number; json: Record<string, unknown> | null }> {
   let res: Response;
@@ -121,7 +132,14 @@ async function exchangeSlack(code: string): Promise<InstalledWebhook> {
   const url = str(hook?.url);
   if (!url) throw badGateway('Slack did not create a webhook. Choose a channel on the Slack page and approve again.');
   const channel = str(hook?.channel);
-  return { url, label: channel ? (/^[#@]/.test(channel) ? channel : `#${channel}`) : null };
+  const team = json.team as Record<string, unknown> | undefined;
+  const token = str(json.access_token);
+  const teamId = str(team?.id);
+  return {
+    url,
+    label: channel ? (/^[#@]/.test(channel) ? channel : `#${channel}`) : null,
+    slack: token && teamId ? { teamId, teamName: str(team?.name), botToken: token, botUserId: str(json.bot_user_id), scopes: str(json.scope) ?? '' } : undefined,
+  };
 }
 
 async function exchangeDiscord(code: string): Promise<InstalledWebhook> {

@@ -218,6 +218,8 @@ export interface DestinationsTable {
   translate_to: string | null;
   /** Webhook destinations: the `whsec_…` signing secret, encrypted (server/crypto.ts); null for other platforms. */
   signing_secret_enc: string | null;
+  /** 0021: the Slack workspace this destination was installed from ("Add to Slack"); null for pasted webhooks. */
+  slack_team_id: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -370,6 +372,17 @@ export interface OrgUsageMonthsTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** 0021: a Slack workspace that installed ARB with "Add to Slack" (server/slack). */
+export interface SlackWorkspacesTable {
+  team_id: string;
+  team_name: string | null;
+  bot_token_enc: string;
+  bot_user_id: string | null;
+  scopes: Generated<string>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 // ── 0017 replies (server/replies/README.md) ─────────────────────────────────────────────────────────────────────────
 export type ReplyState = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed';
 
@@ -442,6 +455,7 @@ export interface Database {
   org_apps: OrgAppsTable;
   api_keys: ApiKeysTable;
   org_usage_months: OrgUsageMonthsTable;
+  slack_workspaces: SlackWorkspacesTable;
   replies: RepliesTable;
   reply_templates: ReplyTemplatesTable;
   store_allowances: StoreAllowancesTable;

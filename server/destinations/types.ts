@@ -22,7 +22,16 @@ export type ReviewMessageInput = {
   translation?: { text: string; language: string } | null;
   /** For 'updated': what it was before. */
   previous?: { rating: number; body: string; title: string | null } | null;
+  /**
+   * Slack only: how the message offers a reply. A button whose click ARB receives (channels added with "Add to Slack",
+   * server/slack), or a link to the review in ARB's inbox (pasted webhooks: Slack sends their clicks nowhere).
+   */
+  replyAction?: ReplyAction | null;
+  /** Slack only: the reply sent from the message, shown under the review once it is sent. */
+  sentReply?: { text: string; by: string; state: string } | null;
 };
+
+export type ReplyAction = { kind: 'button'; value: string } | { kind: 'link'; url: string };
 
 export type WelcomeMessageInput = {
   app: AppInfo;

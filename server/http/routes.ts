@@ -53,6 +53,7 @@ import v1PublicEmailConfirm from '@/pages/api/v1/public/email/confirm';
 import v1PublicEmailUnsubscribe from '@/pages/api/v1/public/email/unsubscribe';
 import v1PublicReviews from '@/pages/api/v1/public/reviews';
 import v1PublicSendSummary from '@/pages/api/v1/public/send-summary';
+import v1SlackInteractions from '@/pages/api/v1/slack/interactions';
 import v1StripePortal from '@/pages/api/v1/stripe/portal';
 import v1StripeQuickPay from '@/pages/api/v1/stripe/quick-pay';
 
@@ -109,6 +110,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/public/email/unsubscribe', route: v1PublicEmailUnsubscribe },
   { path: '/api/v1/public/reviews', route: v1PublicReviews },
   { path: '/api/v1/public/send-summary', route: v1PublicSendSummary },
+  { path: '/api/v1/slack/interactions', route: v1SlackInteractions },
   { path: '/api/v1/stripe/portal', route: v1StripePortal },
   { path: '/api/v1/stripe/quick-pay', route: v1StripeQuickPay },
 ];

@@ -66,6 +66,8 @@ export type ClaimedDestination = {
   signing_secret_enc: string | null;
   pace_tat: Date | null;
   consecutive_failures: number;
+  /** The Slack workspace it was installed from ("Add to Slack"), for the Reply button. */
+  slack_team_id: string | null;
 };
 
 const BATCH = 100;
@@ -113,7 +115,7 @@ export async function claimDestinations(db: DB, workerId: string, limit: number,
         order by dd.next_send_at
         limit ${limit}
         for update skip locked)
-    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures`.execute(db);
+    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures, d.slack_team_id`.execute(db);
   return r.rows;
 }
 
@@ -248,7 +250,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
 
         let message: FormattedMessage;
         try {
-          message = await buildMessage(dest.platform, target, d);
+          message = await buildMessage(dest.platform, target, d, { id: dest.id, slackTeamId: dest.slack_team_id });
         } catch (err) {
           // A formatter bug must not wedge the queue behind this one message.
           const error = `This message could not be formatted: ${(err as Error).message}`;

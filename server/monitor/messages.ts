@@ -5,7 +5,7 @@
  */
 import { env } from '../env';
 import { formatFor, type OutgoingMessage } from '../destinations/format';
-import type { FormattedMessage, Platform, ReviewMessageInput } from '../destinations/types';
+import type { FormattedMessage, Platform, ReplyAction, ReviewMessageInput } from '../destinations/types';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../subscriptions/tokens';
 import type { AppStore, NormalizedReview } from '../sources/types';
 import { appInfoOf, type AppRow } from './apps';
@@ -89,8 +89,25 @@ async function withUnsubscribe(address: string, format: (ctx: { unsubscribeUrl: 
   return { ...message, headers: { ...message.headers, 'List-Unsubscribe': `<${await oneClickUnsubscribeUrl(address)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
 }
 
+/** The Reply button: its value names the destination (whose organisation may reply) and the review. */
+export const slackReplyButton = (destinationId: string, reviewId: number | string): ReplyAction => ({ kind: 'button', value: `${destinationId}:${reviewId}` });
+
+/** Where a message is going: Slack review messages offer a reply from there (see replyActionFor). */
+export type MessageDestination = { id: string; slackTeamId: string | null };
+
+/**
+ * A Slack review message's way to reply: the Reply button when the channel came from "Add to Slack" and this server
+ * can verify Slack's clicks (SLACK_SIGNING_SECRET), a link to the review in ARB's inbox otherwise.
+ */
+export function replyActionFor(platform: Platform, destination: MessageDestination | undefined, reviewId: number | null): ReviewMessageInput['replyAction'] {
+  if (platform !== 'slack' || !destination || reviewId === null) return null;
+  const e = env();
+  if (destination.slackTeamId && e.SLACK_SIGNING_SECRET) return slackReplyButton(destination.id, reviewId);
+  return { kind: 'link', url: `${e.APP_URL}/dashboard/reviews?${new URLSearchParams({ review: String(reviewId) })}` };
+}
+
 /** `target` is the destination's decrypted webhook URL or e-mail address (e-mails need it for their unsubscribe link). */
-export async function buildMessage(platform: Platform, target: string, d: OpenDelivery): Promise<FormattedMessage> {
+export async function buildMessage(platform: Platform, target: string, d: OpenDelivery, destination?: MessageDestination): Promise<FormattedMessage> {
   const app = appInfoOf({ store: d.app_store, app_id: d.app_id, title: d.app_title, icon_url: d.app_icon_url, store_url: d.app_store_url });
   const message: OutgoingMessage =
     d.kind === 'welcome'
@@ -104,6 +121,7 @@ export async function buildMessage(platform: Platform, target: string, d: OpenDe
             app,
             sentiment: sentimentOf(d),
             previous: d.kind === 'updated' && d.prev_body !== null ? { rating: d.prev_rating ?? 0, body: d.prev_body, title: d.prev_title } : null,
+            replyAction: replyActionFor(platform, destination, d.review_id),
           },
         };
   if (platform === 'email') return withUnsubscribe(target, (ctx) => formatFor(platform, message, ctx));

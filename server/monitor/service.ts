@@ -142,6 +142,12 @@ export function addressHint(email: string): string {
   return `${user.slice(0, 2)}…@${domain}`;
 }
 
+/** A source of the app that a destination with `filters` wants (no country: the official API, every storefront) has been polled. */
+async function reviewsCurrentFor(trx: Transaction<Database>, appKey: string, filters: DestinationFilters): Promise<boolean> {
+  const polled = await polledSourceCountries(trx, appKey);
+  return polled.some((country) => !country || !filters.countries?.length || filters.countries.includes(country));
+}
+
 /**
  * Welcomes every app of the destination still waiting for its welcome whose reviews are current (a source it wants has
  * been polled); the others are welcomed by their first poll. Call with the apps' locks held (lockApp).
@@ -150,8 +156,7 @@ async function welcomeWaitingApps(trx: Transaction<Database>, destinationId: str
   const d = await getWelcomeSettings(trx, destinationId);
   const filters = readFilters(d.filters);
   for (const app_key of await destinationAppKeys(trx, destinationId, { unwelcomed: true })) {
-    const polled = await polledSourceCountries(trx, app_key);
-    if (polled.some((country) => !country || !filters.countries?.length || filters.countries.includes(country))) {
+    if (await reviewsCurrentFor(trx, app_key, filters)) {
       await queueWelcome(trx, { destinationId, appKey: app_key, filters, count: d.welcome_count, backfill: d.backfill });
     }
   }
@@ -259,9 +264,10 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
       await linkDestinationApp(trx, id, key);
       const sources: SourceRow[] = [];
       for (const s of sourcesFor(a.store, input.country, input.language)) sources.push(await ensureSource(trx, { appKey: key, ...s }));
-      // Reviews of this app are current once the source its welcome reads first has been polled: welcome now (a
-      // pending e-mail destination is welcomed when its mailbox confirms, with the reviews of that moment).
-      if (!pending && sources[0].last_success_at) {
+      // Reviews of this app are current once a source the destination wants has been polled — its storefront's, or the
+      // store's official API (which covers every storefront, and idles the public sources): welcome now (a pending
+      // e-mail destination is welcomed when its mailbox confirms, with the reviews of that moment).
+      if (!pending && (sources[0].last_success_at || (await reviewsCurrentFor(trx, key, destFilters)))) {
         await queueWelcome(trx, { destinationId: id, appKey: key, filters: destFilters, count: welcomeCount, backfill });
       }
     }

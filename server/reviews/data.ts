@@ -20,6 +20,8 @@ export type InboxQuery = {
   replied?: boolean;
   /** Words to find in the title or text (websearch syntax: "a phrase", -word, or). */
   q?: string;
+  /** One review (still only among appKeys). */
+  reviewId?: string;
   from?: Date;
   to?: Date;
   /** Only reviews after this one in the order (older, or as old with a smaller id). */
@@ -74,6 +76,7 @@ function conditions(f: InboxQuery, except: { rating?: boolean; country?: boolean
   if (f.sentiments?.length) c.push(sql`r.sentiment = any(${f.sentiments}::text[])`);
   if (f.replied !== undefined) c.push(sql`r.replied = ${f.replied}`);
   if (f.q) c.push(sql`r.search_vector @@ websearch_to_tsquery('simple', ${f.q})`);
+  if (f.reviewId) c.push(sql`r.id = ${f.reviewId}::bigint`);
   if (f.from) c.push(sql`r.updated_at >= ${f.from}`);
   if (f.to) c.push(sql`r.updated_at < ${f.to}`);
   if (f.after) c.push(sql`(r.updated_at, r.id) < (timestamptz 'epoch' + ${f.after.us}::bigint * interval '1 microsecond', ${f.after.id}::bigint)`);
@@ -95,6 +98,11 @@ export const RARE_MATCHES = 20_000;
  */
 function pageIds(f: InboxQuery, rare = false): RawBuilder<unknown> {
   const n = f.limit;
+  // One review: read by its primary key (walking the apps would scan each one's reviews to find it).
+  if (f.reviewId) {
+    return sql`select r.id, r.updated_at from reviews r
+                where r.id = ${f.reviewId}::bigint and r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}`;
+  }
   if (f.q && rare) {
     return sql`select r.id, r.updated_at from reviews r
                 where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}

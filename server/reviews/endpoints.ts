@@ -63,6 +63,11 @@ const filterFields = {
     .transform((v) => v || undefined)
     .optional()
     .meta({ description: 'Words in the title or text; "a phrase", -word and or work as in a web search.' }),
+  review: z
+    .string()
+    .regex(/^\d{1,19}$/, 'review must be a review id (digits).')
+    .optional()
+    .meta({ description: 'One review by its id (a chat message\'s "Reply in ARB" link opens the inbox on it).' }),
   from: instant('from', false).meta({ description: 'On or after: a day (UTC), an ISO 8601 time or unix seconds (content_updated_at).' }),
   to: instant('to', true).meta({ description: 'Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds.' }),
 };

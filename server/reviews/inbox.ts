@@ -22,6 +22,7 @@ export type InboxFilters = {
   sentiment?: string[];
   replied?: boolean;
   q?: string;
+  review?: string;
   from?: Date;
   to?: Date;
 };
@@ -45,6 +46,7 @@ async function scoped(m: Membership, f: InboxFilters): Promise<Omit<InboxQuery, 
     sentiments: f.sentiment,
     replied: f.replied,
     q: f.q,
+    reviewId: f.review,
     from: f.from,
     to: f.to,
     orgId: m.orgId,

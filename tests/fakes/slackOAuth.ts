@@ -7,9 +7,15 @@
  *        → 200 { ok: false, error: 'invalid_code' | 'code_already_used' | 'bad_redirect_uri' | 'invalid_client_id' | 'bad_client_secret' }
  * SLACK_API_BASE_URL = `${fake.url}/api` (so the authorize page is at the same origin, as slack.com has it).
  *
+ * And the interactive side, for the Reply button (Slack's real formats, bot tokens from the installs above checked):
+ *   GET  /api/users.info?user=U…   → { ok, user: { id, team_id, name, profile: { email } } } | { ok: false, error }
+ *   POST /api/views.open { trigger_id, view }  → { ok, view } (a trigger id is good once, for 3 s) | { ok: false, error }
+ *   POST /actions/T…/…/…           an interaction's response_url: records what ARB posts there
+ *   interaction(…)                 a signed request body and headers, as Slack sends a click or a form submission
+ *
  *   const slack = await startSlackOAuth({ webhook: () => ({ url: chat.hook('slack').url, channel: '#reviews' }) });
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { json, startFakeServer, type FakeHandler, type FakeServer, type RecordedRequest } from './http';
 
 export type SlackInstall = { url: string; channel: string };
@@ -21,14 +27,26 @@ export type SlackOAuthOptions = {
   webhook?: () => SlackInstall;
 };
 
+export type SlackUser = { id: string; teamId: string; name: string; email: string | null };
+export type OpenedView = { token: string; triggerId: string; view: Record<string, unknown> };
+
 export type SlackOAuthState = {
   clientId: string;
   clientSecret: string;
   /** Next approvals are cancelled by the visitor. */
   deny: boolean;
   /** Codes handed out: code → the install it stands for and whether it was used. */
-  codes: Map<string, { install: SlackInstall; redirectUri: string; used: boolean }>;
+  codes: Map<string, { install: SlackInstall; redirectUri: string; used: boolean; scope: string }>;
   webhook: () => SlackInstall;
+  /** Bot tokens handed out by installs → their workspace; revoke by deleting. */
+  tokens: Map<string, string>;
+  users: Map<string, SlackUser>;
+  triggers: Map<string, number>;
+  opened: OpenedView[];
+  /** What ARB posted to each response_url (by path). */
+  responses: Map<string, unknown[]>;
+  /** The next views.open calls answer this error. */
+  viewsOpenError: string | null;
 };
 
 const rand = (n: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') => Array.from(randomBytes(n), (b) => alphabet[b % alphabet.length]).join('');
@@ -42,8 +60,83 @@ export function createSlackOAuthState(options: SlackOAuthOptions = {}): SlackOAu
     webhook:
       options.webhook ??
       (() => ({ url: `https://hooks.slack.com/services/T${rand(9)}/B${rand(11)}/${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`, channel: '#app-reviews' })),
+    tokens: new Map(),
+    users: new Map(),
+    triggers: new Map(),
+    opened: [],
+    responses: new Map(),
+    viewsOpenError: null,
   };
 }
+
+/** A Slack user of workspace `teamId` (their profile's e-mail may be missing, as Slack allows). */
+export function addSlackUser(state: SlackOAuthState, teamId: string, email: string | null, name = 'maya'): SlackUser {
+  const user = { id: `U${rand(10)}`, teamId, name, email };
+  state.users.set(user.id, user);
+  return user;
+}
+
+function bearerTeam(state: SlackOAuthState, req: RecordedRequest): string | null {
+  const auth = req.headers.authorization;
+  if (typeof auth !== 'string' || !auth.startsWith('Bearer ')) return null;
+  return state.tokens.get(auth.slice(7)) ?? null;
+}
+
+/**
+ * Slack's signature over a request it sends (v0: HMAC-SHA256 of `v0:{timestamp}:{body}`, hex), written here from the
+ * published scheme so ARB's check is tested against an implementation that is not its own.
+ */
+export function slackSignatureHeaders(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Slack-Request-Timestamp': String(timestamp), 'X-Slack-Signature': signature };
+}
+
+/** A click on a message button, as Slack posts it to the app's Interactivity Request URL (form field `payload`). */
+export function buttonClick(
+  state: SlackOAuthState,
+  baseUrl: string,
+  user: SlackUser,
+  action: { action_id: string; value: string },
+  channel = 'C0123456789',
+): { payload: Record<string, unknown>; responseUrl: string; triggerId: string } {
+  const triggerId = `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`;
+  state.triggers.set(triggerId, Date.now() + 3000);
+  const responseUrl = `${baseUrl}/actions/${user.teamId}/${rand(13, '0123456789')}/${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+  const payload = {
+    type: 'block_actions',
+    user: { id: user.id, username: user.name, name: user.name, team_id: user.teamId },
+    api_app_id: 'A0KRD7HC3',
+    token: 'verification-token-deprecated',
+    container: { type: 'message', message_ts: '1732460000.000100', channel_id: channel, is_ephemeral: false },
+    trigger_id: triggerId,
+    team: { id: user.teamId, domain: 'reviews-team' },
+    channel: { id: channel, name: 'app-reviews' },
+    message: { type: 'message', ts: '1732460000.000100', text: 'review', blocks: [] },
+    response_url: responseUrl,
+    actions: [{ type: 'button', action_id: action.action_id, block_id: 'b1', text: { type: 'plain_text', text: 'Reply', emoji: true }, value: action.value, action_ts: `${Date.now() / 1000}` }],
+  };
+  return { payload, responseUrl, triggerId };
+}
+
+/** The submission of a modal ARB opened, with `values` typed in its inputs (block id → action id → text). */
+export function viewSubmission(user: SlackUser, opened: OpenedView, values: Record<string, Record<string, string>>): Record<string, unknown> {
+  const v = opened.view;
+  const state = Object.fromEntries(
+    Object.entries(values).map(([block, inputs]) => [block, Object.fromEntries(Object.entries(inputs).map(([id, value]) => [id, { type: 'plain_text_input', value }]))]),
+  );
+  return {
+    type: 'view_submission',
+    team: { id: user.teamId, domain: 'reviews-team' },
+    user: { id: user.id, username: user.name, name: user.name, team_id: user.teamId },
+    api_app_id: 'A0KRD7HC3',
+    trigger_id: `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`,
+    view: { id: `V${rand(10)}`, team_id: user.teamId, type: 'modal', callback_id: v.callback_id, private_metadata: v.private_metadata, blocks: v.blocks, state: { values: state }, hash: rand(16) },
+    response_urls: [],
+  };
+}
+
+/** The form body Slack posts: `payload=<JSON>`. */
+export const interactionBody = (payload: unknown) => new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 
 /** Client credentials from HTTP Basic (what Slack recommends) or the form. */
 export function clientCredentials(req: RecordedRequest, form: URLSearchParams): { id: string | null; secret: string | null } {
@@ -81,11 +174,45 @@ export function slackOAuthRoutes(state: SlackOAuthState): FakeHandler {
         back.searchParams.set('error', 'access_denied');
       } else {
         const code = `${rand(11, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`;
-        state.codes.set(code, { install: state.webhook(), redirectUri, used: false });
+        state.codes.set(code, { install: state.webhook(), redirectUri, used: false, scope: scopes.join(',') });
         back.searchParams.set('code', code);
       }
       back.searchParams.set('state', st);
       redirect(res, back.toString());
+      return true;
+    }
+    if (req.method === 'GET' && req.path === '/api/users.info') {
+      const team = bearerTeam(state, req);
+      if (!team) return json(res, 200, { ok: false, error: 'invalid_auth' }), true;
+      const user = state.users.get(req.query.get('user') ?? '');
+      if (!user || user.teamId !== team) return json(res, 200, { ok: false, error: 'user_not_found' }), true;
+      json(res, 200, { ok: true, user: { id: user.id, team_id: user.teamId, name: user.name, deleted: false, is_bot: false, profile: { real_name: user.name, display_name: user.name, ...(user.email ? { email: user.email } : {}) } } });
+      return true;
+    }
+    if (req.method === 'POST' && req.path === '/api/views.open') {
+      const team = bearerTeam(state, req);
+      if (!team) return json(res, 200, { ok: false, error: 'invalid_auth' }), true;
+      if (state.viewsOpenError) return json(res, 200, { ok: false, error: state.viewsOpenError }), true;
+      let body: { trigger_id?: string; view?: Record<string, unknown> };
+      try {
+        body = JSON.parse(req.body) as typeof body;
+      } catch {
+        return json(res, 200, { ok: false, error: 'invalid_json' }), true;
+      }
+      const expires = state.triggers.get(body.trigger_id ?? '');
+      if (!expires || expires < Date.now()) return json(res, 200, { ok: false, error: expires ? 'expired_trigger_id' : 'invalid_trigger_id' }), true;
+      state.triggers.delete(body.trigger_id!);
+      if (!body.view || body.view.type !== 'modal') return json(res, 200, { ok: false, error: 'invalid_arguments' }), true;
+      state.opened.push({ token: req.headers.authorization!.slice(7), triggerId: body.trigger_id!, view: body.view });
+      json(res, 200, { ok: true, view: { id: `V${rand(10)}`, team_id: team, ...body.view } });
+      return true;
+    }
+    if (req.method === 'POST' && req.path.startsWith('/actions/')) {
+      const list = state.responses.get(req.path) ?? [];
+      list.push(JSON.parse(req.body) as unknown);
+      state.responses.set(req.path, list);
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('ok');
       return true;
     }
     if (req.method === 'POST' && req.path === '/api/oauth.v2.access') {
@@ -100,15 +227,18 @@ export function slackOAuthRoutes(state: SlackOAuthState): FakeHandler {
       if ((form.get('redirect_uri') ?? '') !== entry.redirectUri) return json(res, 200, { ok: false, error: 'bad_redirect_uri' }), true;
       entry.used = true;
       const hookPath = new URL(entry.install.url).pathname.split('/');
+      const teamId = hookPath[2] ?? `T${rand(9)}`;
+      const token = `xoxb-${rand(11, '0123456789')}-${rand(12, '0123456789')}-${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+      state.tokens.set(token, teamId);
       json(res, 200, {
         ok: true,
         app_id: 'A0KRD7HC3',
         authed_user: { id: `U${rand(10)}` },
-        scope: 'incoming-webhook',
+        scope: entry.scope,
         token_type: 'bot',
-        access_token: `xoxb-${rand(11, '0123456789')}-${rand(12, '0123456789')}-${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`,
+        access_token: token,
         bot_user_id: `U${rand(10)}`,
-        team: { name: 'Reviews Team', id: hookPath[2] ?? `T${rand(9)}` },
+        team: { name: 'Reviews Team', id: teamId },
         enterprise: null,
         is_enterprise_install: false,
         incoming_webhook: {

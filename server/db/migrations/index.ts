@@ -15,6 +15,7 @@ import * as m0013 from './0013_api_keys';
 import * as m0014 from './0014_app_credentials';
 import * as m0015 from './0015_org_plans';
 import * as m0016 from './0016_api_call_usage';
+import * as m0021 from './0021_slack_workspaces';
 import * as m0017 from './0017_replies';
 import * as m0018 from './0018_webhook_destinations';
 
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0014_app_credentials': m0014,
   '0015_org_plans': m0015,
   '0016_api_call_usage': m0016,
+  '0021_slack_workspaces': m0021,
   '0017_replies': m0017,
   '0018_webhook_destinations': m0018,
 };

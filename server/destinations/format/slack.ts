@@ -4,7 +4,7 @@
  * Review text goes through escapeSlack: & < > escaped (kills <!channel>, <@U…>, <url|text>), formatting neutralised.
  */
 import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
-import { escapeSlack, escapeSlackControl, fitRendered, truncate } from './text';
+import { escapeSlack, escapeSlackControl, fitRendered, singleLine, truncate } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
 export const SLACK_LIMITS = { header: 150, sectionText: 3000, fields: 10, fieldText: 2000, contextText: 3000, blocks: 50, fallbackText: 3000 } as const;
@@ -14,7 +14,14 @@ export type SlackBlock =
   | { type: 'header'; text: TextObject }
   | { type: 'section'; text?: TextObject; fields?: TextObject[] }
   | { type: 'context'; elements: TextObject[] }
+  | { type: 'actions'; block_id?: string; elements: SlackButton[] }
   | { type: 'divider' };
+export type SlackButton = { type: 'button'; text: TextObject; action_id: string; value?: string; url?: string; style?: 'primary' };
+
+/** The Reply button's action id: what server/slack looks for in a click. */
+export const REPLY_ACTION_ID = 'arb_reply';
+/** A link button still sends its click to the app (Slack wants an answer): its own id, which ARB ignores. */
+export const REPLY_LINK_ACTION_ID = 'arb_reply_in_arb';
 export type SlackPayload = { text: string; blocks: SlackBlock[]; unfurl_links: false; unfurl_media: false };
 
 const mrkdwn = (text: string): TextObject => ({ type: 'mrkdwn', text, verbatim: true });
@@ -47,6 +54,19 @@ export function formatReview(input: ReviewMessageInput): FormattedMessage {
   blocks.push({ type: 'section', fields });
   const context = [v.link ? slackLink(v.link, v.linkLabel) : null, escapeSlack(v.heading), escapeSlack(v.storeName)].filter(Boolean);
   blocks.push({ type: 'context', elements: [mrkdwn(context.join(' · '))] });
+  if (input.sentReply) {
+    const r = input.sentReply;
+    const label = `*↩️ Reply by ${escapeSlack(singleLine(r.by))}* · ${escapeSlack(r.state)}\n`;
+    blocks.push({ type: 'section', text: mrkdwn(label + fit(r.text, SLACK_LIMITS.sectionText - label.length)) });
+  }
+  const action = input.replyAction;
+  if (action) {
+    const text: TextObject = { type: 'plain_text', text: action.kind === 'link' ? 'Reply in ARB' : input.sentReply ? 'Edit reply' : 'Reply', emoji: true };
+    blocks.push({
+      type: 'actions',
+      elements: [action.kind === 'button' ? { type: 'button', text, action_id: REPLY_ACTION_ID, value: action.value } : { type: 'button', text, action_id: REPLY_LINK_ACTION_ID, url: action.url }],
+    });
+  }
 
   const payload: SlackPayload = {
     // Slack scans this fallback for <!channel> too: it gets the same escaping, and stays one short line.

@@ -49,6 +49,19 @@ export function slackProblems(body: unknown): string[] {
       const els = b.elements as unknown[];
       if (!Array.isArray(els) || els.length === 0 || els.length > 10) p.push(`block ${i}: context needs 1–10 elements`);
       else els.forEach((e, j) => textObj(e, 3000, `block ${i} context ${j}`));
+    } else if (b.type === 'actions') {
+      // Block Kit: 1–25 elements; a button's text is plain_text ≤ 75, action_id ≤ 255, value ≤ 2000, url ≤ 3000.
+      const els = b.elements as Json[];
+      if (!Array.isArray(els) || els.length === 0 || els.length > 25) p.push(`block ${i}: actions needs 1–25 elements`);
+      else
+        els.forEach((e, j) => {
+          if (e.type !== 'button') return p.push(`block ${i} element ${j}: not a button`);
+          textObj(e.text, 75, `block ${i} button ${j}`);
+          if (isObj(e.text) && e.text.type !== 'plain_text') p.push(`block ${i} button ${j}: text must be plain_text`);
+          if (typeof e.action_id !== 'string' || !e.action_id || e.action_id.length > 255) p.push(`block ${i} button ${j}: action_id missing or over 255`);
+          if (e.value !== undefined && (typeof e.value !== 'string' || e.value.length > 2000)) p.push(`block ${i} button ${j}: value over 2000`);
+          if (e.url !== undefined && (typeof e.url !== 'string' || e.url.length > 3000 || !/^https?:\/\//.test(e.url))) p.push(`block ${i} button ${j}: bad url`);
+        });
     } else if (b.type !== 'divider') p.push(`block ${i}: unexpected type ${String(b.type)}`);
   });
   return p;

@@ -1,0 +1,107 @@
+/**
+ * Slack workspaces and the destinations installed from them: the only place with their SQL.
+ */
+import { sql } from 'kysely';
+import { getDb } from '../db/client';
+import { decryptSecret, encryptSecret } from '../crypto';
+import type { AppRow } from '../monitor/apps';
+import type { StoredReview } from '../subscriptions/reviews';
+
+export type SlackInstall = { teamId: string; teamName: string | null; botToken: string; botUserId: string | null; scopes: string };
+
+/** Records (or refreshes: a reinstall gives a new token) a workspace's bot token, and ties the destination to it. */
+export async function rememberSlackInstall(destinationId: string, install: SlackInstall): Promise<void> {
+  const db = await getDb();
+  await db.transaction().execute(async (trx) => {
+    await sql`
+      insert into slack_workspaces (team_id, team_name, bot_token_enc, bot_user_id, scopes)
+      values (${install.teamId}, ${install.teamName}, ${encryptSecret(install.botToken)}, ${install.botUserId}, ${install.scopes})
+      on conflict (team_id) do update
+         set team_name = excluded.team_name, bot_token_enc = excluded.bot_token_enc, bot_user_id = excluded.bot_user_id,
+             scopes = excluded.scopes, updated_at = now()`.execute(trx);
+    await sql`update destinations set slack_team_id = ${install.teamId} where id = ${destinationId}`.execute(trx);
+  });
+}
+
+/** A Slack destination a click came from, with its organisation and its workspace's bot token (decrypted). */
+export type ReplyingDestination = {
+  id: string;
+  orgId: string | null;
+  orgName: string | null;
+  status: string;
+  teamId: string | null;
+  botToken: string | null;
+};
+
+export async function replyingDestination(destinationId: string): Promise<ReplyingDestination | undefined> {
+  const db = await getDb();
+  const r = await sql<{ id: string; org_id: string | null; org_name: string | null; status: string; team_id: string | null; bot_token_enc: string | null }>`
+    select d.id, d.org_id, o.name as org_name, d.status, w.team_id, w.bot_token_enc
+      from destinations d
+      left join orgs o on o.id = d.org_id
+      left join slack_workspaces w on w.team_id = d.slack_team_id
+     where d.id = ${destinationId} and d.platform = 'slack'`.execute(db);
+  const row = r.rows[0];
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    orgName: row.org_name,
+    status: row.status,
+    teamId: row.team_id,
+    botToken: row.bot_token_enc ? decryptSecret(row.bot_token_enc) : null,
+  };
+}
+
+export type OrgMember = { userId: string; email: string; name: string | null };
+
+/** The organisation's member with this e-mail address (addresses compare without case), if any. */
+export async function memberByEmail(orgId: string, email: string): Promise<OrgMember | undefined> {
+  const db = await getDb();
+  const r = await sql<OrgMember>`
+    select id as "userId", email, coalesce(display_name, name) as name from users
+     where org_id = ${orgId} and lower(email) = lower(${email})
+     limit 1`.execute(db);
+  return r.rows[0];
+}
+
+/** What the reply form shows of the review, and what the updated message is built from. */
+export type ReviewForSlack = {
+  id: string;
+  appKey: string;
+  store: 'apple_app_store' | 'google_play_store';
+  appTitle: string;
+  authorName: string;
+  rating: number;
+  title: string | null;
+  body: string;
+};
+
+export async function reviewForSlack(orgId: string, reviewId: string): Promise<ReviewForSlack | undefined> {
+  const db = await getDb();
+  const r = await sql<ReviewForSlack>`
+    select r.id::text as id, r.app_key as "appKey", a.store, a.title as "appTitle", r.author_name as "authorName", r.rating,
+           r.title, r.body
+      from reviews r
+      join apps a on a.key = r.app_key
+      join org_apps oa on oa.app_key = r.app_key and oa.org_id = ${orgId}
+     where r.id = ${reviewId}::bigint`.execute(db);
+  return r.rows[0];
+}
+
+const REVIEW_COLUMNS = sql`r.id, r.store_review_id, r.country, r.language, r.author_name, r.title, r.body, r.rating, r.app_version,
+  r.written_at, r.updated_at, r.permalink, r.sentiment, r.sentiment_score, r.first_seen_at`;
+
+/** A stored review with its app, as the Slack message about it is built (for the message's update after a reply). */
+export async function reviewWithApp(reviewId: string): Promise<{ review: StoredReview; app: Pick<AppRow, 'store' | 'app_id' | 'title' | 'icon_url' | 'store_url'> } | undefined> {
+  const db = await getDb();
+  const r = await sql<StoredReview & { app_store: AppRow['store']; app_app_id: string; app_title: string; app_icon_url: string | null; app_store_url: string | null }>`
+    select ${REVIEW_COLUMNS}, a.store as app_store, a.app_id as app_app_id, a.title as app_title, a.icon_url as app_icon_url,
+           a.store_url as app_store_url
+      from reviews r join apps a on a.key = r.app_key
+     where r.id = ${reviewId}::bigint`.execute(db);
+  const row = r.rows[0];
+  if (!row) return undefined;
+  const { app_store, app_app_id, app_title, app_icon_url, app_store_url, ...review } = row;
+  return { review: { ...review, id: Number(review.id) }, app: { store: app_store, app_id: app_app_id, title: app_title, icon_url: app_icon_url, store_url: app_store_url } };
+}

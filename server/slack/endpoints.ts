@@ -1,0 +1,58 @@
+/**
+ * POST v1/slack/interactions — Slack's Interactivity Request URL: the Reply button's clicks and the reply form's
+ * submissions, as Slack sends them (a form with one field, `payload`, holding JSON), signed with the app's Signing
+ * Secret. Unsigned, stale or mis-signed requests get 401 and change nothing.
+ */
+import { endpoint, RAW } from '../http/api';
+import { readBody } from '../http/body';
+import { HttpError, badRequest, unauthorized } from '../http/errors';
+import { env } from '../env';
+import { handleInteraction, type SlackInteractionPayload } from './interactions';
+import { verifySlackRequest } from './signature';
+
+/** Slack's payloads (a message's blocks, a form's state) stay well under this. */
+const MAX_BYTES = 256 * 1024;
+
+const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export const slackInteractionsEndpoint = endpoint({
+  summary: 'Slack interactivity: the Reply button on review messages and the reply form (signed by Slack)',
+  tags: ['slack'],
+  contentTypes: ['application/x-www-form-urlencoded'],
+  maxBodyBytes: MAX_BYTES,
+  handler: async ({ req, res, log }) => {
+    const secret = env().SLACK_SIGNING_SECRET;
+    if (!secret) throw new HttpError(404, 'slack_not_configured', 'Replying from Slack is not set up on this ARB server (SLACK_SIGNING_SECRET).');
+    const raw = await readBody(req, MAX_BYTES);
+    const check = verifySlackRequest({
+      secret,
+      timestamp: header(req.headers['x-slack-request-timestamp']),
+      signature: header(req.headers['x-slack-signature']),
+      body: raw,
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
+    if (!check.ok) {
+      log.warn('slack request refused', { reason: check.reason });
+      throw unauthorized(check.reason);
+    }
+    const field = new URLSearchParams(raw).get('payload');
+    if (!field) throw badRequest('payload: missing (Slack sends the interaction as a form field named payload).');
+    let payload: SlackInteractionPayload;
+    try {
+      payload = JSON.parse(field) as SlackInteractionPayload;
+    } catch {
+      throw badRequest('payload: not JSON.');
+    }
+    if (!payload || typeof payload !== 'object') throw badRequest('payload: not a JSON object.');
+    const answer = await handleInteraction(payload);
+    res.statusCode = 200;
+    res.setHeader('Cache-Control', 'no-store');
+    if (answer.kind === 'form_errors') {
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify({ response_action: 'errors', errors: answer.errors }));
+    } else {
+      res.end();
+    }
+    return RAW;
+  },
+});

@@ -1,0 +1,198 @@
+/**
+ * Replying from Slack. A review message in a channel added with "Add to Slack" carries a Reply button
+ * (server/destinations/format/slack.ts); Slack sends its click here, and then the form's submission:
+ *
+ *   click (block_actions, arb_reply)   → is the clicker a member of the destination's ARB organisation? (their Slack
+ *                                        profile's e-mail against the organisation's members) → views.open: the form,
+ *                                        with the store's limit; otherwise a note only they see, saying how to join
+ *   submission (view_submission)       → the same check again, then the reply goes out through the replies service
+ *                                        (the store API, its retries and states); refusals come back inside the form;
+ *                                        the message is updated to show the reply and who sent it
+ *
+ * Slack wants an answer within 3 seconds: a store that is slow to take the reply gets the form closed anyway, and the
+ * message update follows when the reply's first attempt ends.
+ */
+import { env } from '../env';
+import { HttpError } from '../http/errors';
+import { log } from '../log';
+import { formatReviewFor } from '../destinations/format';
+import { appInfoOf } from '../monitor/apps';
+import { slackReplyButton } from '../monitor/messages';
+import { replyOf } from '../replies/data';
+import { sendReply } from '../replies/service';
+import { toMessageInput } from '../subscriptions/reviews';
+import { REPLY_ACTION_ID } from '../destinations/format/slack';
+import { REPLY_MAX_CHARS, REPLY_STATE_WORDS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
+import { memberByEmail, replyingDestination, reviewForSlack, reviewWithApp, type OrgMember, type ReplyingDestination } from './data';
+import { REPLY_BLOCK_ID, REPLY_INPUT_ID, REPLY_VIEW_CALLBACK_ID, SLACK_NOTES, decodeFormState, replyForm, slackReplyMax } from './replyView';
+import { SlackApiError, openView, postToResponseUrl, slackUserEmail } from './web';
+
+/** How long a submission waits for the store before the form closes and the message update follows later. */
+const SUBMIT_WAIT_MS = 2_000;
+
+/** What ARB answers Slack: nothing (200, empty), or errors to show inside the form. */
+export type SlackAnswer = { kind: 'empty' } | { kind: 'form_errors'; errors: Record<string, string> };
+const EMPTY: SlackAnswer = { kind: 'empty' };
+
+type SlackUser = { id: string; name?: string; username?: string };
+type Payload = {
+  type?: string;
+  team?: { id?: string } | null;
+  user?: SlackUser;
+  trigger_id?: string;
+  response_url?: string;
+  actions?: Array<{ action_id?: string; value?: string }>;
+  view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, Record<string, { value?: string | null }>> } };
+};
+
+/**
+ * A response_url is where Slack lets the app update the message: only Slack's own hooks host (a loopback host passes
+ * too where ALLOW_PRIVATE_WEBHOOKS lets test fakes stand in for Slack).
+ */
+export function isSlackResponseUrl(raw: string, allowPrivate: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (!url.pathname.startsWith('/actions/') || url.username || url.password) return false;
+  if (url.protocol === 'https:' && (url.hostname === 'hooks.slack.com' || url.hostname === 'hooks.slack-gov.com') && !url.port) return true;
+  return allowPrivate && (url.protocol === 'http:' || url.protocol === 'https:');
+}
+
+function ephemeral(responseUrl: string | undefined, text: string): Promise<boolean> {
+  if (!responseUrl || !isSlackResponseUrl(responseUrl, env().ALLOW_PRIVATE_WEBHOOKS)) return Promise.resolve(false);
+  return postToResponseUrl(responseUrl, { response_type: 'ephemeral', replace_original: false, text });
+}
+
+type Replier = { destination: ReplyingDestination & { orgId: string; botToken: string }; member: OrgMember };
+type Refusal = { note: string };
+
+/** The destination the click came from, and the clicker as a member of its organisation — or what to tell them. */
+async function replierFor(destinationId: string, teamId: string | undefined, user: SlackUser | undefined): Promise<Replier | Refusal> {
+  const destination = await replyingDestination(destinationId);
+  if (!destination || !destination.teamId || destination.teamId !== teamId || destination.status === 'disabled') return { note: SLACK_NOTES.notConnected };
+  const appUrl = env().APP_URL;
+  if (!destination.orgId) return { note: SLACK_NOTES.unclaimed(appUrl) };
+  if (!destination.botToken) return { note: SLACK_NOTES.reinstall };
+  if (!user?.id) return { note: SLACK_NOTES.notMember(destination.orgName ?? 'this organisation', null, appUrl) };
+  let email: string | null;
+  try {
+    email = await slackUserEmail(destination.botToken, user.id);
+  } catch (err) {
+    const code = err instanceof SlackApiError ? err.code : 'error';
+    // invalid_auth / token_revoked / account_inactive: the workspace removed ARB; missing_scope: installed before replies.
+    if (['invalid_auth', 'token_revoked', 'account_inactive', 'missing_scope', 'not_authed'].includes(code)) return { note: SLACK_NOTES.reinstall };
+    return { note: SLACK_NOTES.slackRefused(code) };
+  }
+  const member = email ? await memberByEmail(destination.orgId, email) : undefined;
+  if (!member) return { note: SLACK_NOTES.notMember(destination.orgName ?? 'this organisation', email, appUrl) };
+  return { destination: destination as Replier['destination'], member };
+}
+
+/** `dst_…:<review id>`, as the Reply button's value carries it. */
+function parseButtonValue(value: string | undefined): { destinationId: string; reviewId: string } | null {
+  const m = /^(dst_[0-9A-Za-z]{24}):(\d{1,19})$/.exec(value ?? '');
+  return m ? { destinationId: m[1], reviewId: m[2] } : null;
+}
+
+async function onReplyClick(p: Payload): Promise<SlackAnswer> {
+  const action = p.actions?.find((a) => a.action_id === REPLY_ACTION_ID);
+  const target = parseButtonValue(action?.value);
+  if (!target || !p.trigger_id) {
+    log.warn('slack reply click without a usable button value', { team: p.team?.id ?? null });
+    return EMPTY;
+  }
+  const who = await replierFor(target.destinationId, p.team?.id ?? undefined, p.user);
+  if ('note' in who) {
+    await ephemeral(p.response_url, who.note);
+    return EMPTY;
+  }
+  const review = await reviewForSlack(who.destination.orgId, target.reviewId);
+  if (!review) {
+    await ephemeral(p.response_url, SLACK_NOTES.reviewGone);
+    return EMPTY;
+  }
+  if (!p.response_url || !isSlackResponseUrl(p.response_url, env().ALLOW_PRIVATE_WEBHOOKS)) {
+    log.warn('slack reply click with an unexpected response_url', { destinationId: target.destinationId });
+    return EMPTY;
+  }
+  const current = await replyOf(who.destination.orgId, review.id);
+  const form = replyForm(review, { destinationId: target.destinationId, reviewId: review.id, responseUrl: p.response_url }, current && current.state !== 'failed' ? current.text : null);
+  try {
+    await openView(who.destination.botToken, p.trigger_id, form);
+  } catch (err) {
+    const code = err instanceof SlackApiError ? err.code : 'error';
+    log.warn('slack views.open failed', { destinationId: target.destinationId, code });
+    await ephemeral(p.response_url, ['invalid_auth', 'token_revoked', 'account_inactive', 'not_authed'].includes(code) ? SLACK_NOTES.reinstall : SLACK_NOTES.slackRefused(code));
+  }
+  return EMPTY;
+}
+
+/** The Slack message again, now showing the reply and who sent it (and an "Edit reply" button). */
+async function showReplyInMessage(responseUrl: string, destinationId: string, reviewId: string, reply: { text: string; state: keyof typeof REPLY_STATE_WORDS; failure: string | null }, by: string): Promise<void> {
+  const stored = await reviewWithApp(reviewId);
+  if (!stored) return;
+  const app = appInfoOf(stored.app);
+  const input = toMessageInput({ ...app, iconUrl: app.iconUrl ?? null, storeUrl: app.storeUrl ?? null }, stored.review);
+  const state = reply.state === 'failed' && reply.failure ? `${REPLY_STATE_WORDS.failed}: ${reply.failure}` : REPLY_STATE_WORDS[reply.state];
+  const message = formatReviewFor('slack', {
+    ...input,
+    replyAction: slackReplyButton(destinationId, stored.review.id),
+    sentReply: { text: reply.text, by, state },
+  });
+  if (message.kind !== 'json') return;
+  const ok = await postToResponseUrl(responseUrl, { replace_original: true, ...(message.body as object) });
+  if (!ok) log.warn('slack message not updated after a reply', { destinationId, reviewId });
+}
+
+async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
+  const state = decodeFormState(p.view?.private_metadata);
+  if (!state) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: 'This form could not be read. Close it and click Reply on the message again.' } };
+  const who = await replierFor(state.destinationId, p.team?.id ?? undefined, p.user);
+  if ('note' in who) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: who.note } };
+  const review = await reviewForSlack(who.destination.orgId, state.reviewId);
+  if (!review) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: SLACK_NOTES.reviewGone } };
+  const text = p.view?.state?.values?.[REPLY_BLOCK_ID]?.[REPLY_INPUT_ID]?.value ?? '';
+  const store = review.store as ReplyStore;
+  const n = replyLength(text);
+  if (n === 0) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: 'Write the reply first: it cannot be empty.' } };
+  if (n > slackReplyMax(store)) {
+    return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: `${STORE_NAMES[store]} replies can be ${REPLY_MAX_CHARS[store].toLocaleString('en-US')} characters at most; this one has ${n.toLocaleString('en-US')}.` } };
+  }
+  const by = who.member.name ?? who.member.email;
+  const sending = sendReply({ orgId: who.destination.orgId, userId: who.member.userId, label: `${who.member.email} (from Slack)`, audit: { userId: who.member.userId, email: who.member.email } }, review.id, text);
+  const showWhenDone = (row: Awaited<typeof sending>) =>
+    showReplyInMessage(state.responseUrl, state.destinationId, review.id, { text: row.text, state: row.state, failure: row.failure }, by);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settled = await Promise.race([
+    sending.then(
+      (row) => ({ row }),
+      (err: unknown) => ({ err }),
+    ),
+    new Promise<null>((r) => (timer = setTimeout(() => r(null), SUBMIT_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (settled === null) {
+    // The store is slow: the form closes now, the message shows the reply once its first attempt ends.
+    sending.then(showWhenDone, (err: unknown) => log.warn('slack reply failed after the form closed', { reviewId: review.id, err: (err as Error).message }));
+    return EMPTY;
+  }
+  if ('err' in settled) {
+    if (settled.err instanceof HttpError) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: settled.err.message.replace(/^text: /, '') } };
+    throw settled.err;
+  }
+  if (settled.row.state === 'failed') return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: settled.row.failure ?? 'The store refused the reply.' } };
+  await showWhenDone(settled.row);
+  return EMPTY;
+}
+
+/** One verified interaction payload → what to answer Slack. Anything ARB did not ask for is acknowledged and ignored. */
+export async function handleInteraction(payload: Payload): Promise<SlackAnswer> {
+  if (payload.type === 'block_actions' && payload.actions?.some((a) => a.action_id === REPLY_ACTION_ID)) return onReplyClick(payload);
+  if (payload.type === 'view_submission' && payload.view?.callback_id === REPLY_VIEW_CALLBACK_ID) return onReplySubmit(payload);
+  return EMPTY;
+}
+
+export type { Payload as SlackInteractionPayload };

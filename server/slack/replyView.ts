@@ -1,0 +1,89 @@
+/**
+ * What ARB shows in Slack around a reply: the Reply form (a modal) and the notes only the clicker sees. Pure.
+ * Slack's limits: a modal title ≤ 24 characters, private_metadata ≤ 3,000, a plain_text_input's max_length ≤ 3,000.
+ */
+import { escapeSlack, fitRendered, singleLine, stars } from '../destinations/format/text';
+import { REPLY_MAX_CHARS, STORE_NAMES, type ReplyStore } from '@/shared/replies';
+
+export const REPLY_VIEW_CALLBACK_ID = 'arb_reply_form';
+export const REPLY_BLOCK_ID = 'reply';
+export const REPLY_INPUT_ID = 'text';
+/** Slack's ceiling for a text input. */
+export const SLACK_INPUT_MAX = 3000;
+
+/** What the form carries from the click to the submission (Slack hands it back untouched, signed with the request). */
+export type ReplyFormState = { destinationId: string; reviewId: string; responseUrl: string };
+
+export function encodeFormState(s: ReplyFormState): string {
+  return JSON.stringify({ d: s.destinationId, r: s.reviewId, u: s.responseUrl });
+}
+
+export function decodeFormState(raw: unknown): ReplyFormState | null {
+  if (typeof raw !== 'string') return null;
+  try {
+    const v = JSON.parse(raw) as { d?: unknown; r?: unknown; u?: unknown };
+    if (typeof v.d !== 'string' || typeof v.r !== 'string' || typeof v.u !== 'string') return null;
+    return { destinationId: v.d, reviewId: v.r, responseUrl: v.u };
+  } catch {
+    return null;
+  }
+}
+
+/** The most a reply typed in Slack may have: the store's limit, within Slack's own. */
+export const slackReplyMax = (store: ReplyStore) => Math.min(REPLY_MAX_CHARS[store], SLACK_INPUT_MAX);
+
+function limitHint(store: ReplyStore): string {
+  const max = REPLY_MAX_CHARS[store];
+  const words = `${STORE_NAMES[store]} replies can be ${max.toLocaleString('en-US')} characters at most.`;
+  return max > SLACK_INPUT_MAX
+    ? `${words} Slack's form takes ${SLACK_INPUT_MAX.toLocaleString('en-US')}: write longer replies in ARB's inbox. The reply is public, under your developer name.`
+    : `${words} The reply is public, under your developer name.`;
+}
+
+export type ReplyFormReview = { store: ReplyStore; appTitle: string; authorName: string; rating: number; title: string | null; body: string };
+
+export function replyForm(review: ReplyFormReview, state: ReplyFormState, current: string | null): Record<string, unknown> {
+  const title = singleLine(review.title);
+  const quote = fitRendered(review.body || 'No written review, rating only.', 1500, escapeSlack)
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+  const max = slackReplyMax(review.store);
+  const initial = current && [...current].length <= max ? current : undefined;
+  return {
+    type: 'modal',
+    callback_id: REPLY_VIEW_CALLBACK_ID,
+    title: { type: 'plain_text', text: 'Reply to review' },
+    submit: { type: 'plain_text', text: current ? 'Send new reply' : 'Send reply' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    private_metadata: encodeFormState(state),
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', verbatim: true, text: `*${stars(review.rating)}${title ? ` ${escapeSlack(title)}` : ''}*\n${quote}` } },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', verbatim: true, text: `${escapeSlack(singleLine(review.authorName) || 'Anonymous')} · ${escapeSlack(singleLine(review.appTitle))} · ${STORE_NAMES[review.store]}` }],
+      },
+      {
+        type: 'input',
+        block_id: REPLY_BLOCK_ID,
+        label: { type: 'plain_text', text: current ? 'Your new reply (replaces the one sent)' : 'Your reply' },
+        element: { type: 'plain_text_input', action_id: REPLY_INPUT_ID, multiline: true, max_length: max, ...(initial ? { initial_value: initial } : {}) },
+        hint: { type: 'plain_text', text: limitHint(review.store) },
+      },
+    ],
+  };
+}
+
+/** Notes shown only to the person who clicked (ephemeral). */
+export const SLACK_NOTES = {
+  notConnected: 'This channel is no longer connected to ARB, so replies cannot be sent from here. Reconnect it with “Add to Slack” in ARB.',
+  unclaimed: (appUrl: string) =>
+    `This channel was connected to ARB without an account. Sign in at ${appUrl}/login with the address that connected it to claim it, then Reply works here.`,
+  notMember: (orgName: string, email: string | null, appUrl: string) =>
+    email
+      ? `Only members of ${orgName} on ARB can reply from Slack, and ${email} is not one. Ask an owner or admin to invite ${email} on the Team page (${appUrl}/dashboard/team), accept the invitation, then click Reply again.`
+      : `Only members of ${orgName} on ARB can reply from Slack, and your Slack profile shows no e-mail address to match. Add it to your Slack profile, make sure an owner or admin has invited that address on ${appUrl}/dashboard/team, then click Reply again.`,
+  reviewGone: 'This review is not among your organisation’s apps in ARB any more, so it cannot be answered from here.',
+  slackRefused: (code: string) => `Slack did not open the reply form (${code}). Click Reply again; if it keeps failing, reconnect the channel with “Add to Slack”.`,
+  reinstall: 'ARB lost its access to this Slack workspace. Reconnect the channel with “Add to Slack” in ARB, then click Reply again.',
+} as const;

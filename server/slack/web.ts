@@ -1,0 +1,92 @@
+/**
+ * The few Slack Web API calls the Reply button needs, with the workspace's bot token:
+ *   GET  {SLACK_API_BASE_URL}/users.info?user=U…   → { ok, user: { profile: { email } } }   (users:read, users:read.email)
+ *   POST {SLACK_API_BASE_URL}/views.open  { trigger_id, view }  → { ok, view }   (the trigger id lives 3 seconds)
+ * and the interaction's response_url (a message update or an ephemeral note; no token, the URL is the credential).
+ * Slack answers HTTP 200 with `ok: false` and an error code for refusals; those become SlackApiError.
+ */
+import { env } from '../env';
+import { log } from '../log';
+
+const TIMEOUT_MS = 2_500; // inside Slack's 3 s for an interaction's answer
+
+export class SlackApiError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: string,
+  ) {
+    super(`Slack ${method} failed: ${code}`);
+  }
+}
+
+const base = () => env().SLACK_API_BASE_URL.replace(/\/+$/, '');
+
+async function slackJson(method: string, res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON: reported below
+  }
+  if (!json || typeof json !== 'object') throw new SlackApiError(method, `http_${res.status}`);
+  const body = json as Record<string, unknown>;
+  if (body.ok !== true) throw new SlackApiError(method, typeof body.error === 'string' ? body.error : `http_${res.status}`);
+  return body;
+}
+
+async function call(method: string, init: RequestInit): Promise<Record<string, unknown>> {
+  let res: Response;
+  try {
+    res = await fetch(`${base()}/${method}`, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (err) {
+    log.warn('slack api call failed', { method, err: (err as Error).message });
+    throw new SlackApiError(method, 'no_answer');
+  }
+  return slackJson(method, res);
+}
+
+/** The e-mail address on the Slack profile of `userId` (null when the profile shows none). */
+export async function slackUserEmail(botToken: string, userId: string): Promise<string | null> {
+  const url = `${base()}/users.info?${new URLSearchParams({ user: userId })}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { Authorization: `Bearer ${botToken}` }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (err) {
+    log.warn('slack api call failed', { method: 'users.info', err: (err as Error).message });
+    throw new SlackApiError('users.info', 'no_answer');
+  }
+  const body = await slackJson('users.info', res);
+  const profile = (body.user as { profile?: { email?: unknown } } | undefined)?.profile;
+  return typeof profile?.email === 'string' && profile.email ? profile.email : null;
+}
+
+export async function openView(botToken: string, triggerId: string, view: unknown): Promise<void> {
+  await call('views.open', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${botToken}`, 'Content-Type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ trigger_id: triggerId, view }),
+  });
+}
+
+/**
+ * Posts to an interaction's response_url: `{ replace_original: true, …message }` updates the message the button was
+ * on, `{ response_type: 'ephemeral', text }` shows a note only the clicker sees. Slack answers 200 "ok" (not JSON).
+ */
+export async function postToResponseUrl(responseUrl: string, payload: unknown): Promise<boolean> {
+  try {
+    const res = await fetch(responseUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(payload),
+      redirect: 'error',
+      signal: AbortSignal.timeout(TIMEOUT_MS * 2),
+    });
+    await res.text();
+    if (!res.ok) log.warn('slack response_url refused', { status: res.status });
+    return res.ok;
+  } catch (err) {
+    log.warn('slack response_url failed', { err: (err as Error).message });
+    return false;
+  }
+}

@@ -1,0 +1,276 @@
+// Replying from Slack, through the real routes, a real database (PGlite and PostgreSQL), a loopback Slack that
+// installs ARB (OAuth), answers users.info and views.open with the bot token it issued and receives response_url
+// posts, a loopback App Store Connect that takes the reply, and the chat-webhook fake that receives the review message.
+// A channel added with "Add to Slack" gets a Reply button; a click from a member of the organisation opens the form
+// with the store's limit; the submission goes to the store and the message then shows the reply and who sent it.
+// Others get a note only they see; unsigned, stale or mis-signed requests change nothing.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { env } from '@/server/env';
+import { drainDeliveries, pollAppNow } from '@/server/monitor/service';
+import { call } from '../helpers/request';
+import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
+import { startFakeServer, type FakeServer } from '../fakes/http';
+import type { ChatHook } from '../fakes/chatWebhooks';
+import { appStoreConnectRoutes, createAppStoreConnect, createAppStoreConnectKey, type AppStoreConnectFake } from '../fakes/appStoreConnect';
+import { addSlackUser, buttonClick, interactionBody, slackSignatureHeaders, viewSubmission, type SlackUser } from '../fakes/slackOAuth';
+import { newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+
+const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
+
+let w: ConnectWorld;
+let stores: FakeServer;
+let asc: AppStoreConnectFake;
+
+beforeAll(async () => {
+  asc = createAppStoreConnect([]);
+  stores = await startFakeServer([appStoreConnectRoutes(asc)]);
+  w = await startConnectWorld({ APPSTORE_CONNECT_BASE_URL: stores.url });
+  configure();
+}, 60_000);
+afterAll(async () => {
+  await w?.close();
+  await stores?.close();
+});
+
+function configure(extra: Record<string, string | undefined> = {}) {
+  w.setEnv({ APPSTORE_CONNECT_BASE_URL: stores.url, SLACK_CLIENT_ID: w.slack.clientId, SLACK_CLIENT_SECRET: w.slack.clientSecret, SLACK_SIGNING_SECRET: SIGNING_SECRET, ...extra });
+}
+
+const as = (u: SignedInUser) => ({ token: u.token, ip: newIp() });
+
+type Block = { type: string; elements?: Array<{ action_id?: string; value?: string; url?: string; text?: { text: string } }>; text?: { text: string } };
+
+/** An App Store app of `owner` read with its own App Store Connect key, one review stored, and its id. */
+async function iosAppWithReview(owner: SignedInUser, body: string) {
+  const key = await createAppStoreConnectKey({ role: 'CUSTOMER_SUPPORT' });
+  asc.keys.push(key);
+  const ios = newIosApp(w);
+  const added = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/apps', { app_id: ios.appId, app_store: 'apple_app_store' }, as(owner));
+  expect(added.status, added.text).toBe(201);
+  asc.addApp(ios.appId);
+  const storeReview = asc.publish(ios.appId, { body, reviewerNickname: 'Maya K', rating: 2 });
+  const saved = await call(w.api, 'PUT', `/api/v1/org/apps/${encodeURIComponent(added.json.data.key)}/credentials`, { kind: 'app_store_connect', issuer_id: key.issuerId, key_id: key.keyId, private_key: key.privateKeyPem }, as(owner));
+  expect(saved.status, saved.text).toBe(200);
+  await pollAppNow({ store: 'apple_app_store', appId: ios.appId });
+  const db = await getDb();
+  const row = await db.selectFrom('reviews').select('id').where('app_key', '=', added.json.data.key).where('body', '=', body).executeTakeFirstOrThrow();
+  return { app: ios, appKey: added.json.data.key, reviewId: String(row.id), storeReview };
+}
+
+/** "Add to Slack" as `owner`: approve on the fake, finish the install; returns the channel's webhook and destination. */
+async function addToSlack(owner: SignedInUser, appId: string): Promise<{ hook: ChatHook; destinationId: string; teamId: string }> {
+  let hook: ChatHook | undefined;
+  w.slack.webhook = () => {
+    hook = w.chat.hook('slack');
+    return { url: hook.url, channel: '#app-reviews' };
+  };
+  const started = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload: payloadFor({ app_id: appId }) }, as(owner));
+  expect(started.status, started.text).toBe(200);
+  expect(new URL(started.json.data.url).searchParams.get('scope')).toBe('incoming-webhook,users:read,users:read.email');
+  const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
+  const back = new URL((await fetch(started.json.data.url, { redirect: 'manual' })).headers.get('location')!);
+  const done = await call<{ destination_id: string }>(w.api, 'POST', '/api/v1/oauth/slack/callback', { code: back.searchParams.get('code'), state: back.searchParams.get('state') }, { ...as(owner), headers: { Cookie: cookie } });
+  expect(done.status, done.text).toBe(200);
+  return { hook: hook!, destinationId: done.json.data.destination_id, teamId: new URL(hook!.url).pathname.split('/')[2] };
+}
+
+/** The review message the channel received for `body` (the welcome's recent reviews included). */
+async function messageAbout(hook: ChatHook, appId: string, body: string): Promise<{ blocks: Block[] }> {
+  // A new channel's welcome (with the last reviews) goes out once the app has been read since the connection.
+  await pollAppNow({ store: 'apple_app_store', appId });
+  await drainDeliveries({ waitForRetries: true });
+  const found = hook.delivered().map((r) => r.body as { blocks: Block[] }).find((m) => JSON.stringify(m).includes(body));
+  if (!found) throw new Error(`no message about "${body}" in the channel (${hook.requests.length} messages)`);
+  return found;
+}
+
+const actionsOf = (m: { blocks: Block[] }) => m.blocks.find((b) => b.type === 'actions')?.elements ?? [];
+
+function post(payload: unknown, headers?: Record<string, string>) {
+  const body = interactionBody(payload);
+  return call(w.api, 'POST', '/api/v1/slack/interactions', undefined, { rawBody: body, headers: headers ?? slackSignatureHeaders(SIGNING_SECRET, body) });
+}
+
+async function click(user: SlackUser, value: string) {
+  const c = buttonClick(w.slack, w.slack.url, user, { action_id: 'arb_reply', value });
+  const r = await post(c.payload);
+  return { ...c, r, path: new URL(c.responseUrl).pathname };
+}
+
+describe('a channel added with "Add to Slack"', () => {
+  let owner: SignedInUser;
+  let channel: Awaited<ReturnType<typeof addToSlack>>;
+  let review: Awaited<ReturnType<typeof iosAppWithReview>>;
+  let value: string;
+
+  beforeAll(async () => {
+    configure();
+    owner = await newOwner('slack');
+    review = await iosAppWithReview(owner, `Crashes when I open settings ${Date.now()}`);
+    channel = await addToSlack(owner, review.app.appId);
+    const message = await messageAbout(channel.hook, review.app.appId, 'Crashes when I open settings');
+    const [button] = actionsOf(message);
+    expect(button).toMatchObject({ action_id: 'arb_reply', text: { text: 'Reply' }, value: `${channel.destinationId}:${review.reviewId}` });
+    value = button.value!;
+  }, 60_000);
+
+  test('a member clicks Reply: the form opens with the store’s limit; the reply goes to App Store Connect and the message shows it', async () => {
+    const member = await memberOf(owner, 'member');
+    const slackUser = addSlackUser(w.slack, channel.teamId, member.email.toUpperCase(), 'jonas');
+    const opened = w.slack.opened.length;
+    const { r, path, triggerId } = await click(slackUser, value);
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toBe('');
+    expect(w.slack.opened.length).toBe(opened + 1);
+    const form = w.slack.opened.at(-1)!;
+    expect(form.triggerId).toBe(triggerId);
+    expect(w.slack.tokens.get(form.token)).toBe(channel.teamId);
+    const input = (form.view.blocks as Array<{ type: string; element?: { max_length?: number }; hint?: { text: string } }>).find((b) => b.type === 'input')!;
+    expect(input.element?.max_length).toBe(3000);
+    expect(input.hint?.text).toMatch(/App Store replies can be 5,970 characters at most/);
+    expect(JSON.stringify(form.view.blocks)).toContain('Crashes when I open settings');
+
+    const posts = asc.responsePosts.length;
+    const submitted = await post(viewSubmission(slackUser, form, { reply: { text: '  Sorry Maya — fixed in 2.0.1.  ' } }));
+    expect(submitted.status, submitted.text).toBe(200);
+    expect(submitted.text).toBe(''); // the form closes
+    expect(asc.responsePosts.slice(posts)).toEqual([{ reviewId: review.storeReview.id, responseBody: 'Sorry Maya — fixed in 2.0.1.' }]);
+    const row = await (await getDb()).selectFrom('replies').selectAll().where('review_id', '=', Number(review.reviewId)).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'pending_publish', text: 'Sorry Maya — fixed in 2.0.1.', author_user_id: member.userId });
+    expect(row.author_label).toContain(member.email);
+    // The message in the channel now shows the reply, who sent it, its state, and offers to edit it.
+    const update = w.slack.responses.get(path)!.at(-1) as { replace_original: boolean; blocks: Block[] };
+    expect(update.replace_original).toBe(true);
+    const text = JSON.stringify(update.blocks);
+    expect(text).toContain('Reply by');
+    expect(text).toContain('Pending publish');
+    expect(text).toContain('Sorry Maya — fixed in 2.0.1.');
+    expect(text).toContain('Crashes when I open settings');
+    expect(actionsOf(update)[0]).toMatchObject({ action_id: 'arb_reply', text: { text: 'Edit reply' }, value });
+
+    // The next poll finds it on the store: published, as for a reply from the dashboard.
+    await pollAppNow({ store: 'apple_app_store', appId: review.app.appId });
+    expect((await (await getDb()).selectFrom('replies').select('state').where('id', '=', row.id).executeTakeFirstOrThrow()).state).toBe('published');
+
+    // Clicking again opens the form with the reply sent, to replace it.
+    await click(slackUser, value);
+    const again = w.slack.opened.at(-1)!;
+    expect(JSON.stringify(again.view.blocks)).toContain('"initial_value":"Sorry Maya — fixed in 2.0.1."');
+  });
+
+  test('someone who is not a member gets a note only they see, saying how to join; no form opens', async () => {
+    const stranger = addSlackUser(w.slack, channel.teamId, 'stranger@elsewhere.example', 'sam');
+    const opened = w.slack.opened.length;
+    const { r, path } = await click(stranger, value);
+    expect(r.status).toBe(200);
+    expect(w.slack.opened.length).toBe(opened);
+    const note = w.slack.responses.get(path)!.at(-1) as { response_type: string; replace_original: boolean; text: string };
+    expect(note).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(note.text).toMatch(/Only members of .* on ARB can reply from Slack, and stranger@elsewhere\.example is not one/);
+    expect(note.text).toMatch(/invite stranger@elsewhere\.example on the Team page/);
+
+    const hidden = addSlackUser(w.slack, channel.teamId, null, 'kim');
+    const second = await click(hidden, value);
+    expect((w.slack.responses.get(second.path)!.at(-1) as { text: string }).text).toMatch(/your Slack profile shows no e-mail address/);
+  });
+
+  test('a member’s submission is checked again: someone removed since the click cannot send', async () => {
+    const member = await memberOf(owner, 'member');
+    const slackUser = addSlackUser(w.slack, channel.teamId, member.email, 'lee');
+    await click(slackUser, value);
+    const form = w.slack.opened.at(-1)!;
+    await (await getDb()).deleteFrom('users').where('id', '=', member.userId).execute();
+    const posts = asc.responsePosts.length;
+    const r = await post(viewSubmission(slackUser, form, { reply: { text: 'Thanks!' } }));
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ response_action: 'errors' });
+    expect((r.json as unknown as { errors: { reply: string } }).errors.reply).toMatch(/Only members of/);
+    expect(asc.responsePosts.length).toBe(posts);
+  });
+
+  test('an empty or over-long reply is refused inside the form, before the store sees it', async () => {
+    const slackUser = addSlackUser(w.slack, channel.teamId, owner.email, 'owner');
+    await click(slackUser, value);
+    const form = w.slack.opened.at(-1)!;
+    const posts = asc.responsePosts.length;
+    const empty = await post(viewSubmission(slackUser, form, { reply: { text: '   ' } }));
+    expect((empty.json as unknown as { errors: { reply: string } }).errors.reply).toMatch(/cannot be empty/);
+    const long = await post(viewSubmission(slackUser, form, { reply: { text: 'x'.repeat(3001) } }));
+    expect((long.json as unknown as { errors: { reply: string } }).errors.reply).toMatch(/5,970 characters at most; this one has 3,001/);
+    expect(asc.responsePosts.length).toBe(posts);
+  });
+
+  test('requests not signed by Slack with this secret, or older than five minutes, get 401 and change nothing', async () => {
+    const slackUser = addSlackUser(w.slack, channel.teamId, owner.email, 'owner2');
+    const c = buttonClick(w.slack, w.slack.url, slackUser, { action_id: 'arb_reply', value });
+    const body = interactionBody(c.payload);
+    const opened = w.slack.opened.length;
+    const wrongSecret = await post(c.payload, slackSignatureHeaders('another-apps-secret', body));
+    expect(wrongSecret.status).toBe(401);
+    expect(wrongSecret.json.error.message).toMatch(/does not match/);
+    const stale = await post(c.payload, slackSignatureHeaders(SIGNING_SECRET, body, Math.floor(Date.now() / 1000) - 301));
+    expect(stale.status).toBe(401);
+    expect(stale.json.error.message).toMatch(/five minutes/);
+    const unsigned = await post(c.payload, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(unsigned.status).toBe(401);
+    // The body changed after signing (a value swapped for another review).
+    const headers = slackSignatureHeaders(SIGNING_SECRET, body);
+    const tampered = await call(w.api, 'POST', '/api/v1/slack/interactions', undefined, { rawBody: body.replace(/%3A\d+/, '%3A1'), headers });
+    expect(tampered.status).toBe(401);
+    expect(w.slack.opened.length).toBe(opened);
+    // A JSON body is not what Slack sends.
+    const json = await call(w.api, 'POST', '/api/v1/slack/interactions', { payload: '{}' });
+    expect(json.status).toBe(401);
+  });
+
+  test('a workspace that removed ARB (token revoked): the clicker is told to reconnect', async () => {
+    const slackUser = addSlackUser(w.slack, channel.teamId, owner.email, 'owner3');
+    const token = [...w.slack.tokens].find(([, team]) => team === channel.teamId)![0];
+    w.slack.tokens.delete(token);
+    try {
+      const { path } = await click(slackUser, value);
+      expect((w.slack.responses.get(path)!.at(-1) as { text: string }).text).toMatch(/Reconnect the channel with “Add to Slack”/);
+    } finally {
+      w.slack.tokens.set(token, channel.teamId);
+    }
+  });
+});
+
+describe('channels without the Reply button', () => {
+  test('a pasted Slack webhook gets a "Reply in ARB" link to the review in the inbox', async () => {
+    configure();
+    const owner = await newOwner('pasted');
+    const review = await iosAppWithReview(owner, `Love the widgets ${Date.now()}`);
+    const hook = w.chat.hook('slack');
+    const r = await call(w.api, 'POST', '/api/v1/oauth/platform/connect', { platform: 'slack', payload: payloadFor({ app_id: review.app.appId, webhook_url: hook.url }) }, as(owner));
+    expect(r.status, r.text).toBe(200);
+    const [button] = actionsOf(await messageAbout(hook, review.app.appId, 'Love the widgets'));
+    expect(button).toMatchObject({ text: { text: 'Reply in ARB' }, url: `${env().APP_URL}/dashboard/reviews?review=${review.reviewId}` });
+    // The link's view: the inbox with that one review (the page passes its query to the API).
+    const one = await call<Array<{ id: string }>>(w.api, 'GET', `/api/v1/org/reviews?review=${review.reviewId}`, undefined, as(owner));
+    expect(one.status, one.text).toBe(200);
+    expect(one.json.data.map((r) => r.id)).toEqual([review.reviewId]);
+    // Nobody else's inbox shows it, and a malformed id is a 400.
+    const other = await newOwner('other');
+    expect((await call<unknown[]>(w.api, 'GET', `/api/v1/org/reviews?review=${review.reviewId}`, undefined, as(other))).json.data).toEqual([]);
+    expect((await call(w.api, 'GET', '/api/v1/org/reviews?review=12x', undefined, as(owner))).status).toBe(400);
+  });
+
+  test('without SLACK_SIGNING_SECRET an installed channel gets the link too, and the endpoint says replying from Slack is not set up', async () => {
+    configure({ SLACK_SIGNING_SECRET: undefined });
+    try {
+      const owner = await newOwner('nosecret');
+      const review = await iosAppWithReview(owner, `Dark mode please ${Date.now()}`);
+      const channel = await addToSlack(owner, review.app.appId);
+      const [button] = actionsOf(await messageAbout(channel.hook, review.app.appId, 'Dark mode please'));
+      expect(button.text?.text).toBe('Reply in ARB');
+      const body = interactionBody({ type: 'block_actions' });
+      const r = await call(w.api, 'POST', '/api/v1/slack/interactions', undefined, { rawBody: body, headers: slackSignatureHeaders(SIGNING_SECRET, body) });
+      expect(r.status).toBe(404);
+      expect(r.json.error.message).toMatch(/SLACK_SIGNING_SECRET/);
+    } finally {
+      configure();
+    }
+  });
+});
