@@ -61,15 +61,20 @@ export function backoffSeconds(attempts: number): number {
 const STORE_API = { apple_app_store: 'App Store Connect', google_play_store: 'the Google Play Developer API' } as const;
 const CREDENTIALS_KIND = { apple_app_store: 'App Store Connect API key', google_play_store: 'Google Play service account' } as const;
 
-function targetOf(review: ReviewForReply): ReplyTarget | null {
+/** The store call's target; null without credentials, 'unreadable' when the sealed credentials cannot be opened. */
+function targetOf(review: ReviewForReply): ReplyTarget | null | 'unreadable' {
   if (!review.credentials_enc) return null;
-  return {
-    store: review.store as ReplyStore,
-    appId: review.app_id,
-    storeReviewId: review.store_review_id,
-    credentials: JSON.parse(decryptSecret(review.credentials_enc)) as SourceCredentials,
-  };
+  let credentials: SourceCredentials;
+  try {
+    credentials = JSON.parse(decryptSecret(review.credentials_enc)) as SourceCredentials;
+  } catch (err) {
+    log.error('stored store credentials could not be opened', { app: review.app_key, err: (err as Error).message });
+    return 'unreadable';
+  }
+  return { store: review.store as ReplyStore, appId: review.app_id, storeReviewId: review.store_review_id, credentials };
 }
+
+const UNREADABLE = 'The stored store credentials of this app can no longer be read on this server (its ENCRYPTION_KEY changed?): save them again on the Apps page (Store credentials), then send the reply again.';
 
 /** Google's quota day ends at midnight Pacific time; the next UTC midnight is never later than that by more than 8 h. */
 function nextQuotaDay(now: Date): Date {
@@ -93,6 +98,7 @@ export async function attemptReply(id: string): Promise<ReplyRow | null> {
   const review = await reviewForReply(row.org_id, String(row.review_id));
   if (!review) return finish({ state: 'failed', failure: 'This app is no longer in your organisation, so the reply was not sent.' });
   const target = targetOf(review);
+  if (target === 'unreadable') return finish({ state: 'failed', failure: UNREADABLE });
   if (!target) {
     const store = review.store as ReplyStore;
     return finish({ state: 'failed', failure: `The ${CREDENTIALS_KIND[store]} of ${review.app_title} was removed before the reply was sent: add it again on the Apps page (Store credentials), then send the reply again.` });
@@ -147,7 +153,7 @@ export async function checkPendingReply(id: string): Promise<boolean> {
   const target = review ? targetOf(review) : null;
   let published = false;
   try {
-    published = !!target && (await storeShowsReply(target, row.text));
+    published = !!target && target !== 'unreadable' && (await storeShowsReply(target, row.text));
   } catch (err) {
     log.warn('could not read whether a reply is published', { reply: row.id, app: row.app_key, err: (err as Error).message });
   }
@@ -243,6 +249,7 @@ export async function removeReply(actor: ReplyActor, reviewId: string): Promise<
   await assertFeature(actor.orgId, 'replies');
   if (review.store !== 'apple_app_store') throw badRequest('Google Play has no way to delete a reply: change it by sending a new one.');
   const target = targetOf(review);
+  if (target === 'unreadable') throw new HttpError(409, 'store_credentials_unreadable', UNREADABLE);
   if (!target) throw missingCredentials(review);
   const row = await replyOf(actor.orgId, review.id);
   if (row?.lease_until && row.lease_until.getTime() > Date.now()) throw new HttpError(409, 'reply_in_progress', 'A reply to this review is being sent right now. Wait a few seconds, then try again.');

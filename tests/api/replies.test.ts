@@ -412,6 +412,18 @@ describe('what is refused before anything is sent', () => {
     expect((await call(w.api, 'POST', '/api/v1/org/reviews/abc/reply', { text: 'x' }, as(owner))).status).toBe(400);
   });
 
+  test('credentials that can no longer be opened (another ENCRYPTION_KEY): failed, saying to save them again', async () => {
+    const owner = await newOwner('sealed');
+    const { appKey, review } = await iosWithReview(owner);
+    await (await getDb()).updateTable('org_apps').set({ credentials_enc: 'v1.AAAA.BBBB.CCCC' }).where('org_id', '=', owner.orgId).where('app_key', '=', appKey).execute();
+    const posts = asc.responsePosts.length;
+    const r = await reply(owner, review.id, 'Thanks');
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.error.message).toMatch(/can no longer be read on this server .*save them again on the Apps page/);
+    expect((await unreply(owner, review.id)).status).toBe(409);
+    expect(asc.responsePosts.length).toBe(posts);
+  });
+
   test('a plan without replies is a 402 naming the plan that includes them', async () => {
     const owner = await newOwner('freeplan');
     const { review } = await iosWithReview(owner);
