@@ -29,6 +29,7 @@ import v1OrgAppsAppKeyCredentials from '@/pages/api/v1/org/apps/[appKey]/credent
 import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBilling from '@/pages/api/v1/org/billing/index';
+import v1OrgBillingActive from '@/pages/api/v1/org/billing/active';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
 import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
 import v1OrgDestinationsId from '@/pages/api/v1/org/destinations/[id]';
@@ -50,6 +51,7 @@ import v1PublicReviews from '@/pages/api/v1/public/reviews';
 import v1PublicSendSummary from '@/pages/api/v1/public/send-summary';
 import v1StripePortal from '@/pages/api/v1/stripe/portal';
 import v1StripeQuickPay from '@/pages/api/v1/stripe/quick-pay';
+import v1StripeWebhook from '@/pages/api/v1/stripe/webhook';
 
 export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/health', route: health },
@@ -80,6 +82,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing', route: v1OrgBilling },
+  { path: '/api/v1/org/billing/active', route: v1OrgBillingActive },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
   { path: '/api/v1/org/destinations', route: v1OrgDestinations },
   { path: '/api/v1/org/destinations/[id]', route: v1OrgDestinationsId },
@@ -101,4 +104,5 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/public/send-summary', route: v1PublicSendSummary },
   { path: '/api/v1/stripe/portal', route: v1StripePortal },
   { path: '/api/v1/stripe/quick-pay', route: v1StripeQuickPay },
+  { path: '/api/v1/stripe/webhook', route: v1StripeWebhook },
 ];
