@@ -60,7 +60,7 @@ export async function runGracePeriods(now = new Date()): Promise<{ reminded: num
     const notice: GraceNotice = over ? 'ended' : 'reminder';
     if (!(await markGraceNotice(org.id, org.grace_notice, notice))) continue;
     if (over) {
-      await fitToPlan(org.id);
+      await fitToPlan(org.id, {}, now);
       ended++;
     } else reminded++;
     await sendGraceNotice(org.id, notice, since);

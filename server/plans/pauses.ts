@@ -37,8 +37,8 @@ function pick<T extends { paused: boolean }>(items: T[], limit: number | null, i
  * Makes the organisation's active apps and channels fit its plan now: the newest over a limit are paused (those in
  * `pauseFirst`, just claimed, before any other), and paused ones resume while there is room. Returns what changed.
  */
-export async function fitToPlan(orgId: string, pauseFirst: Partial<PlanChoice> = {}): Promise<{ paused: PlanChoice; resumed: PlanChoice }> {
-  const [plan, items] = await Promise.all([orgPlanOf(orgId), listPlanItems(orgId)]);
+export async function fitToPlan(orgId: string, pauseFirst: Partial<PlanChoice> = {}, now = new Date()): Promise<{ paused: PlanChoice; resumed: PlanChoice }> {
+  const [plan, items] = await Promise.all([orgPlanOf(orgId, now), listPlanItems(orgId)]);
   const keepApps = pick(items.apps, plan.limits.apps, (a) => a.app_key, new Set(pauseFirst.apps ?? []));
   const keepChannels = pick(
     items.channels.filter((c) => c.status !== 'pending_confirmation'),

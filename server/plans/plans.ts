@@ -76,12 +76,12 @@ export function planFor(org: Pick<OrgPlanRow, 'plan' | 'plan_status'> & Partial<
   return isPlanId(org.plan) && inGoodStanding(org, now) ? catalogue(org.plan) : catalogue('free');
 }
 
-export async function orgPlanOf(orgId: string): Promise<OrgPlan> {
+export async function orgPlanOf(orgId: string, now = new Date()): Promise<OrgPlan> {
   const row = await getOrgPlan(orgId);
   if (!row) throw notFound('This organisation no longer exists.');
   const billing = billingEnabled();
   return {
-    ...planFor(row),
+    ...planFor(row, now),
     billingEnabled: billing,
     status: billing ? row.plan_status : 'active',
     currentPeriodEnd: billing ? row.current_period_end : null,
