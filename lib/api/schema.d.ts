@@ -3844,6 +3844,7 @@ export interface operations {
                                     /** @description Paused because the plan allows fewer channels. */
                                     paused: boolean;
                                     platform: string;
+                                    platform_name: string;
                                     status: string;
                                     target_hint: string;
                                 }[];

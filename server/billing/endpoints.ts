@@ -5,6 +5,8 @@
  * signed-in session.
  */
 import { z } from 'zod';
+import { PLATFORM_NAMES } from '../destinations/deliver';
+import type { Platform } from '../destinations/types';
 import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
 import { requireRole } from '../org/membership';
@@ -63,6 +65,7 @@ export const getBilling = endpoint({
         z.object({
           id: z.string(),
           platform: z.string(),
+          platform_name: z.string(),
           label: z.string().nullable(),
           target_hint: z.string(),
           status: z.string(),
@@ -84,7 +87,15 @@ export const getBilling = endpoint({
       grace_ends_at: plan.graceEndsAt ? plan.graceEndsAt.toISOString() : null,
       items: {
         apps: items.apps.map(({ app_key, title, store, paused }) => ({ app_key, title, store, paused })),
-        channels: items.channels.map(({ id, platform, label, target_hint, status, paused }) => ({ id, platform, label, target_hint, status, paused })),
+        channels: items.channels.map(({ id, platform, label, target_hint, status, paused }) => ({
+          id,
+          platform,
+          platform_name: PLATFORM_NAMES[platform as Platform] ?? platform,
+          label,
+          target_hint,
+          status,
+          paused,
+        })),
       },
     };
   },
