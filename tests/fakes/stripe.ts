@@ -64,7 +64,18 @@ function formObject(form: URLSearchParams): Json {
 
 const signer = new Stripe('sk_unused_for_signatures', { telemetry: false });
 
-export async function startFakeStripe(options: { secretKey: string; prices: FakePrice[]; customers?: FakeCustomer[] }): Promise<FakeStripe> {
+export type FakeStripeOptions = {
+  secretKey: string;
+  prices: FakePrice[];
+  customers?: FakeCustomer[];
+  /**
+   * Serve the hosted Checkout page on loopback (browser tests): a session's URL is this fake's own page, whose "Pay"
+   * completes the checkout, sends the signed checkout.session.completed to `webhookUrl` and goes to the success URL.
+   */
+  hostedCheckout?: { webhookUrl: () => string };
+};
+
+export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeStripe> {
   const sessions: FakeCheckoutSession[] = [];
   const sessionObjects = new Map<string, Json>();
   const customers = [...(options.customers ?? [])];
@@ -118,7 +129,31 @@ export async function startFakeStripe(options: { secretKey: string; prices: Fake
     return sub;
   }
 
+  let hostedBase = '';
   const server = await startFakeServer([
+    async (req, res) => {
+      const page = /^\/c\/pay\/([\w]+)(\/pay)?$/.exec(req.path);
+      if (!page || !options.hostedCheckout) return false;
+      const s = sessionObjects.get(page[1]);
+      if (!s) {
+        res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>This checkout session does not exist</h1>');
+        return true;
+      }
+      if (req.method === 'GET' && !page[2]) {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><html lang="en"><title>Checkout</title><main><h1>Pay ARB</h1><form method="post" action="/c/pay/${s.id}/pay"><button>Pay</button></form></main></html>`);
+        return true;
+      }
+      if (req.method === 'POST' && page[2]) {
+        const completed = fake.completeCheckout(s.id as string);
+        const event = fake.signedEvent('checkout.session.completed', completed);
+        const delivered = await fetch(options.hostedCheckout.webhookUrl(), { method: 'POST', headers: event.headers, body: event.body });
+        if (!delivered.ok) throw new Error(`the webhook answered ${delivered.status}: ${await delivered.text()}`);
+        res.writeHead(303, { Location: s.success_url as string }).end();
+        return true;
+      }
+      return false;
+    },
     (req, res) => {
       if (!req.path.startsWith('/v1/')) return false;
       if (req.headers.authorization !== `Bearer ${options.secretKey}`) {
@@ -149,7 +184,7 @@ export async function startFakeStripe(options: { secretKey: string; prices: Fake
           return true;
         }
         const sid = newId('cs_test');
-        const session = { id: sid, url: `https://checkout.stripe.com/c/pay/${sid}`, form };
+        const session = { id: sid, url: options.hostedCheckout ? `${hostedBase}/c/pay/${sid}` : `https://checkout.stripe.com/c/pay/${sid}`, form };
         sessions.push(session);
         const fields = formObject(form);
         const object: Json = {
@@ -216,7 +251,8 @@ export async function startFakeStripe(options: { secretKey: string; prices: Fake
     },
   ]);
 
-  return Object.assign(server, {
+  hostedBase = server.url;
+  const fake: FakeStripe = Object.assign(server, {
     sessions,
     customers,
     subscriptions,
@@ -276,4 +312,5 @@ export async function startFakeStripe(options: { secretKey: string; prices: Fake
       return { id, body, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': signature } };
     },
   });
+  return fake;
 }
