@@ -7,7 +7,7 @@
 import type { AuthClaims } from '../auth/tokens';
 import { getUserById } from '../auth/data';
 import { env } from '../env';
-import { notFound, unauthorized } from '../http/errors';
+import { HttpError, notFound, unauthorized } from '../http/errors';
 import { requireRole } from '../org/membership';
 import { getOrgPlan } from '../plans/data';
 import { hasLiveSubscription } from '../plans/plans';
@@ -21,6 +21,11 @@ export type CheckoutInput = {
   email?: string;
   orgId?: string;
   referralCode?: string | null;
+  /**
+   * The caller is the organisation's signed-in owner: a running subscription's price may be changed in place. Anyone
+   * else (a billing-only token, which anyone holding the org id can get) may only open a checkout, which needs a card.
+   */
+  owner?: boolean;
 };
 
 /**
@@ -73,7 +78,10 @@ export async function createCheckoutSession(input: CheckoutInput): Promise<{ url
   const price = await getActivePrice(stripe, input.priceId);
   const site = env().APP_URL;
   const org = input.orgId ? await getOrgPlan(input.orgId) : undefined;
-  if (org && price.type === 'recurring' && hasLiveSubscription(org)) return changeSubscriptionPrice(stripe, org.id, org.stripe_subscription_id!, price.id);
+  if (org && price.type === 'recurring' && hasLiveSubscription(org)) {
+    if (!input.owner) throw new HttpError(409, 'subscription_exists', 'This organisation already has a subscription. Its owner changes the plan on the dashboard’s Billing page.');
+    return changeSubscriptionPrice(stripe, org.id, org.stripe_subscription_id!, price.id);
+  }
   const metadata: Record<string, string> = {};
   if (input.orgId) metadata.org_id = input.orgId;
   if (input.referralCode) metadata.referral_code = input.referralCode;

@@ -39,7 +39,14 @@ export const billingPurchase = endpoint({
   handler: async ({ body, auth }) => {
     stripeSecretKey();
     await requireBillingOwner(auth!);
-    return createCheckoutSession({ priceId: checkoutPrice(body.price_id), email: await checkoutEmail(auth!), orgId: auth!.orgId, referralCode: body.referral_code });
+    return createCheckoutSession({
+      priceId: checkoutPrice(body.price_id),
+      email: await checkoutEmail(auth!),
+      orgId: auth!.orgId,
+      referralCode: body.referral_code,
+      // requireBillingOwner let a full token through only for the owner.
+      owner: auth!.scope === 'full',
+    });
   },
 });
 

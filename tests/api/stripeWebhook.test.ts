@@ -9,6 +9,7 @@ import { runGracePeriods } from '@/server/billing/grace';
 import { GRACE_PERIOD_DAYS } from '@/server/plans/plans';
 import { newOwner, memberOf, type SignedInUser } from '../helpers/orgs';
 import { call } from '../helpers/request';
+import { billingTokenFor } from '../helpers/session';
 import { FAKE_WEBHOOK_SECRET, startFakeStripe, type FakeStripe } from '../fakes/stripe';
 import { newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 
@@ -159,6 +160,15 @@ describe('checkout and subscription events', () => {
     expect(stripe.sessions.length).toBe(sessions); // no second subscription
     const update = stripe.requests.filter((q) => q.method === 'POST' && q.path === `/v1/subscriptions/${subId}`).at(-1)!;
     expect(new URLSearchParams(update.body).get('items[0][price]')).toBe('price_business_monthly');
+    expect((await billing(owner)).plan).toBe('business');
+
+    // A billing-only token (anyone holding the org id can get one) cannot change a running subscription.
+    const updates = stripe.requests.filter((q) => q.method === 'POST' && q.path.startsWith('/v1/subscriptions/')).length;
+    const linkToken = await billingTokenFor(owner);
+    const refused = await call(w.api, 'POST', '/api/v1/org/billing/purchase', { price_id: 'startup' }, { token: linkToken, ip: newIp() });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.message).toBe('This organisation already has a subscription. Its owner changes the plan on the dashboard’s Billing page.');
+    expect(stripe.requests.filter((q) => q.method === 'POST' && q.path.startsWith('/v1/subscriptions/')).length).toBe(updates);
     expect((await billing(owner)).plan).toBe('business');
   });
 });
