@@ -23,7 +23,8 @@ export function planOfPrice(priceId: string | undefined): PaidPlanId | undefined
   return priceId ? PAID_PLAN_IDS.find((p) => stripePriceFor(p) === priceId) : undefined;
 }
 
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : v?.id);
+/** The id of a Stripe reference, whether it came expanded or as an id. */
+export const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : v?.id);
 
 /** Stores what `sub` says for the organisation and fits its apps and channels to the plan it gives. */
 export async function applySubscription(orgId: string, sub: Stripe.Subscription, now = new Date()): Promise<void> {

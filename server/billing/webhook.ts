@@ -12,7 +12,7 @@ import { readBody } from '../http/body';
 import { log } from '../log';
 import { claimStripeEvent, orgExists, releaseStripeEvent, saveCustomerOnly, setStripeEventOrg } from './data';
 import { stripeWebhooks, type Stripe } from './stripe';
-import { syncSubscription } from './sync';
+import { idOf, syncSubscription } from './sync';
 
 /** Stripe's events are a few kilobytes; a megabyte leaves room for large line-item lists. */
 export const WEBHOOK_MAX_BYTES = 1024 * 1024;
@@ -25,8 +25,6 @@ export const HANDLED_EVENTS = [
   'invoice.paid',
   'invoice.payment_failed',
 ] as const;
-
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : v?.id);
 
 /** The verified event of a request, or a 400 saying why not. */
 export async function verifiedEvent(req: IncomingMessage): Promise<Stripe.Event> {

@@ -11,6 +11,7 @@ import { startServer } from '../../scripts/arb-server.cjs';
 import { FAKE_WEBHOOK_SECRET, startFakeStripe, type FakeStripe } from '../fakes/stripe';
 import { seriousViolations } from './support/a11y';
 import { appWithReviews, expect, test, uniqueWord } from './support/connectFlow';
+import { hydratingNavigation, waitForHydration } from './support/hydration';
 import { signInThroughUi } from './support/signIn';
 import { ControlClient } from './support/control';
 
@@ -56,6 +57,7 @@ test('Free → app limit → Upgrade → Checkout → webhook → the limit is l
   const apps = [await appWithReviews(connect, `${tag} Abacus`, tag, 1), await appWithReviews(connect, `${tag} Bramble`, tag, 1)];
   const context = await browser.newContext({ baseURL: server.url });
   const page = await context.newPage();
+  hydratingNavigation(page);
   const control = new ControlClient(process.env.E2E_CONTROL_URL!);
   const owner = await signInThroughUi(page, control, { email: newEmail(), redirectTo: '/dashboard/apps' });
   await page.waitForURL((u) => u.pathname === '/dashboard/apps');
@@ -84,6 +86,7 @@ test('Free → app limit → Upgrade → Checkout → webhook → the limit is l
   await page.waitForURL((u) => u.href.startsWith(`${stripe.url}/c/pay/`));
   await page.getByRole('button', { name: 'Pay' }).click();
   await page.waitForURL((u) => u.href.startsWith(`${server.url}/dashboard/billing`));
+  await waitForHydration(page);
   await expect(plan).toContainText('Startup');
   await expect(plan).toContainText('Active');
   expect(await seriousViolations(page)).toEqual([]);
@@ -91,6 +94,7 @@ test('Free → app limit → Upgrade → Checkout → webhook → the limit is l
   // 3. Same session: the second app is added now.
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Apps' }).click();
   await page.waitForURL((u) => u.pathname === '/dashboard/apps');
+  await waitForHydration(page);
   await addApp(apps[1].title);
   await expect(page.getByText(`${apps[1].title} added`)).toBeVisible();
 
