@@ -116,6 +116,11 @@ export type NewDestination = DestinationTarget & {
    * e-mail destination is created 'pending_confirmation': nothing is queued for it until confirmEmailDestination.
    */
   addressConfirmed?: boolean;
+  /**
+   * Runs in the creating transaction just before a new destination is inserted (not when an existing one is reused),
+   * after the apps' locks: the caller's plan check, so that it and the insert cannot be split by another creation.
+   */
+  beforeInsert?: (trx: Transaction<Database>) => Promise<void>;
 };
 
 export const DEFAULT_WELCOME_COUNT = 5;
@@ -216,6 +221,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
         ...(input.label ? { label: input.label } : {}),
       });
     } else {
+      await input.beforeInsert?.(trx);
       id = randomId('dst');
       created = true;
       pending = input.platform === 'email' && !addressConfirmed;

@@ -3,9 +3,10 @@
  * is a 402 `plan_limit` whose message names the limit and the plan that lifts it (the dashboard shows it with an
  * Upgrade button). A server without billing whose SELF_HOSTED_PLAN is unlimited (the default) never refuses.
  *
- * Where a creation can run in one transaction with its check (`withinLimit`: the organisation's row locked, counted,
- * then inserted), two requests racing for the last place are served one after the other: the second counts the
- * first's. Members count the open invitations too (each may become one), and are checked again when one is accepted.
+ * Where a creation can run in one transaction with its check (`withinLimit`, or `lockedLimitCheck` inside the
+ * creator's transaction: the organisation's row locked, counted, then inserted), two requests racing for the last
+ * place are served one after the other: the second counts the first's (apps and channels; invitations and API keys
+ * are checked before their insert). Members count the open invitations too (each may become one), and are checked again when one is accepted.
  */
 import { getDb, type DB } from '../db/client';
 import { HttpError } from '../http/errors';
@@ -61,11 +62,22 @@ export async function withinLimit<T>(
   opts: { takesNoPlace?: (trx: DB) => Promise<boolean> } = {},
 ): Promise<T> {
   return (await getDb()).transaction().execute(async (trx) => {
-    await lockOrg(trx, orgId);
     // Something the organisation has already (re-adding it) is not counted again.
-    if (!(await opts.takesNoPlace?.(trx))) await assertWithinLimit(orgId, key, { db: trx });
+    if (await opts.takesNoPlace?.(trx)) await lockOrg(trx, orgId);
+    else await lockedLimitCheck(orgId, key)(trx);
     return create(trx);
   });
+}
+
+/**
+ * The check a creation runs inside its own transaction (the engine's createDestination): the organisation's row is
+ * locked, then counted, so concurrent creations are counted one after the other.
+ */
+export function lockedLimitCheck(orgId: string, key: CountedLimit): (trx: DB) => Promise<void> {
+  return async (trx) => {
+    await lockOrg(trx, orgId);
+    await assertWithinLimit(orgId, key, { db: trx });
+  };
 }
 
 /**

@@ -32,6 +32,16 @@ test('concurrent creations: of six apps added at once on the Free plan, exactly 
   expect(await count('org_apps', owner.orgId)).toBe(1);
 });
 
+test('concurrent creations: of five channels connected at once on the Free plan, exactly one is made', async () => {
+  const owner = await newOwner('chanrace');
+  const apps = Array.from({ length: 5 }, () => newIosApp(w).appId);
+  const answers = await Promise.all(
+    apps.map((a) => call(w.api, 'POST', '/api/v1/oauth/platform/connect', { platform: 'slack', payload: payloadFor({ app_id: a, webhook_url: w.chat.hook('slack').url }) }, as(owner))),
+  );
+  expect(answers.map((r) => r.status).sort()).toEqual([200, 402, 402, 402, 402]);
+  expect(await count('destinations', owner.orgId)).toBe(1);
+});
+
 describe('members', () => {
   // Every plan of the catalogue has unlimited members today; the check is exercised with a Free plan of two.
   const free = planById('free')!;
