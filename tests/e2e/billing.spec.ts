@@ -80,7 +80,7 @@ test('Free → app limit → Upgrade → Checkout → webhook → the limit is l
   await page.waitForURL((u) => u.pathname === '/dashboard/billing');
 
   // 2. Upgrade → Stripe Checkout (the loopback one) → pay: Stripe's webhook reaches the server before the browser is back.
-  const plan = page.getByRole('region', { name: 'Your plan' });
+  const plan = page.getByRole('region', { name: 'Your plan', exact: true });
   await expect(plan).toContainText('Free');
   await page.getByRole('button', { name: 'Upgrade to Startup — $19 a month' }).click();
   await page.waitForURL((u) => u.href.startsWith(`${stripe.url}/c/pay/`));
