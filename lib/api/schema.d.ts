@@ -1145,6 +1145,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;
@@ -3114,6 +3116,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;
@@ -3222,6 +3226,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;
@@ -3435,6 +3441,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;

@@ -256,6 +256,11 @@ describe('failed payments and downgrades lose nothing', () => {
       [channels[0], true],
       [channels[1], false],
     ]);
+    const listed = await call<Array<{ key: string; paused: boolean }>>(w.api, 'GET', '/api/v1/org/apps', undefined, as(owner));
+    expect(listed.json.data.map((a) => [a.key, a.paused]).sort()).toEqual([
+      [first, true],
+      [second, false],
+    ]);
     // A paused app's sources stop for this organisation (nothing else wants them), its reviews and channels stay.
     const db = await getDb();
     const sources = await db.selectFrom('monitored_sources').select('status').where('app_key', '=', first).execute();
