@@ -63,6 +63,8 @@ const schema = z.object({
   NEXT_PUBLIC_HCAPTCHA_SITEKEY: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_API_BASE_URL: z.string().url().default('https://api.stripe.com'),
+  /** The signing secret (whsec_…) of the webhook endpoint POST /api/v1/stripe/webhook; without it every event is refused. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** The Stripe price of each paid plan of the catalogue (shared/plans.ts); a plan without one cannot be bought here. */
   STRIPE_PRICE_STARTUP: stripePriceId,
   STRIPE_PRICE_BUSINESS: stripePriceId,

@@ -1,5 +1,6 @@
 // Import each module that registers background jobs (see server/background.ts).
 import './auth/housekeeping';
+import './billing/graceJob';
 import './contact/resendJob';
 import './monitor/jobs';
 import './replies/jobs';

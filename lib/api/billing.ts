@@ -3,7 +3,7 @@
  * receiving the server's message; the dashboard's throw, like every dashboard call.
  */
 import { api, call, withBearer } from './client';
-import type { ApiData } from './openapi';
+import type { ApiBody, ApiData } from './openapi';
 import { signedIn } from './org';
 import { orNull, type QuietOptions } from './quiet';
 import type { CheckoutUrl, PurchaseRequest } from './types';
@@ -35,3 +35,9 @@ export const checkoutPlan = async (plan: string) => (await call<CheckoutUrl>(api
 
 /** POST v1/stripe/portal with the signed-in session: the portal's URL (invoices, card, cancel). */
 export const billingPortal = async () => (await call<CheckoutUrl>(api.post('v1/stripe/portal', {}, await signedIn()))).url;
+
+export type PlanChoice = ApiBody<'/api/v1/org/billing/active', 'put'>;
+export type PlanChoiceResult = ApiData<'/api/v1/org/billing/active', 'put'>;
+
+/** PUT v1/org/billing/active (owners): exactly these apps and channels stay active; the others are paused. */
+export const chooseActive = async (choice: PlanChoice) => call<PlanChoiceResult>(api.put('v1/org/billing/active', choice, await signedIn()));

@@ -517,6 +517,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/billing/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Choose which apps and channels stay active within the plan (the owner); the others are paused, never deleted */
+        put: operations["putApiV1OrgBillingActive"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/billing/purchase": {
         parameters: {
             query?: never;
@@ -924,7 +941,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open the Stripe customer portal (manage plan, invoices, payment method); needs a signed-in session */
+        /** Open the Stripe customer portal of the organisation (invoices, card, plan changes, cancelling): the owner's, with a signed-in session */
         post: operations["postApiV1StripePortal"];
         delete?: never;
         options?: never;
@@ -943,6 +960,23 @@ export interface paths {
         put?: never;
         /** Checkout for a plan without an account or with the current one (Stripe Checkout URL) */
         post: operations["postApiV1StripeQuickPay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stripe's events (signed with the webhook secret): keeps each organisation's plan, status, period end and customer in step */
+        post: operations["postApiV1StripeWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1199,6 +1233,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;
@@ -3282,6 +3318,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;
@@ -3390,6 +3428,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;
@@ -3603,6 +3643,8 @@ export interface operations {
                                 at: string;
                                 rating: number;
                             } | null;
+                            /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
+                            paused: boolean;
                             /** @description Average star rating of the stored reviews. */
                             rating: number | null;
                             review_count: number;
@@ -3995,6 +4037,28 @@ export interface operations {
                                 /** @description Rating and sentiment trends */
                                 trends: boolean;
                             };
+                            /** @description A failed payment: when the plan drops to Free unless a payment succeeds. */
+                            grace_ends_at: string | null;
+                            /** @description Apps and channels the owner can choose to keep active (active, or paused by the plan), oldest first. */
+                            items: {
+                                apps: {
+                                    app_key: string;
+                                    /** @description Paused because the plan allows fewer apps. */
+                                    paused: boolean;
+                                    store: string;
+                                    title: string;
+                                }[];
+                                channels: {
+                                    id: string;
+                                    label: string | null;
+                                    /** @description Paused because the plan allows fewer channels. */
+                                    paused: boolean;
+                                    platform: string;
+                                    platform_name: string;
+                                    status: string;
+                                    target_hint: string;
+                                }[];
+                            };
                             limits: {
                                 /** @description API calls a month: null is unlimited, 0 not included. */
                                 api_calls: number | null;
@@ -4061,6 +4125,113 @@ export interface operations {
             };
             /** @description Method not allowed (see the Allow header) */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiV1OrgBillingActive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description App keys that stay active; the other apps of the organisation are paused. */
+                    apps: string[];
+                    /** @description Destination ids that stay active; the other active or plan-paused ones are paused. */
+                    channels: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            paused: {
+                                /** @description App keys that stay active; the other apps of the organisation are paused. */
+                                apps: string[];
+                                /** @description Destination ids that stay active; the other active or plan-paused ones are paused. */
+                                channels: string[];
+                            };
+                            resumed: {
+                                /** @description App keys that stay active; the other apps of the organisation are paused. */
+                                apps: string[];
+                                /** @description Destination ids that stay active; the other active or plan-paused ones are paused. */
+                                channels: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6774,6 +6945,72 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1StripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description This event was applied before: nothing changed.
+                             * @constant
+                             */
+                            duplicate?: true;
+                            /** @constant */
+                            received: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,6 +22,7 @@ import {
 import { forgetRevokedSessions } from './sessionState';
 import { signAccessToken, signBillingToken, signRefreshToken, verifyRefreshToken, type AuthClaims } from './tokens';
 import { claimAnonymousConnections } from '../monitor/service';
+import { fitToPlan } from '../plans/pauses';
 import { claimConnectedApps } from '../orgApps/service';
 import { invitationForToken, joinInvitedOrganisation, joinThroughLink } from '../org/invitations';
 
@@ -89,8 +90,11 @@ async function signedIn(user: User, created: boolean, now: Date): Promise<Sessio
   else await updateUserLastSignIn(user.id, now);
   // Connections this address made before signing in become the organisation's (no expiry, resumed if paused), and
   // their apps the organisation's apps (first: that step reads the connections while they are still anonymous).
-  await claimConnectedApps({ orgId: user.org_id, email: user.email });
-  await claimAnonymousConnections({ orgId: user.org_id, email: user.email });
+  const apps = await claimConnectedApps({ orgId: user.org_id, email: user.email });
+  const channels = await claimAnonymousConnections({ orgId: user.org_id, email: user.email });
+  // They count against the organisation's plan like any other: what goes over it is paused (claimed ones first),
+  // never refused, since this is a sign-in.
+  if (apps.length || channels.length) await fitToPlan(user.org_id, { apps, channels });
   log.debug('signed in', { userId: user.id, orgId: user.org_id, created });
   return startSession(user, now);
 }

@@ -1,25 +1,31 @@
 /**
  * Checkout and the customer portal, hosted by Stripe: ARB creates a session and the browser goes to its URL.
- * The org id travels as client_reference_id and metadata, so Stripe's webhooks can be matched to the org.
+ * The org id travels as client_reference_id and in the metadata (the session's and the subscription's), so Stripe's
+ * webhooks can be matched to the organisation. An organisation that already pays changes its subscription's price in
+ * place instead (a second subscription would bill it twice), and the new plan applies at once.
  */
 import type { AuthClaims } from '../auth/tokens';
 import { getUserById } from '../auth/data';
 import { env } from '../env';
-import { notFound, unauthorized } from '../http/errors';
+import { HttpError, notFound, unauthorized } from '../http/errors';
 import { requireRole } from '../org/membership';
+import { getOrgPlan } from '../plans/data';
+import { hasLiveSubscription } from '../plans/plans';
 import { stripePriceFor } from '../plans/prices';
 import { PAID_PLAN_IDS, type PaidPlanId } from '@/shared/plans';
-import { stripeRequest, toHttpError } from './stripe';
-
-type StripePrice = { id: string; active: boolean; type: 'one_time' | 'recurring' };
-type StripeSession = { id: string; url: string };
-type StripeList<T> = { data: T[] };
+import { stripeClient, toHttpError, type Stripe } from './stripe';
+import { applySubscription } from './sync';
 
 export type CheckoutInput = {
   priceId: string;
   email?: string;
   orgId?: string;
   referralCode?: string | null;
+  /**
+   * The caller is the organisation's signed-in owner: a running subscription's price may be changed in place. Anyone
+   * else (a billing-only token, which anyone holding the org id can get) may only open a checkout, which needs a card.
+   */
+  owner?: boolean;
 };
 
 /**
@@ -51,50 +57,84 @@ export function checkoutPrice(priceIdOrPlan: string): string {
   return price;
 }
 
-async function getActivePrice(priceId: string): Promise<StripePrice> {
-  const message = PLAN_MISSING;
-  let price: StripePrice;
+async function getActivePrice(stripe: Stripe, priceId: string): Promise<Stripe.Price> {
+  let price: Stripe.Price;
   try {
-    price = await stripeRequest<StripePrice>('GET', `v1/prices/${encodeURIComponent(priceId)}`);
+    price = await stripe.prices.retrieve(priceId);
   } catch (err) {
-    throw toHttpError(err, message);
+    throw toHttpError(err, PLAN_MISSING);
   }
-  if (!price.active) throw notFound(message);
+  if (!price.active) throw notFound(PLAN_MISSING);
   return price;
 }
 
+/**
+ * A checkout for a plan. For an organisation whose subscription is live, the subscription's price is changed instead
+ * (prorated, invoiced now) and the organisation gets the new plan's limits in this same request; the answer's URL is
+ * then the dashboard's Billing page.
+ */
 export async function createCheckoutSession(input: CheckoutInput): Promise<{ url: string }> {
-  const price = await getActivePrice(input.priceId);
+  const stripe = stripeClient();
+  const price = await getActivePrice(stripe, input.priceId);
   const site = env().APP_URL;
+  const org = input.orgId ? await getOrgPlan(input.orgId) : undefined;
+  if (org && price.type === 'recurring' && hasLiveSubscription(org)) {
+    if (!input.owner) throw new HttpError(409, 'subscription_exists', 'This organisation already has a subscription. Its owner changes the plan on the dashboard’s Billing page.');
+    return changeSubscriptionPrice(stripe, org.id, org.stripe_subscription_id!, price.id);
+  }
+  const metadata: Record<string, string> = {};
+  if (input.orgId) metadata.org_id = input.orgId;
+  if (input.referralCode) metadata.referral_code = input.referralCode;
   try {
-    const session = await stripeRequest<StripeSession>('POST', 'v1/checkout/sessions', {
+    const session = await stripe.checkout.sessions.create({
       mode: price.type === 'recurring' ? 'subscription' : 'payment',
-      line_items: { 0: { price: price.id, quantity: 1 } },
-      success_url: `${site}/dashboard?checkout=success`,
-      cancel_url: `${site}/pricing`,
-      customer_email: input.email,
+      line_items: [{ price: price.id, quantity: 1 }],
+      success_url: `${site}/dashboard/billing?checkout=success`,
+      cancel_url: input.orgId ? `${site}/dashboard/billing` : `${site}/pricing`,
+      // A returning customer keeps one Stripe customer (their card, their invoices); a new one is made from the address.
+      ...(org?.stripe_customer_id ? { customer: org.stripe_customer_id } : { customer_email: input.email }),
       client_reference_id: input.orgId,
       allow_promotion_codes: true,
-      metadata: { org_id: input.orgId, referral_code: input.referralCode ?? undefined },
+      metadata,
+      ...(price.type === 'recurring' ? { subscription_data: { metadata } } : {}),
     });
+    if (!session.url) throw new Error('Stripe answered a checkout session without a URL');
     return { url: session.url };
   } catch (err) {
     throw toHttpError(err, PLAN_MISSING);
   }
 }
 
-/** The Stripe customer portal for the account's billing e-mail. */
-export async function createPortalSession(input: { email: string }): Promise<{ url: string }> {
+async function changeSubscriptionPrice(stripe: Stripe, orgId: string, subscriptionId: string, priceId: string): Promise<{ url: string }> {
   try {
-    const customers = await stripeRequest<StripeList<{ id: string }>>('GET', 'v1/customers', { email: input.email, limit: 1 });
-    const customer = customers.data[0];
-    if (!customer) throw notFound('There is no subscription for this account yet. Choose a plan first.');
-    const session = await stripeRequest<StripeSession>('POST', 'v1/billing_portal/sessions', {
-      customer: customer.id,
-      return_url: `${env().APP_URL}/dashboard`,
+    const current = await stripe.subscriptions.retrieve(subscriptionId);
+    const item = current.items.data[0];
+    const updated = await stripe.subscriptions.update(subscriptionId, {
+      items: [{ id: item.id, price: priceId }],
+      proration_behavior: 'always_invoice',
+      metadata: { org_id: orgId },
     });
+    await applySubscription(orgId, updated);
+    return { url: `${env().APP_URL}/dashboard/billing?checkout=changed` };
+  } catch (err) {
+    throw toHttpError(err, 'This subscription no longer exists. Reload the Billing page.');
+  }
+}
+
+const NO_SUBSCRIPTION = 'There is no subscription for this organisation yet. Choose a plan first.';
+
+/** The Stripe customer portal of the organisation's Stripe customer (invoices, card, plan changes, cancelling). */
+export async function createPortalSession(input: { orgId: string; email: string }): Promise<{ url: string }> {
+  const stripe = stripeClient();
+  const org = await getOrgPlan(input.orgId);
+  try {
+    let customer = org?.stripe_customer_id ?? undefined;
+    // An organisation that paid before ARB kept its customer id: found by the owner's address.
+    customer ??= (await stripe.customers.list({ email: input.email, limit: 1 })).data[0]?.id;
+    if (!customer) throw notFound(NO_SUBSCRIPTION);
+    const session = await stripe.billingPortal.sessions.create({ customer, return_url: `${env().APP_URL}/dashboard/billing` });
     return { url: session.url };
   } catch (err) {
-    throw toHttpError(err, 'There is no subscription for this account yet. Choose a plan first.');
+    throw toHttpError(err, NO_SUBSCRIPTION);
   }
 }

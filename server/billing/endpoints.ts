@@ -5,6 +5,8 @@
  * signed-in session.
  */
 import { z } from 'zod';
+import { PLATFORM_NAMES } from '../destinations/deliver';
+import type { Platform } from '../destinations/types';
 import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
 import { requireRole } from '../org/membership';
@@ -13,7 +15,10 @@ import { purchasablePlans } from '../plans/prices';
 import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
 import { PAID_PLAN_IDS } from '@/shared/plans';
 import { checkoutEmail, checkoutPrice, createCheckoutSession, createPortalSession, requireBillingOwner } from './checkout';
+import { chooseActive } from '../plans/pauses';
+import { listPlanItems } from '../plans/data';
 import { stripeSecretKey } from './stripe';
+import { handleStripeWebhook, WEBHOOK_MAX_BYTES } from './webhook';
 
 const priceId = z
   .string('price_id must be a string.')
@@ -34,7 +39,14 @@ export const billingPurchase = endpoint({
   handler: async ({ body, auth }) => {
     stripeSecretKey();
     await requireBillingOwner(auth!);
-    return createCheckoutSession({ priceId: checkoutPrice(body.price_id), email: await checkoutEmail(auth!), orgId: auth!.orgId, referralCode: body.referral_code });
+    return createCheckoutSession({
+      priceId: checkoutPrice(body.price_id),
+      email: await checkoutEmail(auth!),
+      orgId: auth!.orgId,
+      referralCode: body.referral_code,
+      // requireBillingOwner let a full token through only for the owner.
+      owner: auth!.scope === 'full',
+    });
   },
 });
 
@@ -53,10 +65,25 @@ export const getBilling = endpoint({
     features: featuresShape,
     can_manage: z.boolean().meta({ description: 'The caller is an owner: they may buy or change the plan.' }),
     purchasable: z.array(z.enum(PAID_PLAN_IDS)).meta({ description: 'Paid plans this server can sell (a Stripe price is configured).' }),
+    grace_ends_at: z.string().nullable().meta({ description: 'A failed payment: when the plan drops to Free unless a payment succeeds.' }),
+    items: z.object({
+      apps: z.array(z.object({ app_key: z.string(), title: z.string(), store: z.string(), paused: z.boolean().meta({ description: 'Paused because the plan allows fewer apps.' }) })),
+      channels: z.array(
+        z.object({
+          id: z.string(),
+          platform: z.string(),
+          platform_name: z.string(),
+          label: z.string().nullable(),
+          target_hint: z.string(),
+          status: z.string(),
+          paused: z.boolean().meta({ description: 'Paused because the plan allows fewer channels.' }),
+        }),
+      ),
+    }).meta({ description: 'Apps and channels the owner can choose to keep active (active, or paused by the plan), oldest first.' }),
   }),
   handler: async ({ auth }) => {
     const m = await requireRole(auth, 'admin', 'see billing');
-    const [plan, usage] = await Promise.all([orgPlanOf(m.orgId), usageFor(m.orgId)]);
+    const [plan, usage, items] = await Promise.all([orgPlanOf(m.orgId), usageFor(m.orgId), listPlanItems(m.orgId)]);
     return {
       billing_enabled: plan.billingEnabled,
       ...planJson(plan, usage),
@@ -64,6 +91,19 @@ export const getBilling = endpoint({
       current_period_end: plan.currentPeriodEnd ? new Date(plan.currentPeriodEnd).toISOString() : null,
       can_manage: m.role === 'owner',
       purchasable: plan.billingEnabled ? purchasablePlans() : [],
+      grace_ends_at: plan.graceEndsAt ? plan.graceEndsAt.toISOString() : null,
+      items: {
+        apps: items.apps.map(({ app_key, title, store, paused }) => ({ app_key, title, store, paused })),
+        channels: items.channels.map(({ id, platform, label, target_hint, status, paused }) => ({
+          id,
+          platform,
+          platform_name: PLATFORM_NAMES[platform as Platform] ?? platform,
+          label,
+          target_hint,
+          status,
+          paused,
+        })),
+      },
     };
   },
 });
@@ -86,13 +126,41 @@ export const stripeQuickPay = endpoint({
 });
 
 export const stripePortal = endpoint({
-  summary: 'Open the Stripe customer portal (manage plan, invoices, payment method); needs a signed-in session',
+  summary: "Open the Stripe customer portal of the organisation (invoices, card, plan changes, cancelling): the owner's, with a signed-in session",
   tags: ['billing'],
   auth: 'user',
-  // Whatever body the site sends is not needed: the portal is for the token's account.
+  // Whatever body the site sends is not needed: the portal is for the token's organisation.
   response: checkoutAnswer,
-  handler: ({ auth }) => {
+  handler: async ({ auth }) => {
     stripeSecretKey();
-    return createPortalSession({ email: auth!.email });
+    const m = await requireRole(auth, 'owner', 'manage billing');
+    return createPortalSession({ orgId: m.orgId, email: m.email });
+  },
+});
+
+export const stripeWebhook = endpoint({
+  summary: "Stripe's events (signed with the webhook secret): keeps each organisation's plan, status, period end and customer in step",
+  tags: ['billing'],
+  auth: 'none',
+  // No body schema: the signature is checked on the exact bytes received, read by the handler (webhook.ts).
+  maxBodyBytes: WEBHOOK_MAX_BYTES,
+  response: z.object({ received: z.literal(true), duplicate: z.literal(true).optional().meta({ description: 'This event was applied before: nothing changed.' }) }),
+  handler: ({ req }) => handleStripeWebhook(req),
+});
+
+const planChoice = z.object({
+  apps: z.array(z.string('apps must be app keys.').max(300)).max(1000).meta({ description: 'App keys that stay active; the other apps of the organisation are paused.' }),
+  channels: z.array(z.string('channels must be destination ids.').max(100)).max(5000).meta({ description: 'Destination ids that stay active; the other active or plan-paused ones are paused.' }),
+});
+
+export const chooseActiveItems = endpoint({
+  summary: 'Choose which apps and channels stay active within the plan (the owner); the others are paused, never deleted',
+  tags: ['billing', 'org'],
+  auth: 'user',
+  body: planChoice,
+  response: z.object({ paused: planChoice, resumed: planChoice }),
+  handler: async ({ auth, body }) => {
+    const m = await requireRole(auth, 'owner', 'choose what stays active');
+    return chooseActive(m, body);
   },
 });

@@ -1,20 +1,15 @@
 /**
- * The few Stripe API calls billing needs, over plain HTTPS (form-encoded requests, JSON answers) at
- * STRIPE_API_BASE_URL. Without STRIPE_SECRET_KEY billing is off and every billing call answers 503 saying so.
+ * The Stripe client: the official `stripe` package, pointed at STRIPE_API_BASE_URL (scheme, host and port: tests point
+ * it at a loopback fake). Without STRIPE_SECRET_KEY billing is off and every billing call answers 503 saying so.
  */
+import Stripe from 'stripe';
 import { env } from '../env';
 import { HttpError, badGateway, serviceUnavailable } from '../http/errors';
 import { log } from '../log';
 
 const STRIPE_TIMEOUT_MS = 15_000;
 
-type StripeErrorBody = { error?: { type?: string; code?: string; message?: string; param?: string } };
-
-export class StripeRequestError extends Error {
-  constructor(public status: number, public body: StripeErrorBody) {
-    super(body.error?.message ?? `Stripe answered HTTP ${status}`);
-  }
-}
+export type { Stripe };
 
 export function stripeSecretKey(): string {
   const key = env().STRIPE_SECRET_KEY;
@@ -22,50 +17,46 @@ export function stripeSecretKey(): string {
   return key;
 }
 
-/** Stripe's form encoding of nested values: metadata[org_id]=…, line_items[0][price]=… */
-export function stripeForm(params: Record<string, unknown>, prefix = '', out = new URLSearchParams()): URLSearchParams {
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === null) continue;
-    const key = prefix ? `${prefix}[${k}]` : k;
-    if (typeof v === 'object') stripeForm(v as Record<string, unknown>, key, out);
-    else out.append(key, String(v));
-  }
-  return out;
-}
+let cached: { key: string; base: string; client: Stripe } | undefined;
 
-export async function stripeRequest<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown> = {}): Promise<T> {
+/** The client for the configured key and API address (made again when either changes, as tests do). */
+export function stripeClient(): Stripe {
   const key = stripeSecretKey();
-  const form = stripeForm(params);
-  const url = new URL(path, env().STRIPE_API_BASE_URL.replace(/\/?$/, '/'));
-  if (method === 'GET') form.forEach((v, k) => url.searchParams.append(k, v));
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      headers: {
-        Authorization: `Bearer ${key}`,
-        ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: method === 'POST' ? form : undefined,
-      redirect: 'error',
-      signal: AbortSignal.timeout(STRIPE_TIMEOUT_MS),
-    });
-  } catch (err) {
-    log.error('stripe unreachable', { err, path });
-    throw badGateway('The payment provider did not answer. Try again in a minute.');
-  }
-  const body = (await res.json().catch(() => ({}))) as T & StripeErrorBody;
-  if (!res.ok) throw new StripeRequestError(res.status, body);
-  return body;
+  const base = env().STRIPE_API_BASE_URL;
+  if (cached?.key === key && cached.base === base) return cached.client;
+  const url = new URL(base);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  const client = new Stripe(key, {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
+    protocol,
+    timeout: STRIPE_TIMEOUT_MS,
+    // One retry of a request that is safe to repeat (the library adds idempotency keys to POSTs).
+    maxNetworkRetries: 1,
+    telemetry: false,
+  });
+  cached = { key, base, client };
+  return client;
 }
 
-/** A Stripe refusal as our answer: the caller's mistakes are 4xx, Stripe's or our configuration's are 502. */
+/** Webhook signature checks need no API key: a client made only for them (its key is never used). */
+let verifier: Stripe | undefined;
+export function stripeWebhooks(): Stripe['webhooks'] {
+  verifier ??= new Stripe('sk_unused_for_signatures', { telemetry: false });
+  return verifier.webhooks;
+}
+
+/** A Stripe refusal as our answer: the caller's mistakes are 4xx, Stripe's or our configuration's (or no answer) are 502. */
 export function toHttpError(err: unknown, notFoundMessage: string): unknown {
-  if (!(err instanceof StripeRequestError)) return err;
-  if (err.status === 404 || err.body.error?.code === 'resource_missing') return new HttpError(404, 'not_found', notFoundMessage);
-  if (err.status === 400 && err.body.error?.type === 'invalid_request_error') {
-    return new HttpError(400, 'billing_rejected', `The payment provider refused this request: ${err.body.error.message ?? 'invalid request'}`);
+  if (err instanceof HttpError || !(err instanceof Stripe.errors.StripeError)) return err;
+  if (err.statusCode === 404 || err.code === 'resource_missing') return new HttpError(404, 'not_found', notFoundMessage);
+  if (err.statusCode === 400 && err.type === 'StripeInvalidRequestError') {
+    return new HttpError(400, 'billing_rejected', `The payment provider refused this request: ${err.message || 'invalid request'}`);
   }
-  log.error('stripe request failed', { status: err.status, type: err.body.error?.type, message: err.message });
+  if (err.type === 'StripeConnectionError') {
+    log.error('stripe unreachable', { message: err.message });
+    return badGateway('The payment provider did not answer. Try again in a minute.');
+  }
+  log.error('stripe request failed', { status: err.statusCode, type: err.type, code: err.code, message: err.message });
   return badGateway('The payment provider could not handle this request. Try again later.');
 }

@@ -13,7 +13,7 @@ import { PLATFORM_NAMES } from '../destinations/deliver';
 import { recordAudit } from '../org/data';
 import { requireRole, type Membership } from '../org/membership';
 import { createDestination, destinationTargetHash, type DestinationStatus, type DestinationTarget } from '../monitor/service';
-import { assertChannelWithinLimit } from '../plans/limits';
+import { assertChannelWithinLimit, lockedLimitCheck } from '../plans/limits';
 import { storefrontsFor } from '../monitor/wantedSources';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
@@ -115,6 +115,8 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     ...(req.app.store === 'apple_app_store' ? { country: req.country } : {}),
     createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,
     addressConfirmed,
+    // Counted again with the organisation's row held, so concurrent connections cannot both take the last channel.
+    ...(orgId ? { beforeInsert: lockedLimitCheck(orgId, 'channels') } : {}),
   });
   if (member && created.created) {
     await recordAudit({ orgId: member.orgId, actor: { userId: member.userId, email: member.email }, action: 'destination.added', target: `${PLATFORM_NAMES[req.platform]} ${created.status.label ?? created.status.target}`, details: { id: created.id, app: created.status.app?.title ?? null } });

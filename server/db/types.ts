@@ -22,6 +22,10 @@ export interface OrgsTable {
   current_period_end: NullableTimestamp;
   stripe_customer_id: string | null;
   stripe_subscription_id: string | null;
+  /** 0019: when the subscription's payment started failing (the grace period runs from here); null when paid. */
+  past_due_since: NullableTimestamp;
+  /** 0019: the last grace-period e-mail sent to the owner: 'started', 'reminder' or 'ended'. */
+  grace_notice: string | null;
 }
 
 /** owner > admin > member (shared/orgRoles.ts says who may do what). */
@@ -181,7 +185,7 @@ export interface ReviewVersionsTable {
  * Who or what stopped a destination: its owner; the recipient's unsubscribe; the receiver refusing it for good (gone,
  * redirect, private address); the receiver answering only 429; an anonymous connection's time running out.
  */
-export type DisabledCause = 'owner' | 'unsubscribed' | 'receiver_refused' | 'rate_limited' | 'anonymous_expired';
+export type DisabledCause = 'owner' | 'unsubscribed' | 'receiver_refused' | 'rate_limited' | 'anonymous_expired' | 'plan_limit';
 
 export interface DestinationsTable {
   id: string;
@@ -344,6 +348,8 @@ export interface OrgAppsTable {
   /** Not secret: the key id, or the service account's address. */
   credentials_label: ColumnType<string | null, string | null | undefined, string | null>;
   credentials_checked_at: NullableTimestamp;
+  /** 0019: paused because the plan allows fewer apps: not polled for the organisation, nothing delivered from it. */
+  plan_paused_at: NullableTimestamp;
 }
 
 // ── 0013 API keys ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -426,6 +432,13 @@ export interface StoreAllowancesTable {
   remaining: number;
   resets_at: Timestamp;
   updated_at: Generated<Timestamp>;
+// ── 0019 Stripe sync ───────────────────────────────────────────────────────────────────────────────────────────────
+/** Stripe webhook events applied (each once). */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  org_id: string | null;
+  processed_at: Generated<Timestamp>;
 }
 
 export interface Database {
@@ -467,4 +480,5 @@ export interface AppReviewStatsTable {
   app_key: string;
   review_count: string | number;
   rating_sum: string | number;
+  stripe_events: StripeEventsTable;
 }

@@ -30,6 +30,7 @@ import v1OrgAppsAppKeyCredentials from '@/pages/api/v1/org/apps/[appKey]/credent
 import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBilling from '@/pages/api/v1/org/billing/index';
+import v1OrgBillingActive from '@/pages/api/v1/org/billing/active';
 import v1OrgBillingPurchase from '@/pages/api/v1/org/billing/purchase';
 import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
 import v1OrgDestinationsId from '@/pages/api/v1/org/destinations/[id]';
@@ -56,6 +57,7 @@ import v1PublicSendSummary from '@/pages/api/v1/public/send-summary';
 import v1SlackInteractions from '@/pages/api/v1/slack/interactions';
 import v1StripePortal from '@/pages/api/v1/stripe/portal';
 import v1StripeQuickPay from '@/pages/api/v1/stripe/quick-pay';
+import v1StripeWebhook from '@/pages/api/v1/stripe/webhook';
 
 export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/health', route: health },
@@ -87,6 +89,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing', route: v1OrgBilling },
+  { path: '/api/v1/org/billing/active', route: v1OrgBillingActive },
   { path: '/api/v1/org/billing/purchase', route: v1OrgBillingPurchase },
   { path: '/api/v1/org/destinations', route: v1OrgDestinations },
   { path: '/api/v1/org/destinations/[id]', route: v1OrgDestinationsId },
@@ -113,4 +116,5 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/slack/interactions', route: v1SlackInteractions },
   { path: '/api/v1/stripe/portal', route: v1StripePortal },
   { path: '/api/v1/stripe/quick-pay', route: v1StripeQuickPay },
+  { path: '/api/v1/stripe/webhook', route: v1StripeWebhook },
 ];

@@ -25,14 +25,14 @@ export async function pauseExpiredAnonymousConnections(db: DB): Promise<number> 
  * The anonymous connections made with this address join the organisation: no expiry any more, and those the engine
  * paused (their time ran out, or a receiver that only answered 429) resume. Returns their apps (to poll again).
  */
-export async function claimConnections(db: DB, input: { orgId: string; email: string }): Promise<{ claimed: number; appKeys: string[] }> {
+export async function claimConnections(db: DB, input: { orgId: string; email: string }): Promise<{ claimed: number; ids: string[]; appKeys: string[] }> {
   const email = input.email.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
     const rows = await lockAnonymousByEmail(trx, email);
-    if (rows.length === 0) return { claimed: 0, appKeys: [] };
+    if (rows.length === 0) return { claimed: 0, ids: [], appKeys: [] };
     const ids = rows.map((r) => r.id);
     await adoptDestinations(trx, ids, input.orgId);
     await resumeDestinations(trx, rows.filter((r) => isEnginePause(r.status, r.disabled_cause)).map((r) => r.id));
-    return { claimed: rows.length, appKeys: await appKeysOfDestinations(trx, ids) };
+    return { claimed: rows.length, ids, appKeys: await appKeysOfDestinations(trx, ids) };
   });
 }

@@ -15,6 +15,7 @@ import type { SourceRow } from './sources';
 import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameReviews';
 import { queueWelcome } from './welcome';
 import { confirmPublished } from '../replies/data';
+import { NOT_PLAN_PAUSED } from './sourceDemand';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
@@ -117,7 +118,7 @@ async function loadStoredAndDestinations(trx: Transaction<Database>, appKey: str
     union all
     select true, d.id, null, null, null, null, null, null, null, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at
       from destination_apps da join destinations d on d.id = da.destination_id
-     where da.app_key = ${appKey} and d.status = 'active'`.execute(trx);
+     where da.app_key = ${appKey} and d.status = 'active' and ${NOT_PLAN_PAUSED}`.execute(trx);
   const existing = rest.length ? await loadExisting(trx, store, rest.flat()) : new Map<string, ExistingReview>();
   const destinations: ActiveDestination[] = [];
   for (const { is_destination, id, store_review_id, rating, title, body, updated_at, version, reply_text, ...d } of r.rows) {

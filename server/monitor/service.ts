@@ -118,6 +118,11 @@ export type NewDestination = DestinationTarget & {
    * e-mail destination is created 'pending_confirmation': nothing is queued for it until confirmEmailDestination.
    */
   addressConfirmed?: boolean;
+  /**
+   * Runs in the creating transaction just before a new destination is inserted (not when an existing one is reused),
+   * after the apps' locks: the caller's plan check, so that it and the insert cannot be split by another creation.
+   */
+  beforeInsert?: (trx: Transaction<Database>) => Promise<void>;
 };
 
 export const DEFAULT_WELCOME_COUNT = 5;
@@ -231,6 +236,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
         ...(input.label ? { label: input.label } : {}),
       });
     } else {
+      await input.beforeInsert?.(trx);
       id = randomId('dst');
       created = true;
       if (input.platform === 'webhook') signingSecret = newSigningSecret();
@@ -344,11 +350,12 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
 
 /**
  * Pause (stop posting, keep what is queued) or resume a destination. Resuming a disabled one re-enables it. An e-mail
- * destination waiting for its mailbox is neither: only its confirmation link starts it (409).
+ * destination waiting for its mailbox is neither: only its confirmation link starts it (409). `cause` 'plan_limit' marks a
+ * pause the organisation's plan made (it resumes by itself when the plan allows it again).
  */
-export async function setDestinationPaused(id: string, paused: boolean, reason = 'Paused by its owner.'): Promise<DestinationStatus> {
+export async function setDestinationPaused(id: string, paused: boolean, reason = 'Paused by its owner.', cause: 'owner' | 'plan_limit' = 'owner'): Promise<DestinationStatus> {
   const db = await getDb();
-  const updated = await updateDestination(db, id, paused ? { status: 'paused', status_reason: reason, disabled_cause: 'owner' } : RUNNING_AGAIN, 'pending_confirmation');
+  const updated = await updateDestination(db, id, paused ? { status: 'paused', status_reason: reason, disabled_cause: cause } : RUNNING_AGAIN, 'pending_confirmation');
   if (!updated) {
     if (!(await destinationStatusOf(db, id))) throw notFound('No such destination.');
     throw new HttpError(409, 'pending_confirmation', 'This address has not confirmed yet: reviews start when the link in its confirmation e-mail is clicked.');
@@ -464,14 +471,14 @@ export const UNSUBSCRIBED = UNSUBSCRIBED_REASON;
  * organisation's — no expiry any more, and those paused by the engine resume, with their sources polled again.
  * Called from the sign-in path once the user and organisation exist.
  */
-export async function claimAnonymousConnections(input: { orgId: string; email: string }): Promise<number> {
+export async function claimAnonymousConnections(input: { orgId: string; email: string }): Promise<string[]> {
   const db = await getDb();
-  const { claimed, appKeys } = await claimConnections(db, input);
-  if (claimed === 0) return 0;
+  const { claimed, ids, appKeys } = await claimConnections(db, input);
+  if (claimed === 0) return [];
   if (await activateNeededSources(db, appKeys)) wake('poll');
   wake('deliver');
   log.info('anonymous connections claimed', { orgId: input.orgId, claimed });
-  return claimed;
+  return ids;
 }
 
 /**

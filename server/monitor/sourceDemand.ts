@@ -26,6 +26,13 @@ export const IDLE_REASON = 'No connection needs this source now: it is not polle
 const GRACE = sql`interval '10 minutes'`;
 
 /**
+ * SQL, for a destination `d` linked to an app by `da`: its organisation has not paused that app because its plan allows
+ * fewer apps (a paused app is neither polled for the organisation nor delivered to its channels).
+ */
+export const NOT_PLAN_PAUSED = sql`not exists (
+    select 1 from org_apps pa where pa.org_id = d.org_id and pa.app_key = da.app_key and pa.plan_paused_at is not null)`;
+
+/**
  * SQL: something needs source `s` (an alias of monitored_sources in the statement).
  * - An official API source (App Store Connect, Play Developer API) is needed while it carries an owner's credentials.
  * - A public source (App Store feed, public Google Play) is needed by a destination, an organisation's app or a digest
@@ -42,10 +49,10 @@ const needed = sql`(
   and (
   exists (
     select 1 from destination_apps da join destinations d on d.id = da.destination_id
-     where da.app_key = s.app_key and d.status = 'active'
+     where da.app_key = s.app_key and d.status = 'active' and ${NOT_PLAN_PAUSED}
        and (s.country = '' or coalesce(jsonb_array_length(d.filters -> 'countries'), 0) = 0 or (d.filters -> 'countries') ? s.country))
   or exists (
-    select 1 from org_apps oa where oa.app_key = s.app_key and (s.country = '' or s.country = any(oa.countries)))
+    select 1 from org_apps oa where oa.app_key = s.app_key and oa.plan_paused_at is null and (s.country = '' or s.country = any(oa.countries)))
   or exists (
     select 1 from email_subscriptions es
      where es.app_key = s.app_key and es.digest_status = 'active' and (es.country = '' or s.country = '' or es.country = s.country)))

@@ -45,7 +45,8 @@ export async function inviteMember(m: Membership, input: { email: string; role: 
   if (members.some((u) => u.email === input.email)) {
     throw new HttpError(409, 'already_member', `${input.email} is already a member of this organisation.`);
   }
-  await assertWithinLimit(m.orgId, 'members');
+  // Every open invitation may become a member: they count, except the one this replaces.
+  await assertWithinLimit(m.orgId, 'members', { now, invitations: { except: input.email } });
   await enforceRateLimit(INVITATION_LIMITS.perOrgDaily, m.orgId, 'This organisation has sent too many invitations today. Try again tomorrow.', { now });
   const org = await getOrg(m.orgId);
   if (!org) throw notFound('This organisation no longer exists.');
@@ -92,6 +93,8 @@ async function join(user: User, invitation: Invitation, now: Date): Promise<User
     await markInvitationAccepted(invitation.id, now);
     return user;
   }
+  // Checked again on joining: the plan may have changed (or members joined) since the invitation was sent.
+  await assertWithinLimit(invitation.org_id, 'members', { now });
   if (!(await markInvitationAccepted(invitation.id, now))) return user;
   await moveUserToOrg({ userId: user.id, orgId: invitation.org_id, role: invitation.role });
   await recordAudit({ orgId: invitation.org_id, actor: { userId: user.id, email: user.email }, action: 'member.joined', target: user.email, details: { role: invitation.role, invitation: invitation.id } });
@@ -110,7 +113,17 @@ export async function joinInvitedOrganisation(user: User, now = new Date()): Pro
     log.info('invitation left open: the invitee is the only owner of a team');
     return user;
   }
-  return join(user, invitation, now);
+  try {
+    return await join(user, invitation, now);
+  } catch (err) {
+    // A sign-in is never refused for the plan of the organisation inviting: the invitation stays open, and its link
+    // says why it cannot be accepted yet.
+    if (err instanceof HttpError && err.code === 'plan_limit') {
+      log.info('invitation left open: the organisation has as many members as its plan allows');
+      return user;
+    }
+    throw err;
+  }
 }
 
 /** The invitation a link's token opens (its address is whom the link signs in), or a 401 saying why not. */

@@ -29,13 +29,15 @@ export type OrgAppRow = {
   credentials_kind: string | null;
   credentials_label: string | null;
   credentials_checked_at: Date | null;
+  /** Paused because the plan allows fewer apps (server/plans/pauses.ts). */
+  plan_paused_at: Date | null;
 };
 
 /** The organisation's apps (all, or the one `appKey`), by title, each with its review figures. */
 export async function listOrgApps(orgId: string, appKey?: string, db?: Db): Promise<OrgAppRow[]> {
   const r = await sql<OrgAppRow>`
     select oa.app_key, a.store, a.app_id, a.title, a.icon_url, a.developer, oa.countries, oa.added_by_email, oa.created_at,
-           oa.credentials_kind, oa.credentials_label, oa.credentials_checked_at,
+           oa.credentials_kind, oa.credentials_label, oa.credentials_checked_at, oa.plan_paused_at,
            st.review_count, st.rating, wk.n as reviews_this_week, lr.updated_at as last_review_at, lr.rating as last_review_rating
       from org_apps oa
       join apps a on a.key = oa.app_key

@@ -57,6 +57,7 @@ export const appShape = z.object({
     })
     .nullable()
     .meta({ description: "The organisation's store credentials for the app, if any: never the key itself." }),
+  paused: z.boolean().meta({ description: 'Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades.' }),
 });
 
 export const appJson = (a: OrgAppRow): z.infer<typeof appShape> => ({
@@ -77,6 +78,7 @@ export const appJson = (a: OrgAppRow): z.infer<typeof appShape> => ({
     a.credentials_kind && a.credentials_checked_at
       ? { kind: a.credentials_kind as 'app_store_connect' | 'google_play', label: a.credentials_label ?? '', checked_at: iso(a.credentials_checked_at)! }
       : null,
+  paused: !!a.plan_paused_at,
 });
 
 export const listOrgApps = endpoint({

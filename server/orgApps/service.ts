@@ -18,7 +18,7 @@ import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
 import { followStoredCredentialsNow } from './officialSource';
 import { appsOfAnonymousConnections, deleteOrgApp, getOrgAppCountries, insertMissingOrgApps, listOrgApps, upsertOrgApp, type OrgAppRow } from './data';
-import { assertWithinLimit } from '../plans/limits';
+import { assertWithinLimit, withinLimit } from '../plans/limits';
 
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
 
@@ -56,7 +56,9 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
   if (!before) await assertWithinLimit(m.orgId, 'apps');
   const registered: RegisteredApp = await registerApp(ref, wanted[0] ?? 'us');
   await watch(ref, wanted);
-  await upsertOrgApp({ orgId: m.orgId, appKey: key, countries: wanted, addedBy: m.userId, addedByEmail: m.email });
+  // Counted again with the organisation's row held, so concurrent adds cannot both take the last place.
+  const row = { orgId: m.orgId, appKey: key, countries: wanted, addedBy: m.userId, addedByEmail: m.email };
+  await withinLimit(m.orgId, 'apps', (trx) => upsertOrgApp(row, trx), { takesNoPlace: async (trx) => !!(await getOrgAppCountries(m.orgId, key, trx)) });
   if (!before) {
     await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'app.added', target: registered.title, details: { app: key, countries: wanted } });
   } else if (before.join(',') !== wanted.join(',')) {

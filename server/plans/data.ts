@@ -14,6 +14,8 @@ export type OrgPlanRow = {
   current_period_end: Date | null;
   stripe_customer_id: string | null;
   stripe_subscription_id: string | null;
+  past_due_since: Date | null;
+  grace_notice: string | null;
 };
 
 export type UsageCounts = { apps: number; channels: number; members: number; api_keys: number; ask_arb_questions: number; api_calls: number };
@@ -24,7 +26,7 @@ export const COUNTED_DESTINATION_STATUSES = ['active', 'pending_confirmation'] a
 export async function getOrgPlan(orgId: string, db?: DB): Promise<OrgPlanRow | undefined> {
   return (await dbOf(db))
     .selectFrom('orgs')
-    .select(['id', 'plan', 'plan_status', 'current_period_end', 'stripe_customer_id', 'stripe_subscription_id'])
+    .select(['id', 'plan', 'plan_status', 'current_period_end', 'stripe_customer_id', 'stripe_subscription_id', 'past_due_since', 'grace_notice'])
     .where('id', '=', orgId)
     .executeTakeFirst();
 }
@@ -36,7 +38,7 @@ export const usageMonth = (now: Date) => now.toISOString().slice(0, 7);
 export async function countUsage(orgId: string, month: string, db?: DB): Promise<UsageCounts> {
   const row = await (await dbOf(db))
     .selectNoFrom((eb) => [
-      eb.selectFrom('org_apps').select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', orgId).as('apps'),
+      eb.selectFrom('org_apps').select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('plan_paused_at', 'is', null).as('apps'),
       eb
         .selectFrom('destinations')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -88,6 +90,20 @@ export async function addApiCall(orgId: string, month: string, db?: DB): Promise
   return row.api_calls;
 }
 
+/** Invitations of the organisation still open at `now` (each may become a member), but `exceptEmail`'s (replaced when invited again). */
+export async function countOpenInvitations(orgId: string, now: Date, db?: DB, exceptEmail?: string): Promise<number> {
+  let q = (await dbOf(db))
+    .selectFrom('org_invitations')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (exceptEmail) q = q.where('email', '<>', exceptEmail);
+  const row = await q.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Whether the organisation already has a destination for this target on this platform (any state). */
 export async function orgHasDestinationTarget(orgId: string, platform: string, targetHash: string, db?: DB): Promise<boolean> {
   const row = await (await dbOf(db))
@@ -99,4 +115,58 @@ export async function orgHasDestinationTarget(orgId: string, platform: string, t
     .limit(1)
     .executeTakeFirst();
   return !!row;
+}
+
+/** The organisation's apps and channels as the plan's "choose what stays active" step shows them, oldest first. */
+export type PlanItems = {
+  apps: Array<{ app_key: string; title: string; store: string; paused: boolean; created_at: Date }>;
+  channels: Array<{ id: string; platform: string; label: string | null; target_hint: string; status: string; paused: boolean; created_at: Date }>;
+};
+
+export async function listPlanItems(orgId: string, db?: DB): Promise<PlanItems> {
+  const d = await dbOf(db);
+  const [apps, channels] = await Promise.all([
+    d
+      .selectFrom('org_apps as oa')
+      .innerJoin('apps as a', 'a.key', 'oa.app_key')
+      .select(['oa.app_key', 'a.title', 'a.store', 'oa.created_at', (e) => e('oa.plan_paused_at', 'is not', null).as('paused')])
+      .where('oa.org_id', '=', orgId)
+      .orderBy('oa.created_at')
+      .orderBy('oa.app_key')
+      .execute(),
+    d
+      .selectFrom('destinations')
+      .select(['id', 'platform', 'label', 'target_hint', 'status', 'created_at', (e) => e('disabled_cause', '=', 'plan_limit').as('paused')])
+      .where('org_id', '=', orgId)
+      .where((e) => e.or([e('status', 'in', COUNTED_DESTINATION_STATUSES), e.and([e('status', '=', 'paused'), e('disabled_cause', '=', 'plan_limit')])]))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  ]);
+  return {
+    apps: apps.map((a) => ({ ...a, paused: !!a.paused })),
+    channels: channels.map((c) => ({ ...c, paused: c.status === 'paused' && !!c.paused })),
+  };
+}
+
+/** Pauses (or resumes) the organisation's apps for the plan; returns the keys whose state changed. */
+export async function setAppsPlanPaused(orgId: string, appKeys: string[], paused: boolean, db?: DB): Promise<string[]> {
+  if (appKeys.length === 0) return [];
+  const rows = await (await dbOf(db))
+    .updateTable('org_apps')
+    .set({ plan_paused_at: paused ? sql`now()` : null })
+    .where('org_id', '=', orgId)
+    .where('app_key', 'in', appKeys)
+    .where('plan_paused_at', paused ? 'is' : 'is not', null)
+    .returning('app_key')
+    .execute();
+  return rows.map((r) => r.app_key);
+}
+
+/**
+ * Holds the organisation's row locked until the transaction ends: creations that count against a limit take it first,
+ * so two of them cannot both read the count before either inserted (the second waits, then counts the first).
+ */
+export async function lockOrg(trx: DB, orgId: string): Promise<void> {
+  await sql`select id from orgs where id = ${orgId} for update`.execute(trx);
 }

@@ -3,12 +3,14 @@
  * is a 402 `plan_limit` whose message names the limit and the plan that lifts it (the dashboard shows it with an
  * Upgrade button). A server without billing whose SELF_HOSTED_PLAN is unlimited (the default) never refuses.
  *
- * The count is read before the thing is made, not in the same transaction: two requests racing for the last place
- * can both get it. Creations are admin actions of one organisation, so the overshoot is one at most, and it is kept
- * (nothing is deleted to correct it).
+ * Where a creation can run in one transaction with its check (`withinLimit`, or `lockedLimitCheck` inside the
+ * creator's transaction: the organisation's row locked, counted, then inserted), two requests racing for the last
+ * place are served one after the other: the second counts the first's (apps and channels; invitations and API keys
+ * are checked before their insert). Members count the open invitations too (each may become one), and are checked again when one is accepted.
  */
+import { getDb, type DB } from '../db/client';
 import { HttpError } from '../http/errors';
-import { addApiCall, countUsage, getOrgPlan, orgHasDestinationTarget, usageMonth } from './data';
+import { addApiCall, countOpenInvitations, countUsage, getOrgPlan, lockOrg, orgHasDestinationTarget, usageMonth } from './data';
 import { billingEnabled, planFor } from './plans';
 import { LIMIT_WORDS, limitText, planThatLifts, type LimitKey } from '@/shared/plans';
 
@@ -31,15 +33,51 @@ export function planLimitError(key: LimitKey, limit: number, planName: string, u
   return new HttpError(402, 'plan_limit', `Your ${planName} plan ${allowance}. ${next}`);
 }
 
-/** Refuses (402) when the organisation already has as many `key` as its plan allows. */
-export async function assertWithinLimit(orgId: string, key: CountedLimit, now = new Date()): Promise<void> {
-  const row = await getOrgPlan(orgId);
+/**
+ * Refuses (402) when the organisation already has as many `key` as its plan allows. `invitations`: members about to
+ * be invited count the open invitations as members, but the one `except` replaces (accepting one checks the members
+ * alone).
+ */
+export async function assertWithinLimit(orgId: string, key: CountedLimit, opts: { now?: Date; db?: DB; invitations?: { except?: string } } = {}): Promise<void> {
+  const now = opts.now ?? new Date();
+  const row = await getOrgPlan(orgId, opts.db);
   if (!row) return; // the caller's own lookup reports a missing organisation
-  const plan = planFor(row);
+  const plan = planFor(row, now);
   const limit = plan.limits[key];
   if (limit === null) return;
-  const used = (await countUsage(orgId, usageMonth(now)))[key];
+  let used = (await countUsage(orgId, usageMonth(now), opts.db))[key];
+  if (key === 'members' && opts.invitations) used += await countOpenInvitations(orgId, now, opts.db, opts.invitations.except);
   if (used >= limit) throw planLimitError(key, limit, plan.name, used);
+}
+
+/**
+ * Checks the limit and makes the thing in one transaction that holds the organisation's row: concurrent creations
+ * for one organisation are counted one after the other, so the last place is given once. `create` must use `trx`. `takesNoPlace`: the
+ * creation reuses something the organisation has (no check).
+ */
+export async function withinLimit<T>(
+  orgId: string,
+  key: CountedLimit,
+  create: (trx: DB) => Promise<T>,
+  opts: { takesNoPlace?: (trx: DB) => Promise<boolean> } = {},
+): Promise<T> {
+  return (await getDb()).transaction().execute(async (trx) => {
+    // Something the organisation has already (re-adding it) is not counted again.
+    if (await opts.takesNoPlace?.(trx)) await lockOrg(trx, orgId);
+    else await lockedLimitCheck(orgId, key)(trx);
+    return create(trx);
+  });
+}
+
+/**
+ * The check a creation runs inside its own transaction (the engine's createDestination): the organisation's row is
+ * locked, then counted, so concurrent creations are counted one after the other.
+ */
+export function lockedLimitCheck(orgId: string, key: CountedLimit): (trx: DB) => Promise<void> {
+  return async (trx) => {
+    await lockOrg(trx, orgId);
+    await assertWithinLimit(orgId, key, { db: trx });
+  };
 }
 
 /**
@@ -59,7 +97,7 @@ export async function assertChannelWithinLimit(orgId: string, target: { platform
 export async function countApiCall(orgId: string, now = new Date()): Promise<void> {
   const row = await getOrgPlan(orgId);
   if (!row) return;
-  const plan = planFor(row);
+  const plan = planFor(row, now);
   if (!plan.features.api) throw planLimitError('api_calls', 0, plan.name, 0);
   const used = await addApiCall(orgId, usageMonth(now));
   const limit = plan.limits.api_calls;

@@ -66,8 +66,10 @@ describe('with Stripe configured', () => {
       client_reference_id: owner.orgId,
       'metadata[org_id]': owner.orgId,
       'metadata[referral_code]': 'aff_7',
-      success_url: `${APP_URL}/dashboard?checkout=success`,
-      cancel_url: `${APP_URL}/pricing`,
+      success_url: `${APP_URL}/dashboard/billing?checkout=success`,
+      cancel_url: `${APP_URL}/dashboard/billing`,
+      'subscription_data[metadata][org_id]': owner.orgId,
+      'subscription_data[metadata][referral_code]': 'aff_7',
     });
     const checkout = stripe.requests.find((q) => q.path === '/v1/checkout/sessions')!;
     expect(checkout.headers.authorization).toBe('Bearer sk_test_arb');
@@ -143,6 +145,7 @@ describe('with Stripe configured', () => {
     const form = stripe.sessions.at(-1)!.form;
     expect(form.get('customer_email')).toBe('visitor@example.com');
     expect(form.get('client_reference_id')).toBeNull();
+    expect(form.get('cancel_url')).toBe(`${APP_URL}/pricing`);
   });
 
   test('portal → a Stripe portal session for the account’s customer', async () => {
@@ -152,7 +155,7 @@ describe('with Stripe configured', () => {
     expect(r.json.data.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     const portal = stripe.requests.filter((q) => q.path === '/v1/billing_portal/sessions').at(-1)!;
     expect(new URLSearchParams(portal.body).get('customer')).toBe('cus_123');
-    expect(new URLSearchParams(portal.body).get('return_url')).toBe(`${APP_URL}/dashboard`);
+    expect(new URLSearchParams(portal.body).get('return_url')).toBe(`${APP_URL}/dashboard/billing`);
   });
 
   test('a billing-only token (anyone with the org id can get one) cannot open the portal: 403, and Stripe is not asked', async () => {
@@ -177,7 +180,7 @@ describe('with Stripe configured', () => {
     const token = await accessTokenFor({ userId: 'usr_new', orgId: 'org_ZZZZZZZZZZZZZZZZZZZZZZZZ', email: 'new@example.com' });
     const r = await call(w.api, 'POST', '/api/v1/stripe/portal', {}, { token });
     expect(r.status).toBe(404);
-    expect(r.json.error.message).toBe('There is no subscription for this account yet. Choose a plan first.');
+    expect(r.json.error.message).toBe('There is no subscription for this organisation yet. Choose a plan first.');
   });
 
   test.each([

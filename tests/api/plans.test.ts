@@ -140,6 +140,8 @@ describe('GET v1/org/billing', () => {
       features: PLANS.find((p) => p.id === 'business')!.features,
       can_manage: true,
       purchasable: ['business'],
+      grace_ends_at: null,
+      items: { apps: [expect.objectContaining({ store: 'apple_app_store', paused: false })], channels: [] },
     });
     const admins = await getBilling(admin.token);
     expect(admins.status).toBe(200);

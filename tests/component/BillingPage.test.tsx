@@ -31,6 +31,8 @@ const overview = (over: Record<string, unknown> = {}) => ({
   features: startup.features,
   can_manage: true,
   purchasable: ['startup', 'business', 'enterprise'],
+  grace_ends_at: null,
+  items: { apps: [], channels: [] },
   ...over,
 });
 
@@ -102,6 +104,57 @@ describe('/dashboard/billing', () => {
     expect(screen.queryByRole('meter')).toBeNull();
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.getByText('3 apps — unlimited')).toBeInTheDocument();
+  });
+});
+
+describe('choose what stays active', () => {
+  const free = PLANS.find((p) => p.id === 'free')!;
+  const items = {
+    apps: [
+      { app_key: 'apple_app_store__1', title: 'Focus Lantern', store: 'apple_app_store', paused: false },
+      { app_key: 'apple_app_store__2', title: 'Pocket Garden', store: 'apple_app_store', paused: true },
+    ],
+    channels: [
+      { id: 'dst_a', platform: 'slack', platform_name: 'Slack', label: '#reviews', target_hint: 'hooks.slack.com/…a', status: 'active', paused: false },
+      { id: 'dst_b', platform: 'discord', platform_name: 'Discord', label: null, target_hint: 'discord.com/…b', status: 'paused', paused: true },
+    ],
+  };
+  const downgraded = (over: Record<string, unknown> = {}) =>
+    overview({ plan: 'free', plan_name: 'Free', status: 'canceled', limits: free.limits, features: free.features, usage: { ...overview().usage, apps: 1, channels: 1 }, items, ...over });
+
+  test('after a downgrade the owner swaps what stays within the limits and saves: exactly the ticked ones are sent', async () => {
+    const saved = vi.spyOn(toast, 'success');
+    await open('owner', downgraded(), [route('PUT', '/api/v1/org/billing/active', ok({ paused: { apps: ['apple_app_store__1'], channels: [] }, resumed: { apps: ['apple_app_store__2'], channels: [] } }))]);
+    const step = await screen.findByRole('region', { name: 'Choose what stays active' });
+    expect(within(step).getByText(/Your Free plan allows 1 app and 1 channel\. What is not chosen is paused, never deleted/)).toBeInTheDocument();
+    const lantern = within(step).getByRole('checkbox', { name: /Focus Lantern/ });
+    const garden = within(step).getByRole('checkbox', { name: /Pocket Garden/ });
+    expect(lantern).toBeChecked();
+    // At the limit, an unticked app cannot be ticked until another is unticked.
+    expect(garden).toBeDisabled();
+    act(() => lantern.click());
+    expect(garden).toBeEnabled();
+    act(() => garden.click());
+    expect(within(step).getByRole('checkbox', { name: /Slack · #reviews/ })).toBeChecked();
+    expect(within(step).getByRole('checkbox', { name: /Discord · discord\.com/ })).toBeDisabled();
+    within(step).getByRole('button', { name: 'Keep these active' }).click();
+    await waitFor(() => expect(saved).toHaveBeenCalledWith('Saved: 1 resumed, 1 paused. Nothing was deleted.'));
+    const sent = api.fake!.requests.filter(notPreflight).filter((r) => r.path === '/api/v1/org/billing/active');
+    expect(sent.map((r) => JSON.parse(r.body))).toEqual([{ apps: ['apple_app_store__2'], channels: ['dst_a'] }]);
+  });
+
+  test('shown only when something is paused by the plan or over it; admins read it without a button; a failed payment shows its grace period', async () => {
+    await open('owner');
+    await screen.findByRole('region', { name: 'Your plan' });
+    expect(screen.queryByRole('region', { name: 'Choose what stays active' })).toBeNull();
+    await api.fake!.close();
+    api.fake!.restore();
+
+    await open('admin', downgraded({ can_manage: false, status: 'past_due', grace_ends_at: '2030-05-08T00:00:00.000Z' }));
+    const step = await screen.findByRole('region', { name: 'Choose what stays active' });
+    expect(within(step).queryByRole('button')).toBeNull();
+    expect(within(step).getAllByRole('checkbox').every((c) => (c as HTMLInputElement).disabled)).toBe(true);
+    expect(screen.getByRole('status')).toHaveTextContent(/The last payment failed\. Your plan stays until/);
   });
 });
 

@@ -28,6 +28,7 @@ const app = (over: Partial<OrgApp> = {}): OrgApp => ({
   reviews_this_week: 0,
   last_review: null,
   credentials: null,
+  paused: false,
   ...over,
 });
 

@@ -41,6 +41,7 @@ function AppRow({ app, canManage, onCredentials }: { app: OrgApp; canManage: boo
             <span className={own.store}>
               {APP_STORE_NAMES[app.app_store]}
               {app.credentials ? ' · official API' : ''}
+              {app.paused ? ' · paused by the plan' : ''}
             </span>
           </span>
         </span>

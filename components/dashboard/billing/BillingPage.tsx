@@ -2,7 +2,8 @@
  * /dashboard/billing: the organisation's plan, its subscription's state and renewal date, and each limit with what is
  * used of it (this calendar month for monthly allowances). Owners buy or change the plan (Stripe Checkout) and open
  * the customer portal for invoices, card and cancelling; admins read; members are told who can. On a server without
- * billing the page says so: every organisation has the server's plan and nothing can be bought.
+ * billing the page says so: every organisation has the server's plan and nothing can be bought. A failed payment shows
+ * when its grace period ends; over the plan's limits, the owner chooses what stays active (ChooseActive).
  */
 import type { BillingOverview } from '@/lib/api/billing';
 import { topWindow } from '@/lib/navigation';
@@ -13,6 +14,7 @@ import { LIMIT_KEYS, LIMIT_WORDS, PLANS, planById, type LimitKey } from '@/share
 import { date, errorToast, Skeleton } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Billing.module.css';
+import ChooseActive, { needsChoice } from './ChooseActive';
 
 const STATUS_WORDS: Record<string, string> = {
   active: 'Active',
@@ -127,6 +129,12 @@ export default function BillingPage() {
           Your plan
         </h2>
         <PlanSummary billing={b} />
+        {b.grace_ends_at ? (
+          <p role="status" className={own.warning}>
+            The last payment failed. Your plan stays until <time dateTime={b.grace_ends_at}>{date(b.grace_ends_at)}</time> while the card is tried again; then the Free
+            plan&apos;s limits apply and what is over them is paused (nothing is deleted). Update your card in the billing portal.
+          </p>
+        ) : null}
         {b.billing_enabled ? null : (
           <p className={styles.muted}>
             {b.plan === 'unlimited'
@@ -146,6 +154,7 @@ export default function BillingPage() {
           ))}
         </ul>
       </section>
+      {needsChoice(b) ? <ChooseActive billing={b} canManage={b.can_manage} /> : null}
       {b.billing_enabled ? (
         b.can_manage ? (
           <OwnerActions billing={b} />

@@ -18,6 +18,7 @@ import * as m0016 from './0016_api_call_usage';
 import * as m0021 from './0021_slack_workspaces';
 import * as m0017 from './0017_replies';
 import * as m0018 from './0018_webhook_destinations';
+import * as m0019 from './0019_stripe_sync';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0021_slack_workspaces': m0021,
   '0017_replies': m0017,
   '0018_webhook_destinations': m0018,
+  '0019_stripe_sync': m0019,
 };

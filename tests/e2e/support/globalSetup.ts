@@ -38,6 +38,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_CONTROL_URL = world.controlUrl;
   process.env.E2E_SERVER_LOG = server.logFile;
+  // The outside world's addresses, for a spec that starts a server of its own with other settings (billing on).
+  process.env.E2E_WORLD_ENV = JSON.stringify(world.serverEnv);
 
   return async () => {
     await server.stop();
