@@ -162,6 +162,8 @@ export interface ReviewsTable {
   version: Generated<number>;
   sentiment: string | null;
   sentiment_score: number | null;
+  text_language: string | null;
+  sentiment_method: string | null;
   first_seen_at: Generated<Timestamp>;
   last_changed_at: Generated<Timestamp>;
 }
@@ -365,7 +367,17 @@ export interface OrgUsageMonthsTable {
   month: string;
   ask_arb_questions: Generated<number>;
   api_calls: Generated<number>;
+  /** Language-model tokens (prompt + completion), against LLM_MONTHLY_TOKENS_PER_ORG. */
+  llm_tokens: Generated<number>;
   updated_at: Generated<Timestamp>;
+}
+
+// ── 0020 review enrichment ─────────────────────────────────────────────────────────────────────────────────────────
+/** Reviews waiting for the language model to re-read their sentiment. */
+export interface ReviewSentimentQueueTable {
+  review_id: number;
+  queued_at: Generated<Timestamp>;
+  attempts: Generated<number>;
 }
 
 export interface Database {
@@ -395,4 +407,5 @@ export interface Database {
   org_apps: OrgAppsTable;
   api_keys: ApiKeysTable;
   org_usage_months: OrgUsageMonthsTable;
+  review_sentiment_queue: ReviewSentimentQueueTable;
 }

@@ -15,6 +15,7 @@ import * as m0013 from './0013_api_keys';
 import * as m0014 from './0014_app_credentials';
 import * as m0015 from './0015_org_plans';
 import * as m0016 from './0016_api_call_usage';
+import * as m0020 from './0020_review_enrichment';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0014_app_credentials': m0014,
   '0015_org_plans': m0015,
   '0016_api_call_usage': m0016,
+  '0020_review_enrichment': m0020,
 };
