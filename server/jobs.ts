@@ -3,4 +3,5 @@ import './auth/housekeeping';
 import './contact/resendJob';
 import './monitor/jobs';
 import './subscriptions/jobs';
+import './ai/jobs';
 export {};

@@ -5,9 +5,12 @@
  * The lexicon is nlp.js's (AXA's @nlpjs/sentiment with the language packages' dictionaries: Senticon, Pattern or
  * AFINN, with negation words) for the languages below. Each sentence is scored on its own, so a review that praises
  * in one sentence and complains in the next shows both; the rating then decides how they read:
- *   4–5★  praise, or nothing in the lexicon → positive; a complaining sentence too → mixed;
- *   1–2★  → negative, unless the text leans positive overall (praise outweighs the complaints) → mixed;
- *   3★    praise and complaint → mixed; only one of them → that one; neither → neutral.
+ *   4–5★  praise, or nothing in the lexicon → positive; a complaining sentence, or a reservation ("…, but …") → mixed;
+ *   1–2★  → negative, unless the text leans positive overall, or praises before a "but" → mixed;
+ *   3★    praise and complaint, or either with a "but" → mixed; only one of them → that one; neither → neutral.
+ * The reservation is a contrastive conjunction (but, aber, mais, pero…): the words of it are in no lexicon, and in a
+ * review it marks the turn from praise to complaint ("Love it, but the sync is slow") even when the complaint uses
+ * no word the lexicon knows (the same cue VADER weighs for English).
  * A text in a language without a lexicon is classed by its rating alone (method 'rating').
  */
 import { containerBootstrap, type Container } from '@nlpjs/core';
@@ -80,6 +83,33 @@ function sentenceScore(sentence: string, language: string, lexicon: Lexicon): { 
 
 const SENTENCE_END = /[.!?;…\n。！？]+/u;
 
+/** Contrastive conjunctions per language (the reservation cue above), from grammar, not from any set of reviews. */
+const CONTRAST: Record<string, string[]> = {
+  en: ['but', 'however', 'although', 'though'],
+  es: ['pero', 'aunque', 'sin embargo'],
+  de: ['aber', 'jedoch', 'allerdings'],
+  fr: ['mais', 'cependant', 'pourtant'],
+  it: ['ma', 'però', 'tuttavia', 'anche se'],
+  pt: ['mas', 'porém', 'embora'],
+  nl: ['maar', 'echter'],
+  ru: ['но', 'однако', 'хотя'],
+  pl: ['ale', 'jednak', 'chociaż'],
+  tr: ['ama', 'fakat', 'ancak'],
+  sv: ['men', 'dock', 'fast'],
+  da: ['men', 'dog'],
+  id: ['tapi', 'tetapi', 'namun'],
+};
+const contrastPatterns = new Map(
+  Object.entries(CONTRAST).map(([lang, words]) => [lang, new RegExp(`(?<![\\p{L}])(?:${words.join('|')})(?![\\p{L}])`, 'iu')]),
+);
+
+/** The text before its first contrastive conjunction (not at the very start), or null when it has none. */
+function beforeContrast(text: string, language: string): string | null {
+  const match = contrastPatterns.get(language)?.exec(text);
+  if (!match || !text.slice(0, match.index).trim()) return null;
+  return text.slice(0, match.index);
+}
+
 function byRating(rating: number): SentimentResult {
   const sentiment: Sentiment = rating >= 4 ? 'positive' : rating <= 2 ? 'negative' : 'neutral';
   return { sentiment, score: (rating - 3) / 2, method: 'rating' };
@@ -101,9 +131,14 @@ export function classifySentiment(text: string, rating: number, language: string
     if (score >= SENTENCE_THRESHOLD) praise += score;
     else if (score <= -SENTENCE_THRESHOLD) complaint -= score;
   }
+  const before = beforeContrast(text, language);
+  const reservation = before !== null;
   let sentiment: Sentiment;
-  if (rating >= 4) sentiment = complaint > 0 ? 'mixed' : 'positive';
-  else if (rating <= 2) sentiment = praise > complaint ? 'mixed' : 'negative';
-  else sentiment = praise && complaint ? 'mixed' : praise ? 'positive' : complaint ? 'negative' : 'neutral';
+  if (rating >= 4) sentiment = complaint > 0 || reservation ? 'mixed' : 'positive';
+  else if (rating <= 2) {
+    const praisedFirst = before !== null && sentenceScore(before, language, lexicon).score >= SENTENCE_THRESHOLD;
+    sentiment = praise > complaint || praisedFirst ? 'mixed' : 'negative';
+  } else if ((praise && complaint) || (reservation && (praise || complaint))) sentiment = 'mixed';
+  else sentiment = praise ? 'positive' : complaint ? 'negative' : 'neutral';
   return { sentiment, score: clamp(((rating - 3) / 2 + clamp(total)) / 2), method: 'lexicon' };
 }
