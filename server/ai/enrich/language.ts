@@ -1,5 +1,5 @@
 /**
- * The language a review is written in, from its own words: ELD (the `eld` package, an n-gram detector for 60
+ * The language a review is written in, from its own words: ELD (the `eld` package, its medium database: an n-gram detector for 60
  * languages, built for short texts and fast — some 20 µs a review). The store's language is no substitute: Google
  * Play reports the reviewer's device language, and a public feed the storefront's.
  *
@@ -13,7 +13,7 @@ let loading: Promise<Detector> | null = null;
 
 export async function loadLanguageDetector(): Promise<void> {
   if (detector) return;
-  loading ??= import('eld/large').then((m) => (detector = m.eld));
+  loading ??= import('eld/medium').then((m) => (detector = m.eld));
   await loading;
 }
 
