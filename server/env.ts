@@ -117,6 +117,14 @@ const schema = z.object({
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** Reviews whose lexicon sentiment the LLM re-reads per minute in the background; 0 = never. */
   LLM_SENTIMENT_REVIEWS_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
+  /** Review translation, the first one set wins: a LibreTranslate server (self-hosted), DeepL, Google Translate v2; else the LLM. */
+  LIBRETRANSLATE_URL: optionalUrl,
+  LIBRETRANSLATE_API_KEY: z.string().optional(),
+  DEEPL_API_KEY: z.string().optional(),
+  /** Default: api-free.deepl.com for a Free key (ending in :fx), else api.deepl.com. */
+  DEEPL_API_BASE_URL: optionalUrl,
+  GOOGLE_TRANSLATE_API_KEY: z.string().optional(),
+  GOOGLE_TRANSLATE_BASE_URL: z.string().url().default('https://translation.googleapis.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

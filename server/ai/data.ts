@@ -67,3 +67,40 @@ export async function dropFromSentimentQueue(reviewIds: number[], db?: DB): Prom
   if (!reviewIds.length) return;
   await sql`delete from review_sentiment_queue where review_id = any(${reviewIds}::bigint[])`.execute(await dbOf(db));
 }
+
+export type ReviewText = { id: number; version: number; title: string | null; body: string; text_language: string | null };
+export type StoredTranslation = { review_id: number; title: string | null; body: string; provider: string };
+
+/** The reviews' current text, and their translations to `language` made from that same version. */
+export async function reviewTextsAndTranslations(ids: number[], language: string, db?: DB) {
+  const d = await dbOf(db);
+  const reviews = await d.selectFrom('reviews').select(['id', 'version', 'title', 'body', 'text_language']).where('id', 'in', ids).execute();
+  const cached = await d
+    .selectFrom('review_translations as t')
+    .innerJoin('reviews as r', (j) => j.onRef('r.id', '=', 't.review_id').onRef('r.version', '=', 't.review_version'))
+    .select(['t.review_id', 't.title', 't.body', 't.provider'])
+    .where('t.review_id', 'in', ids)
+    .where('t.language', '=', language)
+    .execute();
+  return { reviews: reviews as ReviewText[], cached: cached as StoredTranslation[] };
+}
+
+export async function storeTranslations(
+  rows: Array<{ review_id: number; language: string; review_version: number; title: string | null; body: string; provider: string }>,
+  db?: DB,
+): Promise<void> {
+  if (!rows.length) return;
+  await (await dbOf(db))
+    .insertInto('review_translations')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['review_id', 'language']).doUpdateSet((eb) => ({
+        review_version: eb.ref('excluded.review_version'),
+        title: eb.ref('excluded.title'),
+        body: eb.ref('excluded.body'),
+        provider: eb.ref('excluded.provider'),
+        created_at: sql`now()`,
+      })),
+    )
+    .execute();
+}

@@ -380,6 +380,17 @@ export interface ReviewSentimentQueueTable {
   attempts: Generated<number>;
 }
 
+/** A review translated to a language (as of review_version). */
+export interface ReviewTranslationsTable {
+  review_id: number;
+  language: string;
+  review_version: number;
+  title: string | null;
+  body: string;
+  provider: string;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -408,4 +419,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   org_usage_months: OrgUsageMonthsTable;
   review_sentiment_queue: ReviewSentimentQueueTable;
+  review_translations: ReviewTranslationsTable;
 }
