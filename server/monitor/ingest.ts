@@ -14,8 +14,7 @@ import { matchesFilters, readFilters, type DestinationFilters } from './filters'
 import type { SourceRow } from './sources';
 import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameReviews';
 import { queueWelcome } from './welcome';
-import { enrichReviews } from '../ai/enrich';
-import { loadLanguageDetector } from '../ai/enrich/language';
+import { enrichReviews, prepareEnrichment } from '../ai/enrich';
 import { queueSentimentRefinement } from '../ai/enrich/refine';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
@@ -285,7 +284,7 @@ export async function ingestPollResult(
 ): Promise<IngestOutcome | null> {
   const quiet = await recordQuietPoll(db, source, app, result, opts);
   if (quiet !== 'changes') return quiet;
-  await loadLanguageDetector(); // once per process, seconds: never inside the transaction below
+  await prepareEnrichment(); // once per process, seconds: never inside the transaction below
   return db.transaction().execute(async (trx) => {
     // The app's row lock (lockApp in apps.ts: every writer of the app's reviews and subscriptions takes it first) and
     // the source's, in one statement. Everything read after it sees what the writers before us committed.

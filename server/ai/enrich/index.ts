@@ -3,7 +3,7 @@
  * its sentiment (server/ai/README.md). The language model refines the sentiment later, in the background (refine.ts).
  */
 import { detectLanguage, loadLanguageDetector } from './language';
-import { classifySentiment, type Sentiment, type SentimentMethod } from './sentiment';
+import { classifySentiment, nlpJs, type Sentiment, type SentimentMethod } from './sentiment';
 
 export type Enrichment = { text_language: string | null; sentiment: Sentiment; sentiment_score: number; sentiment_method: SentimentMethod };
 
@@ -19,6 +19,12 @@ type Reviewed = { title: string | null; body: string; rating: number };
 
 /** `enrichReview` for each review, in order (loading the language detector the first time). */
 export async function enrichReviews(reviews: Reviewed[]): Promise<Enrichment[]> {
-  await loadLanguageDetector();
+  await prepareEnrichment();
   return reviews.map(enrichReview);
+}
+
+/** Loads what enrichment needs once per process (the detector's database, the lexicons: seconds on a busy machine). */
+export async function prepareEnrichment(): Promise<void> {
+  await loadLanguageDetector();
+  nlpJs();
 }

@@ -45,7 +45,7 @@ let nlp: Nlp | null = null;
 const lexicons = new Map<string, Lexicon | null>();
 
 /** nlp.js with the languages above, made on first use (the dictionaries are a few MB in memory). */
-function nlpJs(): Nlp {
+export function nlpJs(): Nlp {
   if (!nlp) {
     const container = containerBootstrap();
     for (const lang of [LangDa, LangDe, LangEn, LangEs, LangFr, LangId, LangIt, LangNl, LangPl, LangPt, LangRu, LangSv, LangTr]) container.use(lang);
