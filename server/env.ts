@@ -107,6 +107,28 @@ const schema = z.object({
   PUBLIC_API_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   /** Tests only: every periodic job (server/periodic.ts) runs at this period instead of its own. */
   PERIODIC_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
+  /** An OpenAI-compatible chat API (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter); unset → no LLM. */
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: z.string().optional(),
+  /** The model asked for; required with LLM_BASE_URL. */
+  LLM_MODEL: z.string().min(1).max(200).optional(),
+  /** Tokens (prompt + completion) one organisation may use per calendar month; 0 = no limit. */
+  LLM_MONTHLY_TOKENS_PER_ORG: z.coerce.number().int().min(0).max(1e12).default(2_000_000),
+  /** How long to wait for the model's first streamed token, and for a whole answer. */
+  LLM_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(30_000),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(10).max(3_600_000).default(120_000),
+  /** Retries of a request the model's server refused with 429 or 5xx (or could not be reached for). */
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  /** Reviews whose lexicon sentiment the LLM re-reads per minute in the background; 0 = never. */
+  LLM_SENTIMENT_REVIEWS_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
+  /** Review translation, the first one set wins: a LibreTranslate server (self-hosted), DeepL, Google Translate v2; else the LLM. */
+  LIBRETRANSLATE_URL: optionalUrl,
+  LIBRETRANSLATE_API_KEY: z.string().optional(),
+  DEEPL_API_KEY: z.string().optional(),
+  /** Default: api-free.deepl.com for a Free key (ending in :fx), else api.deepl.com. */
+  DEEPL_API_BASE_URL: optionalUrl,
+  GOOGLE_TRANSLATE_API_KEY: z.string().optional(),
+  GOOGLE_TRANSLATE_BASE_URL: z.string().url().default('https://translation.googleapis.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -144,6 +166,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
         'It is meant for tests. Unset it, or, if you really run production against private receivers, also set ' +
         'ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION=1.',
     );
+  }
+  if (e.LLM_BASE_URL && !e.LLM_MODEL) {
+    throw new EnvError('Set LLM_MODEL when LLM_BASE_URL is set: the name of the model to ask (gpt-4o-mini, llama3.1, …).');
   }
   const needSecrets = !e.AUTH_SECRET || !e.ENCRYPTION_KEY;
   if (needSecrets && e.DATABASE_URL) {

@@ -5,4 +5,5 @@ import './contact/resendJob';
 import './monitor/jobs';
 import './replies/jobs';
 import './subscriptions/jobs';
+import './ai/jobs';
 export {};

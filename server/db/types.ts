@@ -166,6 +166,8 @@ export interface ReviewsTable {
   version: Generated<number>;
   sentiment: string | null;
   sentiment_score: number | null;
+  text_language: string | null;
+  sentiment_method: string | null;
   first_seen_at: Generated<Timestamp>;
   last_changed_at: Generated<Timestamp>;
 }
@@ -375,6 +377,8 @@ export interface OrgUsageMonthsTable {
   month: string;
   ask_arb_questions: Generated<number>;
   api_calls: Generated<number>;
+  /** Language-model tokens (prompt + completion), against LLM_MONTHLY_TOKENS_PER_ORG. */
+  llm_tokens: Generated<number>;
   updated_at: Generated<Timestamp>;
 }
 
@@ -441,6 +445,25 @@ export interface StripeEventsTable {
   processed_at: Generated<Timestamp>;
 }
 
+// ── 0020 review enrichment ─────────────────────────────────────────────────────────────────────────────────────────
+/** Reviews waiting for the language model to re-read their sentiment. */
+export interface ReviewSentimentQueueTable {
+  review_id: number;
+  queued_at: Generated<Timestamp>;
+  attempts: Generated<number>;
+}
+
+/** A review translated to a language (as of review_version). */
+export interface ReviewTranslationsTable {
+  review_id: number;
+  language: string;
+  review_version: number;
+  title: string | null;
+  body: string;
+  provider: string;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   orgs: OrgsTable;
   users: UsersTable;
@@ -473,6 +496,9 @@ export interface Database {
   reply_templates: ReplyTemplatesTable;
   store_allowances: StoreAllowancesTable;
   app_review_stats: AppReviewStatsTable;
+  stripe_events: StripeEventsTable;
+  review_sentiment_queue: ReviewSentimentQueueTable;
+  review_translations: ReviewTranslationsTable;
 }
 
 /** Per-app review counters, kept by triggers on reviews (migration 0018): read them, never write them. */
@@ -480,5 +506,4 @@ export interface AppReviewStatsTable {
   app_key: string;
   review_count: string | number;
   rating_sum: string | number;
-  stripe_events: StripeEventsTable;
 }

@@ -10,7 +10,7 @@ export const PLATFORMS: readonly Platform[] = ['slack', 'msteams', 'mattermost',
 
 export type AppInfo = { appId: string; store: AppStore; title: string; iconUrl?: string | null; storeUrl?: string | null };
 
-export type Sentiment = { label: 'positive' | 'neutral' | 'negative'; score: number };
+export type Sentiment = { label: 'positive' | 'neutral' | 'negative' | 'mixed'; score: number };
 
 export type ReviewMessageInput = {
   kind: 'new' | 'updated';

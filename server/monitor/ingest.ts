@@ -16,6 +16,8 @@ import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameRev
 import { queueWelcome } from './welcome';
 import { confirmPublished } from '../replies/data';
 import { NOT_PLAN_PAUSED } from './sourceDemand';
+import { enrichReviews, prepareEnrichment } from '../ai/enrich';
+import { queueSentimentRefinement } from '../ai/enrich/refine';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
@@ -168,17 +170,22 @@ function reviewValues(appKey: string, r: NormalizedReview) {
  */
 async function insertReviews(trx: Transaction<Database>, appKey: string, store: string, rows: NormalizedReview[]) {
   const col = <T>(f: (r: NormalizedReview) => T) => rows.map(f);
+  const e = await enrichReviews(rows.map((x) => ({ title: x.title, body: x.body, rating: clampRating(x.rating) })));
   const r = await sql<{ id: number; store_review_id: string }>`
     insert into reviews (app_key, store, store_review_id, country, language, author_name, title, body, rating, app_version,
-                         written_at, updated_at, reply_text, reply_updated_at, permalink)
+                         written_at, updated_at, reply_text, reply_updated_at, permalink,
+                         text_language, sentiment, sentiment_score, sentiment_method)
     select ${appKey}, ${store}, * from unnest(
       ${col((x) => x.storeReviewId)}::text[], ${col((x) => x.country)}::text[], ${col((x) => x.language)}::text[],
       ${col((x) => x.authorName)}::text[], ${col((x) => x.title)}::text[], ${col((x) => x.body)}::text[],
       ${col((x) => clampRating(x.rating))}::smallint[], ${col((x) => x.appVersion)}::text[],
       ${col((x) => x.createdAt)}::timestamptz[], ${col((x) => x.updatedAt)}::timestamptz[],
-      ${col((x) => x.replyText)}::text[], ${col((x) => x.replyUpdatedAt)}::timestamptz[], ${col((x) => x.permalink)}::text[])
+      ${col((x) => x.replyText)}::text[], ${col((x) => x.replyUpdatedAt)}::timestamptz[], ${col((x) => x.permalink)}::text[],
+      ${e.map((x) => x.text_language)}::text[], ${e.map((x) => x.sentiment)}::text[], ${e.map((x) => x.sentiment_score)}::real[],
+      ${e.map((x) => x.sentiment_method)}::text[])
     on conflict (store, store_review_id) do nothing
     returning id, store_review_id`.execute(trx);
+  await queueSentimentRefinement(trx, r.rows.map((x) => x.id));
   return r.rows;
 }
 
@@ -279,6 +286,7 @@ export async function ingestPollResult(
 ): Promise<IngestOutcome | null> {
   const quiet = await recordQuietPoll(db, source, app, result, opts);
   if (quiet !== 'changes') return quiet;
+  await prepareEnrichment(); // once per process, seconds: never inside the transaction below
   return db.transaction().execute(async (trx) => {
     // The app's row lock (lockApp in apps.ts: every writer of the app's reviews and subscriptions takes it first) and
     // the source's, in one statement. Everything read after it sees what the writers before us committed.
@@ -325,11 +333,13 @@ export async function ingestPollResult(
           .onConflict((oc) => oc.columns(['review_id', 'version']).doNothing())
           .execute();
         const { app_key: _a, store: _s, store_review_id: _i, ...fields } = reviewValues(source.app_key, r);
+        const [enrichment] = await enrichReviews([fields]);
         await trx
           .updateTable('reviews')
-          .set({ ...fields, version: old.version + 1, last_changed_at: sql`now()` })
+          .set({ ...fields, ...enrichment, version: old.version + 1, last_changed_at: sql`now()` })
           .where('id', '=', old.id)
           .execute();
+        await queueSentimentRefinement(trx, [old.id]);
         edits.push({ id: old.id, review: r, version: old.version + 1 });
         if (r.replyText !== old.reply_text) replyChanged.push(old.id);
       } else if (r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime()) {

@@ -75,7 +75,7 @@ function reviewOf(d: OpenDelivery): NormalizedReview {
 }
 
 function sentimentOf(d: OpenDelivery): ReviewMessageInput['sentiment'] {
-  if (d.sentiment !== 'positive' && d.sentiment !== 'neutral' && d.sentiment !== 'negative') return null;
+  if (d.sentiment !== 'positive' && d.sentiment !== 'neutral' && d.sentiment !== 'negative' && d.sentiment !== 'mixed') return null;
   return { label: d.sentiment, score: d.sentiment_score ?? 0 };
 }
 

@@ -72,7 +72,8 @@ function conditions(f: InboxQuery, except: { rating?: boolean; country?: boolean
   const c: RawBuilder<unknown>[] = [];
   if (f.ratings?.length && !except.rating) c.push(sql`r.rating = any(${f.ratings}::int[])`);
   if (f.countries?.length && !except.country) c.push(sql`r.country = any(${f.countries}::text[])`);
-  if (f.languages?.length) c.push(sql`r.language = any(${f.languages}::text[])`);
+  // The language the text is written in when it was detected, else what the store said.
+  if (f.languages?.length) c.push(sql`coalesce(r.text_language, nullif(r.language, '')) = any(${f.languages}::text[])`);
   if (f.sentiments?.length) c.push(sql`r.sentiment = any(${f.sentiments}::text[])`);
   if (f.replied !== undefined) c.push(sql`r.replied = ${f.replied}`);
   if (f.q) c.push(sql`r.search_vector @@ websearch_to_tsquery('simple', ${f.q})`);
@@ -139,7 +140,8 @@ export function inboxPageQuery(f: InboxQuery, rare = false): RawBuilder<InboxRow
   return sql<InboxRow>`
     with page as (${pageIds(f, rare)})
     select r.id::text as id, r.app_key, r.store, a.app_id, a.title as app_title, r.author_name, r.title, r.body, r.rating,
-           r.app_version, r.updated_at, r.written_at, r.reply_text, r.reply_updated_at, r.country, r.language, r.permalink,
+           r.app_version, r.updated_at, r.written_at, r.reply_text, r.reply_updated_at, r.country,
+           coalesce(r.text_language, nullif(r.language, '')) as language, r.permalink,
            r.sentiment, r.version, pv.rating as previous_rating,
            ((extract(epoch from r.updated_at) * 1000000)::bigint)::text as position_us,
            rp.state as own_reply_state, rp.text as own_reply_text, rp.failure as own_reply_failure, rp.author_label as own_reply_by,

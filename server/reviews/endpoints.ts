@@ -54,7 +54,7 @@ const filterFields = {
   rating: list('rating', z.coerce.number().int().min(1).max(5), 'a star rating 1 to 5', 5),
   country: list('country', z.string().regex(/^[A-Za-z]{2}$/).transform((c) => c.toLowerCase()), 'a two-letter country code'),
   language: list('language', z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?$/), 'a language code like en or pt-BR'),
-  sentiment: list('sentiment', z.enum(['positive', 'neutral', 'negative']), 'positive, neutral or negative', 3),
+  sentiment: list('sentiment', z.enum(['positive', 'neutral', 'negative', 'mixed']), 'positive, neutral, negative or mixed', 4),
   replied: z.enum(['true', 'false'], 'replied must be true or false.').transform((v) => v === 'true').optional(),
   q: z
     .string()

@@ -30,6 +30,7 @@ const SENTIMENTS = [
   { label: 'Positive', value: 'positive' },
   { label: 'Neutral', value: 'neutral' },
   { label: 'Negative', value: 'negative' },
+  { label: 'Mixed', value: 'mixed' },
 ];
 const REPLIED = [
   { label: 'Replied', value: 'true' },

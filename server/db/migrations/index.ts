@@ -15,10 +15,11 @@ import * as m0013 from './0013_api_keys';
 import * as m0014 from './0014_app_credentials';
 import * as m0015 from './0015_org_plans';
 import * as m0016 from './0016_api_call_usage';
-import * as m0021 from './0021_slack_workspaces';
 import * as m0017 from './0017_replies';
 import * as m0018 from './0018_webhook_destinations';
 import * as m0019 from './0019_stripe_sync';
+import * as m0020 from './0020_review_enrichment';
+import * as m0021 from './0021_slack_workspaces';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -42,8 +43,9 @@ export const migrations: Record<string, Migration> = {
   '0014_app_credentials': m0014,
   '0015_org_plans': m0015,
   '0016_api_call_usage': m0016,
-  '0021_slack_workspaces': m0021,
   '0017_replies': m0017,
   '0018_webhook_destinations': m0018,
   '0019_stripe_sync': m0019,
+  '0020_review_enrichment': m0020,
+  '0021_slack_workspaces': m0021,
 };

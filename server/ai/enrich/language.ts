@@ -1,0 +1,29 @@
+/**
+ * The language a review is written in, from its own words: ELD (the `eld` package, its medium database: an n-gram detector for 60
+ * languages, built for short texts and fast — some 20 µs a review). The store's language is no substitute: Google
+ * Play reports the reviewer's device language, and a public feed the storefront's.
+ *
+ * `eld` is an ES module whose package exports only an `import` entry, so it is loaded with import() once
+ * (`loadLanguageDetector`); detection itself is synchronous.
+ */
+type Detector = { detect(text: string): { language: string } };
+
+let detector: Detector | null = null;
+let loading: Promise<Detector> | null = null;
+
+export async function loadLanguageDetector(): Promise<void> {
+  if (detector) return;
+  loading ??= import('eld/medium').then((m) => (detector = m.eld));
+  await loading;
+}
+
+/** Fewer letters than this say too little to name a language ("ok", "👍", "5/5"). */
+const MIN_LETTERS = 3;
+
+/** ISO 639-1 code of the language of `text`, or null when it cannot be told (too short, no letters, no clear winner). */
+export function detectLanguage(text: string): string | null {
+  if (!detector) throw new Error('detectLanguage before loadLanguageDetector()');
+  const letters = text.match(/\p{L}/gu);
+  if (!letters || letters.length < MIN_LETTERS) return null;
+  return detector.detect(text).language || null;
+}

@@ -1,0 +1,207 @@
+/**
+ * The language-model client: `POST {LLM_BASE_URL}/chat/completions` with `stream: true` over fetch, so any
+ * OpenAI-compatible server works (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter).
+ *
+ *  - 429 and 5xx answers (and a server that cannot be reached) are retried up to LLM_MAX_RETRIES times, after the
+ *    server's Retry-After (`retry-after-ms` or `Retry-After`, seconds or a date) or an exponential backoff; never
+ *    once the answer has begun, and never past the total timeout.
+ *  - Two timeouts, both through one AbortController: the first token (LLM_FIRST_TOKEN_TIMEOUT_MS, per attempt: a
+ *    loaded server that sends only keep-alive comments is not progress) and the whole answer (LLM_TIMEOUT_MS). The
+ *    caller's own signal (a visitor who left) aborts too, and so does leaving the event loop early.
+ *  - With an organisation, its monthly token budget (org_usage_months.llm_tokens) is checked before the call and
+ *    charged after it with the usage the server reported (or, without one, an estimate of four characters a token),
+ *    including for an answer that failed halfway: those tokens were spent.
+ */
+import { log } from '../../log';
+import { usageMonth } from '../../plans/data';
+import { addLlmTokens, llmTokensUsed } from '../data';
+import { llmConfig, type LlmConfig } from './config';
+import { LlmError, notConfigured } from './errors';
+import { ChatStreamAssembler, sseMessages, type LlmEvent } from './sse';
+
+export type { LlmEvent, ToolCall, Usage } from './sse';
+
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | { role: 'tool'; content: string; tool_call_id: string };
+
+export type ToolDefinition = { type: 'function'; function: { name: string; description?: string; parameters: Record<string, unknown> } };
+
+export type ChatRequest = {
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  temperature?: number;
+  maxTokens?: number;
+};
+
+export type ChatOptions = {
+  /** The organisation whose monthly token budget pays for the call; none for the server's own work. */
+  orgId?: string | null;
+  signal?: AbortSignal;
+  /** Tests: another configuration than the environment's. */
+  config?: LlmConfig;
+};
+
+export type ChatAnswer = Extract<LlmEvent, { type: 'done' }>;
+
+const RETRIED_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
+const MAX_BACKOFF_MS = 8_000;
+
+/** How long to wait before the next attempt: what the server asked for, else an exponential backoff with jitter. */
+export function retryDelayMs(headers: Headers, attempt: number, now = Date.now()): number {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.get('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const after = headers.get('retry-after');
+  if (after) {
+    const seconds = Number(after);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  return Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+async function errorText(res: Response): Promise<string> {
+  const body = (await res.text().catch(() => '')).slice(0, 2000);
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (message) return String(message).slice(0, 500);
+  } catch {
+    // not JSON: the text itself
+  }
+  return body.slice(0, 300) || res.statusText;
+}
+
+const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+
+async function assertWithinBudget(orgId: string, month: string, config: LlmConfig): Promise<void> {
+  if (!config.monthlyTokensPerOrg) return;
+  const used = await llmTokensUsed(orgId, month);
+  if (used >= config.monthlyTokensPerOrg) {
+    throw new LlmError(
+      `This organisation has used its ${config.monthlyTokensPerOrg.toLocaleString('en-US')} language-model tokens for this month; ` +
+        'the allowance starts again on the 1st (UTC).',
+      'budget',
+      429,
+    );
+  }
+}
+
+/** Streams one answer: `text` events as the model writes, then one `done` with the whole text, tool calls and usage. */
+export async function* streamChat(request: ChatRequest, options: ChatOptions = {}): AsyncGenerator<LlmEvent> {
+  const config = options.config ?? llmConfig();
+  if (!config) throw notConfigured();
+  const orgId = options.orgId ?? null;
+  const month = usageMonth(new Date());
+  if (orgId) await assertWithinBudget(orgId, month, config);
+
+  const started = Date.now();
+  const controller = new AbortController();
+  let stoppedBy: 'first_token' | 'total' | 'caller' | null = null;
+  const stop = (why: NonNullable<typeof stoppedBy>) => {
+    stoppedBy ??= why;
+    controller.abort();
+  };
+  const onCallerAbort = () => stop('caller');
+  if (options.signal?.aborted) stop('caller');
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const totalTimer = setTimeout(() => stop('total'), config.totalTimeoutMs);
+  let firstTokenTimer: NodeJS.Timeout | undefined;
+  const armFirstToken = () => {
+    clearTimeout(firstTokenTimer);
+    firstTokenTimer = setTimeout(() => stop('first_token'), config.firstTokenTimeoutMs);
+  };
+
+  const body = JSON.stringify({
+    model: config.model,
+    messages: request.messages,
+    ...(request.tools?.length ? { tools: request.tools } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
+
+  const answer = new ChatStreamAssembler();
+  let answered = false;
+  try {
+    let res: Response | null = null;
+    for (let attempt = 0; !res; attempt++) {
+      armFirstToken();
+      let failure: string;
+      let delayMs: number;
+      try {
+        const r = await fetch(`${config.baseUrl}/chat/completions`, { method: 'POST', headers, body, signal: controller.signal });
+        if (r.ok && r.body) {
+          res = r;
+          break;
+        }
+        failure = await errorText(r);
+        if (!RETRIED_STATUSES.has(r.status) || attempt >= config.maxRetries) {
+          throw new LlmError(`The model's server answered ${r.status}: ${failure}`, 'http', r.status);
+        }
+        delayMs = retryDelayMs(r.headers, attempt);
+        failure = `${r.status} ${failure}`;
+      } catch (err) {
+        if (err instanceof LlmError || stoppedBy) throw err;
+        if (attempt >= config.maxRetries) throw new LlmError(`The model's server could not be reached: ${(err as Error).message}`, 'http');
+        failure = (err as Error).message;
+        delayMs = retryDelayMs(new Headers(), attempt);
+      }
+      if (Date.now() + delayMs >= started + config.totalTimeoutMs) {
+        throw new LlmError(`The model's server refused (${failure}) and asked to wait longer than the time left for the answer.`, 'http');
+      }
+      log.warn('llm request refused, retrying', { attempt: attempt + 1, delayMs: Math.round(delayMs), failure: failure.slice(0, 200) });
+      clearTimeout(firstTokenTimer);
+      await sleep(delayMs, controller.signal);
+      if (stoppedBy) throw new LlmError('aborted', 'aborted');
+    }
+    answered = true;
+    for await (const message of sseMessages(res.body!)) {
+      const text = answer.accept(message);
+      if (text || answer.toolCalls.length || answer.complete) clearTimeout(firstTokenTimer);
+      if (text) yield { type: 'text', text };
+      if (answer.ended) break;
+    }
+    if (!answer.complete) throw new LlmError("The model's answer was cut off: the stream ended before it said it was finished.", 'stream');
+    clearTimeout(firstTokenTimer);
+    yield { type: 'done', text: answer.text, toolCalls: answer.toolCalls, finishReason: answer.finishReason, usage: answer.usage };
+  } catch (err) {
+    if (stoppedBy === 'first_token') throw new LlmError(`The model sent no token within ${config.firstTokenTimeoutMs} ms.`, 'timeout');
+    if (stoppedBy === 'total') throw new LlmError(`The model did not finish its answer within ${config.totalTimeoutMs} ms.`, 'timeout');
+    if (stoppedBy === 'caller') throw new LlmError('The caller stopped waiting for the answer.', 'aborted');
+    throw err;
+  } finally {
+    clearTimeout(firstTokenTimer);
+    clearTimeout(totalTimer);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+    controller.abort(); // a consumer that stopped reading early closes the connection here
+    if (orgId && answered) {
+      const tokens = answer.usage?.totalTokens ?? estimateTokens(body.length + answer.text.length + JSON.stringify(answer.toolCalls).length);
+      await addLlmTokens(orgId, month, tokens).catch((err) => log.error('llm token usage not recorded', { orgId, tokens, err }));
+    }
+  }
+}
+
+/** The whole answer at once (for background work that does not stream to anyone). */
+export async function chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatAnswer> {
+  for await (const event of streamChat(request, options)) if (event.type === 'done') return event;
+  throw new LlmError('The model gave no answer.', 'stream');
+}
