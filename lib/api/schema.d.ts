@@ -586,6 +586,23 @@ export interface paths {
         patch: operations["patchApiV1OrgDestinationsId"];
         trace?: never;
     };
+    "/api/v1/org/destinations/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one stops at once */
+        post: operations["postApiV1OrgDestinationsIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/destinations/{id}/test": {
         parameters: {
             query?: never;
@@ -752,7 +769,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reply to a review through the store (App Store Connect or the Google Play Developer API); replaces an earlier reply */
+        /** Reply to a review through the store (App Store Connect or the Google Play Developer API; replaces an earlier reply), or keep a draft */
         post: operations["postApiV1OrgReviewsIdReply"];
         /** Delete the review's reply from the App Store (Google Play has no delete: send a new reply instead) */
         delete: operations["deleteApiV1OrgReviewsIdReply"];
@@ -1417,6 +1434,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description true: keep the text as a draft, send nothing. */
+                    draft?: boolean;
                     text: string;
                 };
             };
@@ -2476,6 +2495,8 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
+                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
+                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -2543,7 +2564,7 @@ export interface operations {
                 "application/json": {
                     payload: string;
                     /** @enum {string} */
-                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
+                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                 };
             };
         };
@@ -2572,6 +2593,8 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
+                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
+                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -2667,6 +2690,8 @@ export interface operations {
                             destination_id: string;
                             label: string | null;
                             platform: string;
+                            /** @description A new Webhook destination: its `whsec_` signing secret (Standard Webhooks), in this answer only. */
+                            signing_secret?: string | null;
                             status: {
                                 [key: string]: unknown;
                             };
@@ -4390,7 +4415,7 @@ export interface operations {
                             last_error: string | null;
                             last_error_at: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
@@ -4589,7 +4614,7 @@ export interface operations {
                             last_error: string | null;
                             last_error_at: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
@@ -4641,6 +4666,87 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgDestinationsIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description `whsec_` + base64: the key of the Standard Webhooks signature. */
+                            signing_secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5861,6 +5967,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description true: keep the text as a draft, send nothing. */
+                    draft?: boolean;
                     text: string;
                 };
             };

@@ -436,6 +436,8 @@ export interface StoreAllowancesTable {
   remaining: number;
   resets_at: Timestamp;
   updated_at: Generated<Timestamp>;
+}
+
 // ── 0019 Stripe sync ───────────────────────────────────────────────────────────────────────────────────────────────
 /** Stripe webhook events applied (each once). */
 export interface StripeEventsTable {
