@@ -56,15 +56,22 @@ stages_side_by_side() {
     pids+=($!)
     names+=("$name")
   done
-  local i
+  local i failed_here=()
   for i in "${!pids[@]}"; do
-    wait "${pids[$i]}" || failed+=("${names[$i]}")
+    wait "${pids[$i]}" || failed_here+=("${names[$i]}")
   done
+  failed+=("${failed_here[@]}")
+  # Passing stages' output first, failing ones' last: a log read from its end (CI keeps the tail) shows the failure.
   for name in "${names[@]}"; do
-    echo "── $name output:"
+    [[ " ${failed_here[*]} " == *" $name "* ]] && continue
+    echo "── $name output (passed):"
     cat "$dir/$name.log"
-    times+=("$(cat "$dir/$name.time")")
   done
+  for name in "${failed_here[@]}"; do
+    echo "── $name output (FAILED):"
+    cat "$dir/$name.log"
+  done
+  for name in "${names[@]}"; do times+=("$(cat "$dir/$name.time")"); done
   rm -rf "$dir"
 }
 
