@@ -17,7 +17,7 @@ async function loadQueues(db: DB, destinationIds: string[], limit: number): Prom
       select x.destination_id, x.id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at,
              x.created_at, x.app_key, x.review_id,
              a.store as app_store, a.app_id, a.title as app_title, a.icon_url as app_icon_url, a.store_url as app_store_url,
-             r.store_review_id, r.country, r.language, r.author_name, r.title, r.body, r.rating, r.app_version,
+             r.store_review_id, r.country, coalesce(r.text_language, nullif(r.language, '')) as language, r.author_name, r.title, r.body, r.rating, r.app_version,
              r.written_at, r.updated_at, r.reply_text, r.reply_updated_at, r.permalink, r.sentiment, r.sentiment_score,
              va.rating as at_rating, va.title as at_title, va.body as at_body, va.updated_at as at_updated_at,
              vp.rating as prev_rating, vp.title as prev_title, vp.body as prev_body,

@@ -25,6 +25,9 @@ export type WebhookReview = {
   reply_text: string | null;
   replied_at: string | null;
   reply_state: 'published' | 'none';
+  /** ARB's own reply (the public API's `reply`): always null here, since a message is made when the store shows a new
+   * or changed review, and a reply sent through ARB is followed in the API (`reply_state`, `reply`), not in messages. */
+  reply: null;
   country: string | null;
   language: string | null;
   store_permalink: string | null;
@@ -52,6 +55,7 @@ export function webhookReview(input: ReviewMessageInput): WebhookReview {
     reply_text: r.replyText,
     replied_at: iso(r.replyUpdatedAt),
     reply_state: r.replyText ? 'published' : 'none',
+    reply: null,
     country: r.country,
     language: r.language,
     store_permalink: r.permalink ?? app.storeUrl ?? null,
