@@ -75,20 +75,22 @@ stages_side_by_side() {
   rm -rf "$dir"
 }
 
-# The build first (scripts/ensure-build.cjs: when missing or older than the sources; ~10 s with Turbopack), then the four
-# checks side by side: type-check and lint (eslint.config.mjs: Next's rules, hooks, typescript-eslint with type
-# information; no warning allowed; the build skips type-checking, next.config.js, so the whole tree, tests included, is
-# checked here once), vitest, and end-to-end in Chromium against that build. The e2e stage spends most of its wall time
-# waiting (the engine's polls, deliveries, page loads: 660 s of wall for 400 s of CPU with four workers), the others
-# keep the cores busy meanwhile; one after the other they took the sum of their times.
+# The build first (scripts/ensure-build.cjs: when missing or older than the sources; ~10 s with Turbopack), then
+# end-to-end in Chromium against that build side by side with type-check and lint (eslint.config.mjs: Next's rules,
+# hooks, typescript-eslint with type information; no warning allowed; the build skips type-checking, next.config.js,
+# so the whole tree, tests included, is checked here once), then vitest. The e2e stage spends most of its wall time
+# waiting (the engine's polls, deliveries, page loads), so tsc and ESLint (one core each, ~2 min of CPU) fit beside it;
+# vitest's API and worker tests run their own servers, PostgreSQL and timed retries, and beside e2e both stages
+# timed out on a 2-core machine, so it runs alone after.
 stage build node scripts/ensure-build.cjs
 if [[ " ${failed[*]} " == *" build "* ]]; then
   echo "── e2e: skipped (no build)"
   failed+=(e2e)
-  stages_side_by_side 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0' 'vitest npx vitest run'
+  stages_side_by_side 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0'
 else
-  ARB_REUSE_BUILD=1 stages_side_by_side 'e2e npx playwright test' 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0' 'vitest npx vitest run'
+  ARB_REUSE_BUILD=1 stages_side_by_side 'e2e npx playwright test' 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0'
 fi
+stage vitest npx vitest run
 
 echo "── stage times (load average now: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores)"
 printf '   %s\n' "${times[@]}"
