@@ -9,9 +9,7 @@ import { cleanText, countryLabel, safeLink, singleLine, stars, storeName, trunca
 export type AlertCitation = { stars: string; title: string | null; excerpt: string; byline: string; link: string | null };
 
 export type AlertView = {
-  /** 'Spike in 1–2★ reviews', 'Average rating dropped', or both. */
-  heading: string;
-  /** '⚠️ Spike in 1–2★ reviews of Lumen Notes in 🇺🇸 United States' */
+  /** '⚠️ Spike in 1–2★ reviews of Lumen Notes in 🇺🇸 United States', '⚠️ Average rating of Lumen Notes dropped' */
   title: string;
   appTitle: string;
   storeName: string;
@@ -52,12 +50,12 @@ function scopeLabel(kind: 'app' | 'country' | 'version', value: string): string 
 export function alertView(input: AlertMessageInput): AlertView {
   const appTitle = singleLine(input.app.title) || input.app.appId;
   const metrics = new Set(input.signals.map((s) => s.metric));
-  const heading =
-    metrics.has('low_share') && metrics.has('rating_drop')
-      ? 'Spike in 1–2★ reviews and a drop of the average rating'
-      : metrics.has('low_share')
-        ? 'Spike in 1–2★ reviews'
-        : 'Average rating dropped';
+  const both = metrics.has('low_share') && metrics.has('rating_drop');
+  const sentence = both
+    ? `Spike in 1–2★ reviews of ${appTitle}, and its average rating dropped`
+    : metrics.has('low_share')
+      ? `Spike in 1–2★ reviews of ${appTitle}`
+      : `Average rating of ${appTitle} dropped`;
   const scope = scopeLabel(input.scope.kind, input.scope.value);
   const where = input.scope.kind === 'app' ? '' : ` in ${scope}`;
   const concentration = input.concentration.length
@@ -65,8 +63,7 @@ export function alertView(input: AlertMessageInput): AlertView {
     : null;
   const store = storeName(input.app.store);
   return {
-    heading,
-    title: `⚠️ ${heading} of ${appTitle}${where}`,
+    title: `⚠️ ${sentence}${where}`,
     appTitle,
     storeName: store,
     scope,
@@ -82,7 +79,7 @@ export function alertView(input: AlertMessageInput): AlertView {
     })),
     inboxUrl: safeLink(input.inboxUrl),
     inboxLabel: 'See the 1–2★ reviews in ARB',
-    summary: `⚠️ ${heading} of ${appTitle}${where} on ${store}`,
+    summary: `⚠️ ${sentence}${where} (${store})`,
     color: 0xd93025,
   };
 }
