@@ -64,7 +64,9 @@ async function checkApp(appKey: string, now: Date) {
 /** Opens the episode and queues its alerts in one transaction; null when another check opened it first. */
 async function openEpisode(appKey: string, { verdict, concentration }: Opening, now: Date): Promise<number | null> {
   const db = await getDb();
-  const { since, cited } = await windowLowReviews(db, appKey, verdict.scope, new Date(now.getTime() - DAY_MS), now, CITED_REVIEWS);
+  // A drop of the average without more 1–2★ reviews (5★ turning 3★) is shown by the window's 3★ reviews.
+  const maxRating = verdict.signals.some((s) => s.metric === 'low_share') ? 2 : 3;
+  const { since, cited } = await windowLowReviews(db, appKey, verdict.scope, { from: new Date(now.getTime() - DAY_MS), to: now, maxRating }, CITED_REVIEWS);
   const details: AlertDetails = { scope: verdict.scope, signals: verdict.signals, concentration, cited };
   return db.transaction().execute(async (trx) => {
     const episodeId = await insertEpisode(trx, appKey, verdict.scope, since ?? new Date(now.getTime() - DAY_MS), details, now);

@@ -56,17 +56,23 @@ export async function closeEpisodes(db: Db, ids: number[], now: Date): Promise<v
 }
 
 /**
- * The scope's 1–2★ reviews of the window: when the first came (`since`) and the few an alert cites — those with the
- * most to say first (longest text), then the most recent.
+ * The scope's low reviews of the window (rated `maxRating` or less): when the first came (`since`) and the few an alert
+ * cites — the lowest rated, those with the most to say (longest text) first, then the most recent.
  */
-export async function windowLowReviews(db: Db, appKey: string, scope: Scope, from: Date, to: Date, limit: number): Promise<{ since: Date | null; cited: CitedReview[] }> {
+export async function windowLowReviews(
+  db: Db,
+  appKey: string,
+  scope: Scope,
+  window: { from: Date; to: Date; maxRating: number },
+  limit: number,
+): Promise<{ since: Date | null; cited: CitedReview[] }> {
   const inScope = scope.kind === 'country' ? sql`and country = ${scope.value}` : scope.kind === 'version' ? sql`and app_version = ${scope.value}` : sql``;
-  const where = sql`app_key = ${appKey} and rating <= 2 and updated_at > ${from}::timestamptz and updated_at <= ${to}::timestamptz ${inScope}`;
+  const where = sql`app_key = ${appKey} and rating <= ${window.maxRating} and updated_at > ${window.from}::timestamptz and updated_at <= ${window.to}::timestamptz ${inScope}`;
   const first = await sql<{ since: Date | null }>`select min(updated_at) as since from reviews where ${where}`.execute(db);
   const cited = await sql<CitedReview>`
     select id::int as id, rating::int as rating, title, body, author_name as author, country, app_version as version
       from reviews where ${where}
-     order by length(body) desc, updated_at desc, id desc
+     order by rating, length(body) desc, updated_at desc, id desc
      limit ${limit}`.execute(db);
   const since = first.rows[0]?.since;
   return { since: since ? new Date(since) : null, cited: cited.rows };

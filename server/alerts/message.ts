@@ -1,6 +1,6 @@
 /**
  * A stored episode (its details, scope and start) → the formatters' AlertMessageInput. Cited reviews link to the
- * review in ARB's inbox, where it can be read in full and replied to; the inbox link lists the app's 1–2★ reviews.
+ * review in ARB's inbox, where it can be read in full and replied to; the inbox link lists the app's low reviews.
  */
 import type { AlertMessageInput, AppInfo } from '../destinations/types';
 import { filtersToQuery } from '@/lib/reviewFilters';
@@ -29,9 +29,9 @@ export function alertMessageInput(episodeId: number, app: AppInfo, since: Date, 
       version: r.version,
       link: `${appUrl}/dashboard/reviews?${new URLSearchParams({ review: String(r.id) })}`,
     })),
-    // The inbox's own view query: the app's 1–2★ reviews since the episode began (in its country, for a country alert).
+    // The inbox's own view query: the app's low reviews since the episode began (in its country, for a country alert).
     inboxUrl: `${appUrl}/dashboard/reviews?${new URLSearchParams(
-      filtersToQuery({ app: [appKey], rating: [1, 2], ...(details.scope.kind === 'country' ? { country: [details.scope.value] } : {}), from: new Date(since).toISOString().slice(0, 10) }),
+      filtersToQuery({ app: [appKey], rating: details.signals.some((s) => s.metric === 'low_share') ? [1, 2] : [1, 2, 3], ...(details.scope.kind === 'country' ? { country: [details.scope.value] } : {}), from: new Date(since).toISOString().slice(0, 10) }),
     )}`,
   };
 }

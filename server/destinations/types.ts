@@ -58,14 +58,14 @@ export type AlertMessageInput = {
   app: AppInfo;
   /** What part of the app: all of it, one country (two letters) or one app version. */
   scope: { kind: 'app' | 'country' | 'version'; value: string };
-  /** The first 1–2★ review of the window that opened the episode. */
+  /** The first low review (1–2★; up to 3★ for a drop of the average alone) of the window that opened the episode. */
   since: Date;
   signals: AlertSignal[];
   /** For an app-wide alert: the countries and versions with the most 1–2★ reviews in the window. */
   concentration: Array<{ kind: 'country' | 'version'; value: string; low: number; reviews: number }>;
-  /** A few of the window's 1–2★ reviews, with a link each (the review in ARB's inbox). */
+  /** A few of the window's lowest-rated reviews, with a link each (the review in ARB's inbox). */
   cited: AlertCitedReview[];
-  /** The app's low-rated reviews in ARB's inbox. */
+  /** The app's low-rated reviews since the episode began, in ARB's inbox. */
   inboxUrl: string;
 };
 

@@ -78,7 +78,7 @@ export function alertView(input: AlertMessageInput): AlertView {
       link: safeLink(r.link),
     })),
     inboxUrl: safeLink(input.inboxUrl),
-    inboxLabel: 'See the 1–2★ reviews in ARB',
+    inboxLabel: 'See the low reviews in ARB',
     summary: `⚠️ ${sentence}${where} (${store})`,
     color: 0xd93025,
   };
