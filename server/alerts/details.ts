@@ -3,17 +3,11 @@
  * evidence, where the 1–2★ reviews concentrate and a few of them, cited. The message is built from this at send time
  * (message.ts), so a retry says exactly what the first attempt did.
  */
+import type { AlertCitedReview } from '../destinations/types';
 import type { Concentration, Scope, Signal } from './detector';
 
-export type CitedReview = {
-  id: number;
-  rating: number;
-  title: string | null;
-  body: string;
-  author: string;
-  country: string | null;
-  version: string | null;
-};
+/** A cited review as stored: the message's fields but its id, as a number; its link is made at send time. */
+export type CitedReview = Omit<AlertCitedReview, 'reviewId' | 'link'> & { id: number };
 
 export type AlertDetails = {
   scope: Scope;

@@ -2,16 +2,13 @@
 // saving sends spike_alerts with the other settings.
 import { act, screen } from '@testing-library/react';
 import toast, { Toaster } from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { encode as encodeBase64Url } from 'jose/base64url';
+import { afterEach, describe, expect, test } from 'vitest';
 import FiltersDrawer from '@/components/dashboard/destinations/FiltersDrawer';
 import type { OrgDestination } from '@/lib/api/destinations';
-import { useAuthStore } from '@/stores/auth';
 import { render } from '@/tests/helpers/render';
-import { resetStores } from '@/tests/helpers/resetStores';
-import { notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { notPreflight, ok, route } from './support/apiFake';
+import { signedInWithApiFake } from './support/signedIn';
 
-const jwt = ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, email: 'ana@example.com', org: 'org_7', scope: 'full' })), 'sig'].join('.');
 const ID = 'dst_abcdefghijklmnopqrstuvwx';
 const APP = 'apple_app_store__284882215';
 
@@ -36,21 +33,12 @@ const destination = (spikeAlerts: boolean): OrgDestination => ({
   created_at: new Date().toISOString(),
 });
 
-let fake: ApiFake | undefined;
-beforeEach(() => {
-  resetStores();
-  useAuthStore.getState().setAuthData({ authToken: jwt, email: 'ana@example.com' });
-});
-afterEach(async () => {
-  act(() => toast.remove());
-  fake?.restore();
-  await fake?.close();
-  fake = undefined;
-});
+const api = signedInWithApiFake();
+afterEach(() => act(() => toast.remove()));
 
 describe('Spike alerts in the destination drawer', () => {
   test('off by default; turning it on sends spike_alerts: true with the other settings', async () => {
-    fake = await startApiFake([route('PATCH', `/api/v1/org/destinations/${ID}`, ok(destination(true)))]);
+    const fake = await api.start([route('PATCH', `/api/v1/org/destinations/${ID}`, ok(destination(true)))]);
     const { user } = render(
       <>
         <Toaster />

@@ -6,7 +6,7 @@
  * No length limits: the receiver is a program, not a chat. The body only depends on the message, so a retry sends the
  * same bytes (signed again with the time of the retry).
  */
-import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, AppInfo, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -68,18 +68,17 @@ export function formatReview(input: ReviewMessageInput): FormattedMessage {
   return { kind: 'json', body: { type, timestamp: data.content_updated_at, data } };
 }
 
+/** The app as the public API names it, in the messages that are about an app rather than one review. */
+const appFields = (app: AppInfo) => ({ app_key: `${app.store}__${app.appId}`, app_id: app.appId, app_store: app.store, title: app.title });
+
 export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
-  const { app } = input;
   return {
     kind: 'json',
     body: {
       type: 'destination.connected',
       timestamp: null,
       data: {
-        app_key: `${app.store}__${app.appId}`,
-        app_id: app.appId,
-        app_store: app.store,
-        title: app.title,
+        ...appFields(input.app),
         recent_reviews: input.recentCount,
         manage_url: input.manageUrl,
       },
@@ -89,7 +88,6 @@ export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
 
 /** `alert.spike`: the detector's numbers as they are, the cited reviews by id (GET v1/apps/{appKey}/reviews has them). */
 export function formatAlert(input: AlertMessageInput): FormattedMessage {
-  const { app } = input;
   return {
     kind: 'json',
     body: {
@@ -97,10 +95,7 @@ export function formatAlert(input: AlertMessageInput): FormattedMessage {
       timestamp: iso(input.since),
       data: {
         id: input.episodeId,
-        app_key: `${app.store}__${app.appId}`,
-        app_id: app.appId,
-        app_store: app.store,
-        title: app.title,
+        ...appFields(input.app),
         scope: input.scope,
         since: iso(input.since),
         signals: input.signals,
