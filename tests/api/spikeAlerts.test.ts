@@ -93,6 +93,28 @@ describe('spike alerts', () => {
     expect(rows.map((r) => [r.destination_id, r.status]).sort()).toEqual([[teams.id, 'delivered'], [wanting.id, 'delivered']].sort());
   });
 
+  test('by e-mail: the owner’s own address gets the alert once, with the cited reviews and a one-click unsubscribe', async () => {
+    const owner = await newOwner();
+    const app = appWithHistory(12);
+    const r = await call<{ destination_id: string }>(t.w.api, 'POST', '/api/v1/oauth/platform/connect', { platform: 'email', payload: payloadFor({ app_id: app.appId, user_email: owner.email }) }, as(owner));
+    expect(r.status, r.text).toBe(200);
+    const mine = () => t.w.smtp.messages.filter((m) => m.envelopeTo.includes(owner.email));
+    await expect.poll(() => mine().length, { timeout: 20_000 }).toBe(6); // the welcome and the 5 latest reviews
+    expect((await patch(owner, r.json.data.destination_id, { spike_alerts: true })).status).toBe(200);
+
+    await checkSpikes();
+    await checkSpikes();
+    await expect.poll(() => mine().length, { timeout: 20_000 }).toBe(7);
+    const mail = mine()[6];
+    expect(mail.subject).toBe(`⚠️ Spike in 1–2★ reviews of ${app.title}, and its average rating dropped`);
+    expect(mail.text).toContain('1–2★ reviews: 12 of the last 12 (100 %)');
+    expect(markersIn(mail.text)).toEqual(['rvw12x', 'rvw11x', 'rvw10x']);
+    expect(mail.text).toMatch(/\/dashboard\/reviews\?review=\d+/);
+    expect(mail.headers['list-unsubscribe']).toMatch(/^<https?:\/\/.+>$/);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(mine()).toHaveLength(7);
+  });
+
   test('ordinary days alert nobody, and an episode closes when the surge is over', async () => {
     const owner = await newOwner();
     const app = appWithHistory(0);
