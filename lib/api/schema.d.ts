@@ -582,7 +582,7 @@ export interface paths {
         delete: operations["deleteApiV1OrgDestinationsId"];
         options?: never;
         head?: never;
-        /** Pause or resume a destination, or change its filters, apps or translation language (admins and owners) */
+        /** Pause or resume a destination, or change its filters, apps, translation language or spike alerts (admins and owners) */
         patch: operations["patchApiV1OrgDestinationsId"];
         trace?: never;
     };
@@ -4417,6 +4417,8 @@ export interface operations {
                             /** @enum {string} */
                             platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
+                            /** @description Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too. */
+                            spike_alerts: boolean;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
                             status_reason: string | null;
@@ -4577,6 +4579,7 @@ export interface operations {
                         ratings?: number[];
                     };
                     paused?: boolean;
+                    spike_alerts?: boolean;
                     translate_to?: string | null;
                 };
             };
@@ -4616,6 +4619,8 @@ export interface operations {
                             /** @enum {string} */
                             platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
+                            /** @description Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too. */
+                            spike_alerts: boolean;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "pending_confirmation";
                             status_reason: string | null;

@@ -226,6 +226,8 @@ export interface DestinationsTable {
   signing_secret_enc: string | null;
   /** 0021: the Slack workspace this destination was installed from ("Add to Slack"); null for pasted webhooks. */
   slack_team_id: string | null;
+  /** 0023: whether it receives spike alerts (server/alerts) for its apps. */
+  spike_alerts: Generated<boolean>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -237,12 +239,27 @@ export interface DestinationAppsTable {
   created_at: Generated<Timestamp>;
 }
 
+/** 0023: a spike of 1–2★ reviews or a drop of the average rating, per app and scope (server/alerts). */
+export interface SpikeEpisodesTable {
+  id: Generated<number>;
+  app_key: string;
+  scope_kind: 'app' | 'country' | 'version';
+  scope_value: Generated<string>;
+  opened_at: Generated<Timestamp>;
+  since: Timestamp;
+  closed_at: NullableTimestamp;
+  /** AlertDetails (server/alerts/details.ts) as jsonb: write JSON.stringify(details). */
+  details: Json;
+}
+
 export interface DeliveriesTable {
   id: Generated<number>;
   destination_id: string;
   review_id: number | null;
   app_key: string;
-  kind: 'new' | 'updated' | 'welcome';
+  kind: 'new' | 'updated' | 'welcome' | 'alert';
+  /** 0023: for kind 'alert', the spike episode it announces. */
+  alert_episode_id: number | null;
   review_version: Generated<number>;
   status: Generated<'pending' | 'sending' | 'retry' | 'delivered' | 'failed'>;
   attempts: Generated<number>;
@@ -483,6 +500,7 @@ export interface Database {
   destinations: DestinationsTable;
   destination_apps: DestinationAppsTable;
   deliveries: DeliveriesTable;
+  spike_episodes: SpikeEpisodesTable;
   email_recipients: EmailRecipientsTable;
   email_subscriptions: EmailSubscriptionsTable;
   email_requests: EmailRequestsTable;

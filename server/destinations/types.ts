@@ -47,3 +47,39 @@ export type FormattedMessage =
   | { kind: 'email'; subject: string; text: string; html: string; headers?: Record<string, string> };
 
 export type EmailContext = { unsubscribeUrl: string };
+
+/**
+ * A spike alert (server/alerts): the 1–2★ reviews of an app (or of one country or version of it) surged, or its
+ * average rating dropped, against the app's own recent past. Numbers are as the detector measured them.
+ */
+export type AlertMessageInput = {
+  /** The spike episode's id: what a receiver program may dedupe on. */
+  episodeId: string;
+  app: AppInfo;
+  /** What part of the app: all of it, one country (two letters) or one app version. */
+  scope: { kind: 'app' | 'country' | 'version'; value: string };
+  /** The first low review (1–2★; up to 3★ for a drop of the average alone) of the window that opened the episode. */
+  since: Date;
+  signals: AlertSignal[];
+  /** For an app-wide alert: the countries and versions with the most 1–2★ reviews in the window. */
+  concentration: Array<{ kind: 'country' | 'version'; value: string; low: number; reviews: number }>;
+  /** A few of the window's lowest-rated reviews, with a link each (the review in ARB's inbox). */
+  cited: AlertCitedReview[];
+  /** The app's low-rated reviews since the episode began, in ARB's inbox. */
+  inboxUrl: string;
+};
+
+export type AlertSignal =
+  | { metric: 'low_share'; reviews: number; low: number; share: number; usualShare: number }
+  | { metric: 'rating_drop'; reviews: number; average: number; usualAverage: number };
+
+export type AlertCitedReview = {
+  reviewId: string;
+  rating: number;
+  title: string | null;
+  body: string;
+  author: string;
+  country: string | null;
+  version: string | null;
+  link: string;
+};

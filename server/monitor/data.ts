@@ -244,6 +244,7 @@ const ORG_DESTINATION_COLUMNS = [
   'target_hint',
   'filters',
   'translate_to',
+  'spike_alerts',
   'warning',
   'last_delivery_at',
   'last_error',

@@ -9,10 +9,12 @@ import type { FormattedMessage, Platform, ReplyAction, ReviewMessageInput } from
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../subscriptions/tokens';
 import type { AppStore, NormalizedReview } from '../sources/types';
 import { appInfoOf, type AppRow } from './apps';
+import { alertMessageInput } from '../alerts/message';
+import type { AlertDetails } from '../alerts/details';
 
 export type OpenDelivery = {
   id: number;
-  kind: 'new' | 'updated' | 'welcome';
+  kind: 'new' | 'updated' | 'welcome' | 'alert';
   review_version: number;
   status: 'pending' | 'sending' | 'retry';
   attempts: number;
@@ -50,6 +52,10 @@ export type OpenDelivery = {
   prev_body: string | null;
   /** Welcome intro only: how many recent reviews were queued with it. */
   welcome_recent: number | null;
+  /** Spike alerts only: the episode, when it began and what its alert says (server/alerts). */
+  alert_episode_id: number | null;
+  alert_since: Date | null;
+  alert_details: AlertDetails | null;
 };
 
 function reviewOf(d: OpenDelivery): NormalizedReview {
@@ -112,7 +118,9 @@ export async function buildMessage(platform: Platform, target: string, d: OpenDe
   const message: OutgoingMessage =
     d.kind === 'welcome'
       ? { type: 'welcome', input: { app, recentCount: d.welcome_recent ?? 0, manageUrl: `${env().APP_URL}/dashboard` } }
-      : {
+      : d.kind === 'alert'
+        ? { type: 'alert', input: alertMessageInput(d.alert_episode_id!, app, d.alert_since!, d.alert_details!, env().APP_URL) }
+        : {
           type: 'review',
           input: {
             kind: d.kind,

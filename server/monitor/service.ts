@@ -374,6 +374,8 @@ export type DestinationSettings = {
   appKeys?: string[];
   /** Language to translate its reviews into, or null for none. Stored only: nothing translates yet. */
   translateTo?: string | null;
+  /** Whether it receives spike alerts for its apps (server/alerts). */
+  spikeAlerts?: boolean;
 };
 
 /** App Store storefronts a destination's country filter asks for (those that are storefronts), 'us' without one. */
@@ -400,6 +402,7 @@ export async function updateDestinationSettings(id: string, settings: Destinatio
     await updateDestination(trx, id, {
       ...(settings.filters ? { filters: JSON.stringify(filters) } : {}),
       ...(settings.translateTo !== undefined ? { translate_to: settings.translateTo } : {}),
+      ...(settings.spikeAlerts !== undefined ? { spike_alerts: settings.spikeAlerts } : {}),
     });
     await unlinkDestinationApps(
       trx,

@@ -1,7 +1,7 @@
 /**
  * The dashboard's destination calls: validate → who is calling, with which role → service → answer.
  *   GET    v1/org/destinations             every destination of the organisation, with its state (members)
- *   PATCH  v1/org/destinations/{id}        { paused?, filters?, apps?, translate_to? } (admins)
+ *   PATCH  v1/org/destinations/{id}        { paused?, filters?, apps?, translate_to?, spike_alerts? } (admins)
  *   DELETE v1/org/destinations/{id}        (admins)
  *   POST   v1/org/destinations/{id}/test   a test message now, answering what the platform said (admins)
  * A destination of another organisation is not found (404), whatever the caller's role.
@@ -72,6 +72,7 @@ const destinationShape = z.object({
   apps: z.array(appShape),
   filters: z.object({ ratings: z.array(z.number()).optional(), countries: z.array(z.string()).optional(), languages: z.array(z.string()).optional(), keywords: z.array(z.string()).optional() }),
   translate_to: z.string().nullable().meta({ description: 'Stored only: reviews are not translated yet.' }),
+  spike_alerts: z.boolean().meta({ description: 'Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too.' }),
   status: z.enum(['active', 'paused', 'disabled', 'pending_confirmation']),
   status_reason: z.string().nullable(),
   cause: z.enum(['owner', 'unsubscribed', 'receiver_refused', 'rate_limited', 'anonymous_expired']).nullable(),
@@ -92,7 +93,7 @@ export const listOrgDestinations = endpoint({
 });
 
 export const updateOrgDestination = endpoint({
-  summary: 'Pause or resume a destination, or change its filters, apps or translation language (admins and owners)',
+  summary: 'Pause or resume a destination, or change its filters, apps, translation language or spike alerts (admins and owners)',
   tags: ['org'],
   auth: 'user',
   params: idParam,
@@ -113,11 +114,12 @@ export const updateOrgDestination = endpoint({
           .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, 'translate_to must be a language code like "en", or null.')
           .nullable()
           .optional(),
+        spike_alerts: z.boolean('spike_alerts must be true or false.').optional(),
       },
-      { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Only paused, filters, apps and translate_to can be changed.' : 'The body must be a JSON object.') },
+      { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Only paused, filters, apps, translate_to and spike_alerts can be changed.' : 'The body must be a JSON object.') },
     )
     .strict()
-    .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to change: send paused, filters, apps or translate_to.'),
+    .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to change: send paused, filters, apps, translate_to or spike_alerts.'),
   response: destinationShape,
   handler: async ({ auth, params, body }) => changeDestination(await requireRole(auth, 'admin', 'change destinations'), params.id, body),
 });

@@ -1,6 +1,6 @@
 /**
  * An organisation's destinations as its dashboard sees them: list them with their state in plain words (what is wrong
- * and how to fix it), change them (pause/resume, filters, apps, translation language), delete them, and send one a
+ * and how to fix it), change them (pause/resume, filters, apps, translation language, spike alerts), delete them, and send one a
  * test message through the same formatter and sender as reviews. Every call is scoped to the caller's organisation: a
  * destination of another organisation is not found (404). Members read; admins change (the endpoints check roles).
  * Every change is recorded in the organisation's audit log.
@@ -43,6 +43,8 @@ export type OrgDestination = {
   apps: OrgDestinationApp[];
   filters: DestinationFilters;
   translate_to: string | null;
+  /** Whether spike alerts for its apps are posted here too. */
+  spike_alerts: boolean;
   status: 'active' | 'paused' | 'disabled' | 'pending_confirmation';
   status_reason: string | null;
   /** Who or what stopped it, as a value (null while active or pending). */
@@ -55,7 +57,7 @@ export type OrgDestination = {
   created_at: string;
 };
 
-export type DestinationChange = { paused?: boolean; filters?: DestinationFilters; apps?: string[]; translate_to?: string | null };
+export type DestinationChange = { paused?: boolean; filters?: DestinationFilters; apps?: string[]; translate_to?: string | null; spike_alerts?: boolean };
 
 export type TestResult = { ok: boolean; status: number; message: string };
 
@@ -78,6 +80,7 @@ function toJson(d: Row, apps: AppLink[]): OrgDestination {
       .map((a) => ({ app_key: a.key, app_id: a.app_id, app_store: a.store as AppStore, title: a.title, icon_url: a.icon_url })),
     filters: readFilters(d.filters),
     translate_to: d.translate_to,
+    spike_alerts: d.spike_alerts,
     status: d.status,
     status_reason: d.status_reason,
     cause: d.disabled_cause,
@@ -131,8 +134,8 @@ export async function changeDestination(m: Membership, id: string, change: Desti
     throw new HttpError(409, 'address_unsubscribed', 'The recipient unsubscribed from these e-mails: only they can sign up again, from a confirmation link sent to them.');
   }
   if (change.paused === false && before.status === 'paused') await assertWithinLimit(m.orgId, 'channels');
-  if (change.filters || change.apps || change.translate_to !== undefined) {
-    await updateDestinationSettings(id, { filters: change.filters, appKeys: change.apps, translateTo: change.translate_to });
+  if (change.filters || change.apps || change.translate_to !== undefined || change.spike_alerts !== undefined) {
+    await updateDestinationSettings(id, { filters: change.filters, appKeys: change.apps, translateTo: change.translate_to, spikeAlerts: change.spike_alerts });
   }
   if (change.paused !== undefined && (change.paused ? before.status !== 'paused' : before.status !== 'active')) {
     await setDestinationPaused(id, change.paused, 'Paused from the dashboard.');
@@ -142,6 +145,7 @@ export async function changeDestination(m: Membership, id: string, change: Desti
   if (change.filters) details.filters = after.filters;
   if (change.apps) details.apps = after.apps.map((a) => a.app_key);
   if (change.translate_to !== undefined) details.translate_to = after.translate_to;
+  if (change.spike_alerts !== undefined) details.spike_alerts = after.spike_alerts;
   if (Object.keys(details).length) await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'destination.updated', target: nameOf(after), details });
   if (after.status !== before.status && change.paused !== undefined) {
     await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: change.paused ? 'destination.paused' : 'destination.resumed', target: nameOf(after), details: { id } });

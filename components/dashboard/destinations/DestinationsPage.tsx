@@ -88,6 +88,8 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
               <dd>{d.translate_to} (saved; translation is not available yet)</dd>
             </>
           ) : null}
+          <dt>Spike alerts</dt>
+          <dd>{d.spike_alerts ? 'On' : 'Off'}</dd>
           <dt>Last delivery</dt>
           <dd>{d.last_delivery_at ? <time dateTime={d.last_delivery_at}>{dateTime(d.last_delivery_at)}</time> : 'None yet'}</dd>
           {d.last_error ? (

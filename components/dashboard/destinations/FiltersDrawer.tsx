@@ -1,5 +1,6 @@
 /**
- * Edit a destination's filters, apps and translation language in a drawer (rsuite's, loaded only on the dashboard).
+ * Edit a destination's filters, apps, translation language and spike alerts in a drawer (rsuite's, loaded only on the
+ * dashboard).
  * Lists are typed comma-separated; the server checks every value and its message is shown as a toast when it refuses.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -42,6 +43,7 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
   const [keywords, setKeywords] = useState(listText(d.filters.keywords));
   const [appKeys, setAppKeys] = useState(d.apps.map((a) => a.app_key));
   const [translateTo, setTranslateTo] = useState(d.translate_to ?? '');
+  const [spikeAlerts, setSpikeAlerts] = useState(d.spike_alerts);
   const change = useChangeDestination({
     onSuccess: () => {
       toast.success('Filters saved');
@@ -58,6 +60,7 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
         filters: { ratings: [...ratings].sort(), countries: splitList(countries), languages: splitList(languages), keywords: splitList(keywords) },
         apps: appKeys,
         translate_to: translateTo.trim() || null,
+        spike_alerts: spikeAlerts,
       },
     });
   };
@@ -101,6 +104,16 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
           <ListField id={`${id}-translate`} label="Translate reviews into" value={translateTo} onChange={setTranslateTo} placeholder="e.g. en">
             A language code, or empty for none. Saved now; reviews are translated once translation is available.
           </ListField>
+          <fieldset className={own.fieldset}>
+            <legend>Spike alerts</legend>
+            <label>
+              <input type="checkbox" checked={spikeAlerts} onChange={(e) => setSpikeAlerts(e.target.checked)} aria-describedby={`${id}-spike-hint`} /> Post an alert when 1–2★
+              reviews surge or the average rating drops
+            </label>
+            <span id={`${id}-spike-hint`} className={own.hint}>
+              Compared with each app’s own last weeks, per country and version; once per episode, with the reviews that show it.
+            </span>
+          </fieldset>
           <div className={styles.row}>
             <button type="submit" className={styles.button} disabled={change.isPending || appKeys.length === 0}>
               Save filters

@@ -5,7 +5,8 @@
  * of them is a 400: title 256, description 4096, ≤25 fields (name 256, value 1024), footer 2048, author 256, and all
  * of them together ≤ 6000.
  */
-import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { alertView, withCited } from './alertView';
 import { breakMentions, breakPlain, escapeMarkdown, fitRendered, markdownUrl } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
@@ -85,6 +86,31 @@ export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
     description: fit(w.text, 2_000) + (w.manageUrl ? `\n[Manage this channel in ARB](${markdownUrl(w.manageUrl)})` : ''),
     color: 0x1f6feb,
   };
+  const payload: DiscordPayload = { allowed_mentions: { parse: [] }, embeds: [embed] };
+  return { kind: 'json', body: payload };
+}
+
+/** A spike alert: one red embed; the cited reviews are fields (each with its link), the facts the description. */
+export function formatAlert(input: AlertMessageInput): FormattedMessage {
+  const a = alertView(input);
+  const fields: NonNullable<DiscordEmbed['fields']> = a.cited.map((r) => {
+    const link = r.link ? `\n[Open](${markdownUrl(r.link)})` : '';
+    return {
+      name: plain(`${r.stars} ${r.title ?? r.byline}`, DISCORD_LIMITS.fieldName),
+      value: (fit(`${r.excerpt}\n— ${r.byline}`, DISCORD_LIMITS.fieldValue - link.length) || '—') + link,
+      inline: false,
+    };
+  });
+  const facts = [...a.what, a.since, ...(a.concentration ? [a.concentration] : [])].map((line) => fit(line, 500)).join('\n');
+  const embedWith = (n: number): DiscordEmbed => ({
+    title: plain(a.title, DISCORD_LIMITS.title),
+    ...(a.inboxUrl ? { url: a.inboxUrl } : {}),
+    description: facts,
+    color: a.color,
+    footer: { text: plain(`${a.appTitle} · ${a.storeName} · ARB spike alert`, DISCORD_LIMITS.footer) },
+    fields: fields.slice(0, n),
+  });
+  const embed = withCited(fields.length, embedWith, (e) => discordEmbedLength([e]) <= DISCORD_LIMITS.total);
   const payload: DiscordPayload = { allowed_mentions: { parse: [] }, embeds: [embed] };
   return { kind: 'json', body: payload };
 }

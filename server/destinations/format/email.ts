@@ -3,7 +3,8 @@
  * HTML-escaped, a plain-text part, and a working one-click unsubscribe: a link in the body plus `List-Unsubscribe` and
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058) headers.
  */
-import type { EmailContext, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, EmailContext, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { alertView } from './alertView';
 import { escapeHtml, headerSafe, safeLink, truncate } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
@@ -118,4 +119,35 @@ export function formatWelcome(input: WelcomeMessageInput, ctx: EmailContext): Fo
 <tr><td style="font-size:15px;line-height:1.5;">${escapeHtml(w.text)}</td></tr>
 ${w.manageUrl ? `<tr><td style="padding-top:16px;"><a href="${escapeHtml(w.manageUrl)}" style="color:#1f6feb;">Manage your notifications</a></td></tr>\n` : ''}`;
   return { kind: 'email', subject, text, html: layout(w.summary, content, unsubscribe), headers: unsubscribeHeaders(unsubscribe) };
+}
+
+/** A spike alert by e-mail: the facts, then each cited review with its link; every piece of text HTML-escaped. */
+export function formatAlert(input: AlertMessageInput, ctx: EmailContext): FormattedMessage {
+  const unsubscribe = unsubscribeLink(ctx);
+  const a = alertView(input);
+  const subject = truncate(headerSafe(a.title), EMAIL_LIMITS.subject);
+  const facts = [...a.what, a.since, ...(a.concentration ? [a.concentration] : [])];
+  const text = [
+    a.title,
+    '',
+    ...facts,
+    ...a.cited.flatMap((r) => ['', `${r.stars}${r.title ? `  ${r.title}` : ''}`, r.excerpt, `— ${r.byline}`, ...(r.link ? [r.link] : [])]),
+    ...(a.inboxUrl ? ['', `${a.inboxLabel}: ${a.inboxUrl}`] : []),
+    '',
+    '--',
+    `Unsubscribe: ${unsubscribe}`,
+  ].join('\n');
+  const cited = a.cited
+    .map(
+      (r) => `<tr><td style="padding-top:16px;font-size:14px;line-height:1.5;"><span style="color:#d93025;letter-spacing:1px;">${r.stars}</span>${r.title ? ` <strong>${escapeHtml(r.title)}</strong>` : ''}<br>
+${escapeHtml(r.excerpt)}<br>
+<span style="color:#6b7280;font-size:13px;">— ${escapeHtml(r.byline)}${r.link ? ` · <a href="${escapeHtml(r.link)}" style="color:#1f6feb;">Open</a>` : ''}</span></td></tr>`,
+    )
+    .join('\n');
+  const content = `<tr><td style="font-size:13px;color:#6b7280;padding-bottom:8px;"><strong>${escapeHtml(a.appTitle)}</strong> · ${escapeHtml(a.storeName)}</td></tr>
+<tr><td style="font-size:20px;font-weight:600;color:#d93025;">${escapeHtml(a.title)}</td></tr>
+<tr><td style="font-size:15px;line-height:1.6;padding-top:8px;">${facts.map(escapeHtml).join('<br>\n')}</td></tr>
+${cited}
+${a.inboxUrl ? `<tr><td style="padding-top:16px;"><a href="${escapeHtml(a.inboxUrl)}" style="display:inline-block;background:#1f6feb;color:#ffffff;text-decoration:none;padding:8px 14px;border-radius:6px;font-size:14px;">${escapeHtml(a.inboxLabel)}</a></td></tr>\n` : ''}`;
+  return { kind: 'email', subject, text, html: layout(a.summary, content, unsubscribe), headers: unsubscribeHeaders(unsubscribe) };
 }

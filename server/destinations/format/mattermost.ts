@@ -5,7 +5,8 @@
  * Markdown-rendered parts gets `<` and `&` as entities, a zero-width space after every '@', and Markdown escaped.
  * author_name, footer, fallback (and the title when it has a title_link) are shown as plain text: mentions broken only. A post holds at most 16,383 characters: the attachment's text fields together stay under that.
  */
-import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { alertView } from './alertView';
 import { breakMentions, breakPlain, escapeMarkdown, fitRendered, markdownUrl } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
@@ -86,6 +87,31 @@ export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
         text: fit(w.text, 2_000) + manage,
         fields: [],
         footer: 'ARB',
+      },
+    ],
+  };
+  return { kind: 'json', body: payload };
+}
+
+/** A spike alert: one red attachment; the facts as text, each cited review a field with its link. */
+export function formatAlert(input: AlertMessageInput): FormattedMessage {
+  const a = alertView(input);
+  const facts = [...a.what, a.since, ...(a.concentration ? [a.concentration] : [])].map((line) => fit(line, 500)).join('\n');
+  const inbox = a.inboxUrl ? `\n[${a.inboxLabel}](${markdownUrl(a.inboxUrl)})` : '';
+  const payload: MattermostPayload = {
+    attachments: [
+      {
+        fallback: plain(a.summary, MATTERMOST_LIMITS.fallback),
+        color: hex(a.color),
+        author_name: 'ARB',
+        title: fit(a.title, MATTERMOST_LIMITS.title),
+        text: facts + inbox,
+        fields: a.cited.map((r) => ({
+          short: false,
+          title: plain(`${r.stars} ${r.title ?? r.byline}`, MATTERMOST_LIMITS.title),
+          value: `${fit(`${r.excerpt}\n— ${r.byline}`, MATTERMOST_LIMITS.fieldValue)}${r.link ? `\n[Open](${markdownUrl(r.link)})` : ''}`,
+        })),
+        footer: `ARB · spike alert · ${a.storeName}`,
       },
     ],
   };

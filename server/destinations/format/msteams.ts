@@ -3,8 +3,9 @@
  * TextBlocks wrap and render a Markdown subset, so review text is Markdown-escaped; mentions need `<at>` plus
  * entities, so plain text cannot ping. The whole payload is kept under ~20 KB (the documented 28 KB minus headroom).
  */
-import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
-import { escapeMarkdown, fitRendered, utf8Length } from './text';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { alertView, withCited } from './alertView';
+import { escapeMarkdown, fitRendered, markdownUrl, utf8Length } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
 export const TEAMS_LIMITS = { payloadBytes: 20_000, title: 500, factValue: 1_000 } as const;
@@ -93,4 +94,21 @@ export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
       actions: w.manageUrl ? [{ type: 'Action.OpenUrl', title: 'Manage in ARB', url: w.manageUrl }] : [],
     }),
   };
+}
+
+/** A spike alert: the title in red, the facts, each cited review as a short block with its link. */
+export function formatAlert(input: AlertMessageInput): FormattedMessage {
+  const a = alertView(input);
+  const head: TextBlock[] = [
+    textBlock(`${fit(a.appTitle, 200)} · ${a.storeName}`, { size: 'Small', isSubtle: true }),
+    textBlock(fit(a.title, TEAMS_LIMITS.title), { size: 'Medium', weight: 'Bolder', color: 'Attention' }),
+    textBlock([...a.what, a.since, ...(a.concentration ? [a.concentration] : [])].map((line) => fit(line, 500)).join('\n\n')),
+  ];
+  const cited = a.cited.flatMap((r) => [
+    textBlock(`**${r.stars}${r.title ? ` ${fit(r.title, 300)}` : ''}**`, { spacing: 'Medium' }),
+    textBlock(`${fit(r.excerpt, 1_000)}\n\n_${fit(r.byline, 300)}_${r.link ? ` [Open](${markdownUrl(r.link)})` : ''}`, { size: 'Small' }),
+  ]);
+  const actions: OpenUrl[] = a.inboxUrl ? [{ type: 'Action.OpenUrl', title: a.inboxLabel, url: a.inboxUrl }] : [];
+  const payload = withCited(a.cited.length, (n) => envelope({ body: [...head, ...cited.slice(0, 2 * n)], actions }), (p) => payloadBytes(p) <= TEAMS_LIMITS.payloadBytes);
+  return { kind: 'json', body: payload };
 }

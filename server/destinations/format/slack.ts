@@ -3,7 +3,8 @@
  * body (≤3000, verbatim: no auto-linking of review text) · section fields (≤10, each ≤2000) · context with the link.
  * Review text goes through escapeSlack: & < > escaped (kills <!channel>, <@U…>, <url|text>), formatting neutralised.
  */
-import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { alertView } from './alertView';
 import { escapeSlack, escapeSlackControl, fitRendered, singleLine, truncate } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
@@ -86,5 +87,24 @@ export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
   ];
   if (w.manageUrl) blocks.push({ type: 'context', elements: [mrkdwn(slackLink(w.manageUrl, 'Manage this channel in ARB'))] });
   const payload: SlackPayload = { text: fit(w.summary, 300), blocks, unfurl_links: false, unfurl_media: false };
+  return { kind: 'json', body: payload };
+}
+
+/** A spike alert: header, what and how much, since when, where it concentrates, a few cited reviews with links. */
+export function formatAlert(input: AlertMessageInput): FormattedMessage {
+  const a = alertView(input);
+  const facts = [...a.what, a.since, ...(a.concentration ? [a.concentration] : [])];
+  const blocks: SlackBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: truncate(a.title, SLACK_LIMITS.header), emoji: true } },
+    { type: 'section', text: mrkdwn(fit(facts.join('\n'), SLACK_LIMITS.sectionText)) },
+  ];
+  for (const r of a.cited) {
+    const head = `${r.stars}${r.title ? ` *${fit(r.title, 300)}*` : ''}\n`;
+    const tail = `\n_${fit(r.byline, 300)}_${r.link ? ` · ${slackLink(r.link, 'Open')}` : ''}`;
+    blocks.push({ type: 'section', text: mrkdwn(head + fit(r.excerpt, SLACK_LIMITS.sectionText - head.length - tail.length) + tail) });
+  }
+  const context = [a.inboxUrl ? slackLink(a.inboxUrl, a.inboxLabel) : null, escapeSlack(a.storeName)].filter(Boolean);
+  blocks.push({ type: 'context', elements: [mrkdwn(context.join(' · '))] });
+  const payload: SlackPayload = { text: fit(a.summary, 300), blocks, unfurl_links: false, unfurl_media: false };
   return { kind: 'json', body: payload };
 }

@@ -3,7 +3,8 @@
  * (with `&` and `>`) becomes an HTML entity — a backslash would not be enough where the client skips Markdown —
  * Markdown is backslash-escaped and '@' broken. The Messages API caps a message at 7439 bytes; ARB stays under 7000.
  */
-import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import { alertView, withCited } from './alertView';
 import { breakMentions, escapeMarkdown, fitRendered, markdownUrl, utf8Length } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
@@ -49,5 +50,25 @@ export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
   const lines = [`**👋 ${w.heading}**`, fit(w.text, 2_000)];
   if (w.manageUrl) lines.push(`[Manage this space in ARB](${markdownUrl(w.manageUrl)})`);
   const payload: WebexPayload = { markdown: lines.join('\n\n') };
+  return { kind: 'json', body: payload };
+}
+
+/** A spike alert: bold title, the facts, each cited review quoted with its link; under the byte cap. */
+export function formatAlert(input: AlertMessageInput): FormattedMessage {
+  const a = alertView(input);
+  const cited = a.cited.map(
+    (r) => `**${r.stars}${r.title ? ` ${fit(r.title, 100)}` : ''}**  \n${fitBytes(r.excerpt, 1_000)}  \n_${fit(r.byline, 150)}_${r.link ? ` · [Open](${markdownUrl(r.link)})` : ''}`,
+  );
+  const assemble = (reviews: string[]) =>
+    [
+      `**${fit(a.title, WEBEX_LIMITS.title)}**`,
+      [...a.what, a.since, ...(a.concentration ? [a.concentration] : [])].map((line) => fit(line, 200)).join('  \n'),
+      ...reviews,
+      a.inboxUrl ? `[${a.inboxLabel}](${markdownUrl(a.inboxUrl)})` : null,
+    ]
+      .filter((part): part is string => part != null)
+      .join('\n\n');
+  const markdown = withCited(cited.length, (n) => assemble(cited.slice(0, n)), (m) => utf8Length(m) <= WEBEX_LIMITS.markdownBytes);
+  const payload: WebexPayload = { markdown };
   return { kind: 'json', body: payload };
 }

@@ -6,7 +6,7 @@
  * No length limits: the receiver is a program, not a chat. The body only depends on the message, so a retry sends the
  * same bytes (signed again with the time of the retry).
  */
-import type { FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, AppInfo, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -72,20 +72,40 @@ export function formatReview(input: ReviewMessageInput): FormattedMessage {
   return { kind: 'json', body: { type, timestamp: data.content_updated_at, data } };
 }
 
+/** The app as the public API names it, in the messages that are about an app rather than one review. */
+const appFields = (app: AppInfo) => ({ app_key: `${app.store}__${app.appId}`, app_id: app.appId, app_store: app.store, title: app.title });
+
 export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
-  const { app } = input;
   return {
     kind: 'json',
     body: {
       type: 'destination.connected',
       timestamp: null,
       data: {
-        app_key: `${app.store}__${app.appId}`,
-        app_id: app.appId,
-        app_store: app.store,
-        title: app.title,
+        ...appFields(input.app),
         recent_reviews: input.recentCount,
         manage_url: input.manageUrl,
+      },
+    },
+  };
+}
+
+/** `alert.spike`: the detector's numbers as they are, the cited reviews by id (GET v1/apps/{appKey}/reviews has them). */
+export function formatAlert(input: AlertMessageInput): FormattedMessage {
+  return {
+    kind: 'json',
+    body: {
+      type: 'alert.spike',
+      timestamp: iso(input.since),
+      data: {
+        id: input.episodeId,
+        ...appFields(input.app),
+        scope: input.scope,
+        since: iso(input.since),
+        signals: input.signals,
+        concentration: input.concentration,
+        cited_review_ids: input.cited.map((r) => r.reviewId),
+        inbox_url: input.inboxUrl,
       },
     },
   };

@@ -1,0 +1,17 @@
+/**
+ * What an episode's alert says, stored with the episode when it opens (spike_episodes.details): the detector's
+ * evidence, where the 1–2★ reviews concentrate and a few of them, cited. The message is built from this at send time
+ * (message.ts), so a retry says exactly what the first attempt did.
+ */
+import type { AlertCitedReview } from '../destinations/types';
+import type { Concentration, Scope, Signal } from './detector';
+
+/** A cited review as stored: the message's fields but its id, as a number; its link is made at send time. */
+export type CitedReview = Omit<AlertCitedReview, 'reviewId' | 'link'> & { id: number };
+
+export type AlertDetails = {
+  scope: Scope;
+  signals: Signal[];
+  concentration: Concentration[];
+  cited: CitedReview[];
+};
