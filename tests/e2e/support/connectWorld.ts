@@ -9,11 +9,18 @@
  *   POST /__control/connect/hook?platform=slack             → { id, url }         a new receiver
  *   POST /__control/connect/next-install?platform=slack&hook=<id>   the next "Add to Slack" creates this receiver's URL
  *   GET  /__control/connect/delivered?hook=<id>&count=<n>&timeout=<ms>  → { requests: [{ raw, body }] } once ≥ n
+ *
+ * And Slack's interactive side (the Reply button), where Slack itself would act: the server runs with
+ * SLACK_SIGNING_SECRET = E2E_SLACK_SIGNING_SECRET, and a test signs what "Slack" posts to ARB with it.
+ *   POST /__control/connect/slack/user?hook=<id>&email=<e>   → SlackUser   a person in the workspace that installed <id>
+ *   POST /__control/connect/slack/click?user=<id>&value=<v>  → { payload, responseUrl, triggerId }   a click on Reply
+ *   GET  /__control/connect/slack/opened?count=<n>&timeout=<ms>  → { opened: [{ token, triggerId, view }] } once ≥ n
+ *   GET  /__control/connect/slack/responses?path=<response_url path>  → { posts: [...] } what ARB posted there
  */
 import { json, type FakeHandler } from '../../fakes/http';
 import type { AppStoreFeedStore } from '../../fakes/appStoreFeed';
 import { CHAT_PLATFORMS, type ChatHook, type ChatPlatform, type ChatWebhooks } from '../../fakes/chatWebhooks';
-import { startSlackOAuth } from '../../fakes/slackOAuth';
+import { addSlackUser, buttonClick, startSlackOAuth, type OpenedView, type SlackUser } from '../../fakes/slackOAuth';
 import { startDiscordOAuth } from '../../fakes/discordOAuth';
 import { itunesApp, type DemoCatalog } from '../../fixtures/catalog';
 
@@ -26,6 +33,8 @@ export type ConnectFakes = {
 };
 
 const MAX_WAIT_MS = 30_000;
+/** The Slack app's signing secret the end-to-end server runs with (a test's stand-in for Slack signs with it too). */
+export const E2E_SLACK_SIGNING_SECRET = 'e2e0slack0signing0secret0a1b2c3d4';
 let nextTrackId = 6_500_000_000;
 
 export async function startConnectFakes(world: { catalog: DemoCatalog; feed: AppStoreFeedStore; chat: ChatWebhooks }): Promise<ConnectFakes> {
@@ -84,11 +93,33 @@ export async function startConnectFakes(world: { catalog: DemoCatalog; feed: App
       }
       return json(res, 200, { requests: hook.delivered().map((r) => ({ raw: r.raw, body: r.body })) }), true;
     }
+    if (req.method === 'POST' && what === 'slack/user') {
+      const hook = hooks.get(req.query.get('hook') ?? '');
+      if (!hook || hook.platform !== 'slack') return json(res, 400, { error: 'hook= of a Slack receiver is required' }), true;
+      // The chat fake's Slack URLs are /services/T…/B…/…, as Slack's are: the workspace is the first part.
+      return json(res, 200, addSlackUser(slack, new URL(hook.url).pathname.split('/')[2], req.query.get('email'))), true;
+    }
+    if (req.method === 'POST' && what === 'slack/click') {
+      const user = slack.users.get(req.query.get('user') ?? '');
+      if (!user) return json(res, 400, { error: 'user= of a Slack user made by slack/user is required' }), true;
+      return json(res, 200, buttonClick(slack, slack.url, user, { action_id: 'arb_reply', value: req.query.get('value') ?? '' })), true;
+    }
+    if (req.method === 'GET' && what === 'slack/opened') {
+      const count = Number(req.query.get('count') ?? 0);
+      const deadline = Date.now() + Math.min(Number(req.query.get('timeout') ?? 15_000), MAX_WAIT_MS);
+      while (slack.opened.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      if (slack.opened.length < count) return json(res, 408, { error: `expected ${count} opened forms, got ${slack.opened.length}` }), true;
+      return json(res, 200, { opened: slack.opened }), true;
+    }
+    if (req.method === 'GET' && what === 'slack/responses') {
+      return json(res, 200, { posts: slack.responses.get(req.query.get('path') ?? '') ?? [] }), true;
+    }
     return json(res, 404, { error: `no control route ${req.method} ${req.path}` }), true;
   };
 
   return {
     env: {
+      SLACK_SIGNING_SECRET: E2E_SLACK_SIGNING_SECRET,
       SLACK_API_BASE_URL: slack.apiBaseUrl,
       SLACK_CLIENT_ID: slack.clientId,
       SLACK_CLIENT_SECRET: slack.clientSecret,
@@ -135,5 +166,21 @@ export class ConnectControl {
 
   async delivered(hookId: string, count: number, timeoutMs = 20_000): Promise<Delivered[]> {
     return (await this.send<{ requests: Delivered[] }>('GET', 'delivered', { hook: hookId, count, timeout: timeoutMs })).requests;
+  }
+
+  slackUser(hookId: string, email: string): Promise<SlackUser> {
+    return this.send('POST', 'slack/user', { hook: hookId, email });
+  }
+
+  slackClick(userId: string, value: string): Promise<{ payload: Record<string, unknown>; responseUrl: string; triggerId: string }> {
+    return this.send('POST', 'slack/click', { user: userId, value });
+  }
+
+  async slackOpened(count: number, timeoutMs = 20_000): Promise<OpenedView[]> {
+    return (await this.send<{ opened: OpenedView[] }>('GET', 'slack/opened', { count, timeout: timeoutMs })).opened;
+  }
+
+  async slackResponses(responseUrl: string): Promise<unknown[]> {
+    return (await this.send<{ posts: unknown[] }>('GET', 'slack/responses', { path: new URL(responseUrl).pathname })).posts;
   }
 }

@@ -1,0 +1,83 @@
+// Replying from Slack, against the built server with its real engine: a signed-in owner's App Store app is read
+// through App Store Connect with its credentials, the owner adds a channel with "Add to Slack" (the loopback Slack's
+// OAuth), and the review's message arrives there with a Reply button. Slack's side is played by the test: it clicks
+// (the click is made by the Slack fake, which then expects views.open with that trigger), posts it to ARB signed with
+// the app's signing secret, fills the form ARB opened and submits it. The reply reaches App Store Connect, the message
+// is updated with the reply and its author, and the inbox shows "Published" once the next poll finds it on the store.
+// The refusals (unsigned or stale requests, non-members, over-long text, revoked workspaces) are in
+// tests/api/slackReply.test.ts.
+import { interactionBody, slackSignatureHeaders, viewSubmission } from '../fakes/slackOAuth';
+import { choosePlatform, expect, searchAndPick, test, uniqueWord } from './support/connectFlow';
+import { E2E_SLACK_SIGNING_SECRET } from './support/connectWorld';
+import { StoreApiControl } from './support/storeApis';
+
+// Real polls every 5 s: the review arrives with one, the reply is confirmed by another.
+test.describe.configure({ timeout: 150_000 });
+
+type Block = { type: string; elements?: Array<{ action_id?: string; value?: string; text?: { text: string } }> };
+
+test('reply from the Slack button: the form opens with the store’s limit, the reply reaches the store and the message, then "Published"', async ({ page, signIn, connect }) => {
+  const stores = new StoreApiControl(process.env.E2E_CONTROL_URL!);
+  const tag = uniqueWord();
+  const ios = await stores.iosApp(`${tag} Lantern`, { body: `Export to PDF crashes ${tag}slack`, author: 'Maya K' });
+  const owner = await signIn(page, { redirectTo: '/dashboard/reviews' });
+  await page.waitForURL((u) => u.pathname === '/dashboard/reviews');
+  const bearer = { Authorization: `Bearer ${owner.authToken}` };
+  const added = await page.request.post('/api/v1/org/apps', { headers: bearer, data: { app_id: ios.app_id, app_store: 'apple_app_store' } });
+  expect(added.status(), await added.text()).toBe(201);
+  const saved = await page.request.put(`/api/v1/org/apps/${encodeURIComponent(`apple_app_store__${ios.app_id}`)}/credentials`, { headers: bearer, data: ios.credentials });
+  expect(saved.status(), await saved.text()).toBe(200);
+
+  // "Add to Slack" while signed in: the channel belongs to the owner's organisation.
+  const hook = await connect.newHook('slack');
+  await connect.nextInstall('slack', hook.id);
+  await page.goto('/');
+  await searchAndPick(page, ios.title);
+  await choosePlatform(page, 'Slack');
+  await page.getByRole('button', { name: 'Add to Slack' }).click();
+  await page.waitForURL(/\/connect\/slack\?/);
+  await expect(page.getByRole('heading', { name: 'Connected to #app-reviews' })).toBeVisible({ timeout: 20_000 });
+
+  // The welcome, then the review (among the last ones) with a Reply button.
+  const delivered = await connect.delivered(hook.id, 2, 30_000);
+  const message = delivered.map((d) => d.body as { blocks: Block[] }).find((m) => JSON.stringify(m).includes(`${tag}slack`));
+  expect(message, 'the review’s message in the channel').toBeTruthy();
+  const button = message!.blocks.find((b) => b.type === 'actions')?.elements?.[0];
+  expect(button).toMatchObject({ action_id: 'arb_reply', text: { text: 'Reply' } });
+
+  // Slack: the owner (the same e-mail in their Slack profile) clicks Reply.
+  const post = (payload: unknown) => {
+    const body = interactionBody(payload);
+    return page.request.post('/api/v1/slack/interactions', { headers: slackSignatureHeaders(E2E_SLACK_SIGNING_SECRET, body), data: body });
+  };
+  const user = await connect.slackUser(hook.id, owner.email);
+  const before = (await connect.slackOpened(0)).length;
+  const click = await connect.slackClick(user.id, button!.value!);
+  const clicked = await post(click.payload);
+  expect(clicked.status(), await clicked.text()).toBe(200);
+  const form = (await connect.slackOpened(before + 1)).at(-1)!;
+  expect(form.triggerId).toBe(click.triggerId);
+  expect(JSON.stringify(form.view.blocks)).toContain('App Store replies can be 5,970 characters at most');
+  expect(JSON.stringify(form.view.blocks)).toContain(`${tag}slack`);
+
+  const submitted = await post(viewSubmission(user, form, { reply: { text: `Thanks Maya, PDF export is fixed in 3.1 ${tag}` } }));
+  expect(submitted.status(), await submitted.text()).toBe(200);
+
+  // The store got the reply; the message in the channel shows it and who sent it.
+  const posted = await stores.replies();
+  expect(posted.app_store.filter((p) => p.reviewId === ios.review_id).map((p) => p.responseBody)).toEqual([`Thanks Maya, PDF export is fixed in 3.1 ${tag}`]);
+  const update = (await connect.slackResponses(click.responseUrl)).at(-1) as { replace_original: boolean; blocks: Block[] };
+  expect(update.replace_original).toBe(true);
+  expect(JSON.stringify(update.blocks)).toContain(`Thanks Maya, PDF export is fixed in 3.1 ${tag}`);
+  expect(JSON.stringify(update.blocks)).toContain(owner.email);
+  expect(update.blocks.find((b) => b.type === 'actions')?.elements?.[0]).toMatchObject({ text: { text: 'Edit reply' } });
+
+  // The inbox: the reply, by the owner, published once a poll finds it on the store.
+  await page.goto('/dashboard/reviews');
+  const card = page.getByRole('region', { name: 'Reviews' }).getByRole('article').filter({ hasText: `${tag}slack` });
+  await expect(async () => {
+    await page.reload();
+    await expect(card.getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 40_000 });
+  await expect(card).toContainText(`Thanks Maya, PDF export is fixed in 3.1 ${tag}`);
+});
