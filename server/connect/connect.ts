@@ -63,6 +63,8 @@ export type ConnectContext = {
   ip: string;
   auth: AuthClaims | null;
   label?: string | null;
+  /** The Slack workspace an "Add to Slack" install came from (already saved by saveSlackWorkspace). */
+  slackTeamId?: string;
   /**
    * A signed-in user connecting their own address (the one they signed in with) skips the confirmation e-mail: they
    * proved the mailbox is theirs when they signed in. Ignored for any other address or without a sign-in.
@@ -111,6 +113,7 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     ...destinationTarget(req.platform, req.target),
     orgId,
     label: ctx.label ?? undefined,
+    ...(ctx.slackTeamId ? { slackTeamId: ctx.slackTeamId } : {}),
     apps: [{ store: req.app.store, appId: req.app.appId }],
     ...(req.app.store === 'apple_app_store' ? { country: req.country } : {}),
     createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,

@@ -15,7 +15,7 @@ import { env } from '../env';
 import { getDestinationStatus } from '../monitor/service';
 import { connectDestination, type ConnectContext, type ConnectResult } from './connect';
 import { authorizeUrl, exchangeCode, oauthConfigured } from './oauth';
-import { rememberSlackInstall } from '../slack/data';
+import { saveSlackWorkspace } from '../slack/data';
 import { MAX_PAYLOAD_CHARS, parseConnectionPayload, platformConnectBody } from './payload';
 import { newNonce, nonceCookie, readNonceCookie, signOAuthState, verifyOAuthState, type OAuthPlatform } from './state';
 
@@ -88,10 +88,13 @@ async function finishInstall(platform: OAuthPlatform, code: string, state: strin
   // Checked like a pasted URL: whatever the platform answered must still be that platform's webhook shape.
   const check = validateWebhookUrl(platform, webhook.url, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
   if (!check.ok) throw badGateway(`${platform === 'slack' ? 'Slack' : 'Discord'} answered with a webhook ARB cannot use (${check.error}).`);
-  const result = await connectDestination({ ...request, target: { kind: 'webhook', url: check.url, warning: check.warning ?? null } }, { ...ctx, label: webhook.label });
-  // The workspace's bot token lets review messages there carry a Reply button.
-  if (webhook.slack) await rememberSlackInstall(result.destination_id, webhook.slack);
-  return result;
+  // The workspace's bot token lets review messages there carry a Reply button: saved before the destination, which
+  // names the workspace from its first message on.
+  if (webhook.slack) await saveSlackWorkspace(webhook.slack);
+  return connectDestination(
+    { ...request, target: { kind: 'webhook', url: check.url, warning: check.warning ?? null } },
+    { ...ctx, label: webhook.label, ...(webhook.slack ? { slackTeamId: webhook.slack.teamId } : {}) },
+  );
 }
 
 export const slackCallbackEndpoint = endpoint({

@@ -101,6 +101,12 @@ export type NewDestination = DestinationTarget & {
   orgId?: string | null;
   /** Channel name when known (Slack OAuth gives it), shown on the status page. */
   label?: string;
+  /**
+   * "Add to Slack": the workspace (saved in slack_workspaces first) whose messages get a Reply button. Written with the
+   * destination, in its transaction, so the welcome and the first reviews — which the delivery loop may send at once —
+   * already carry the button.
+   */
+  slackTeamId?: string;
   filters?: DestinationFilters;
   apps: Array<AppRef & { /** Needed only if the app was not registered with ensureApp yet. */ title?: string; iconUrl?: string }>;
   /** iOS storefront to watch, or ALL_COUNTRIES; 'us' when absent (wantedSources.ts). */
@@ -234,6 +240,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
         ...(confirmedNow ? { confirmed_at: sql`now()` } : {}),
         ...(orgId && !existing.org_id ? { org_id: orgId, expires_at: null } : {}),
         ...(input.label ? { label: input.label } : {}),
+        ...(input.slackTeamId ? { slack_team_id: input.slackTeamId } : {}),
       });
     } else {
       await input.beforeInsert?.(trx);
@@ -250,6 +257,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
         target_hash: targetHash,
         target_hint: hint,
         label: input.label ?? null,
+        slack_team_id: input.slackTeamId ?? null,
         filters: JSON.stringify(filters),
         warning,
         welcome_count: welcomeCount,

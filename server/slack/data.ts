@@ -9,18 +9,18 @@ import type { StoredReview } from '../subscriptions/reviews';
 
 export type SlackInstall = { teamId: string; teamName: string | null; botToken: string; botUserId: string | null; scopes: string };
 
-/** Records (or refreshes: a reinstall gives a new token) a workspace's bot token, and ties the destination to it. */
-export async function rememberSlackInstall(destinationId: string, install: SlackInstall): Promise<void> {
+/**
+ * Records (or refreshes: a reinstall gives a new token) a workspace's bot token. The destination names the workspace
+ * (`destinations.slack_team_id`, written by createDestination).
+ */
+export async function saveSlackWorkspace(install: SlackInstall): Promise<void> {
   const db = await getDb();
-  await db.transaction().execute(async (trx) => {
-    await sql`
-      insert into slack_workspaces (team_id, team_name, bot_token_enc, bot_user_id, scopes)
-      values (${install.teamId}, ${install.teamName}, ${encryptSecret(install.botToken)}, ${install.botUserId}, ${install.scopes})
-      on conflict (team_id) do update
-         set team_name = excluded.team_name, bot_token_enc = excluded.bot_token_enc, bot_user_id = excluded.bot_user_id,
-             scopes = excluded.scopes, updated_at = now()`.execute(trx);
-    await sql`update destinations set slack_team_id = ${install.teamId} where id = ${destinationId}`.execute(trx);
-  });
+  await sql`
+    insert into slack_workspaces (team_id, team_name, bot_token_enc, bot_user_id, scopes)
+    values (${install.teamId}, ${install.teamName}, ${encryptSecret(install.botToken)}, ${install.botUserId}, ${install.scopes})
+    on conflict (team_id) do update
+       set team_name = excluded.team_name, bot_token_enc = excluded.bot_token_enc, bot_user_id = excluded.bot_user_id,
+           scopes = excluded.scopes, updated_at = now()`.execute(db);
 }
 
 /** A Slack destination a click came from, with its organisation and its workspace's bot token (decrypted). */
