@@ -4422,7 +4422,7 @@ export interface operations {
                             status_reason: string | null;
                             /** @description Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL. */
                             target: string;
-                            /** @description Stored only: reviews are not translated yet. */
+                            /** @description The language each review message is translated into (shown under the review), or null. */
                             translate_to: string | null;
                             warning: string | null;
                         }[];
@@ -4621,7 +4621,7 @@ export interface operations {
                             status_reason: string | null;
                             /** @description Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL. */
                             target: string;
-                            /** @description Stored only: reviews are not translated yet. */
+                            /** @description The language each review message is translated into (shown under the review), or null. */
                             translate_to: string | null;
                             warning: string | null;
                         };

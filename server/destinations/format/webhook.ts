@@ -29,6 +29,8 @@ export type WebhookReview = {
   language: string | null;
   store_permalink: string | null;
   sentiment: string | null;
+  /** The review in the destination's translate_to language (null without one, or when it is written in it already). */
+  translation: { language: string; title: string | null; body: string } | null;
   version: string | null;
   edited: boolean;
   previous_rating: number | null;
@@ -56,6 +58,9 @@ export function webhookReview(input: ReviewMessageInput): WebhookReview {
     language: r.language,
     store_permalink: r.permalink ?? app.storeUrl ?? null,
     sentiment: input.sentiment?.label ?? null,
+    translation: input.translation
+      ? { language: input.translation.language, title: input.translation.title ?? null, body: input.translation.body ?? input.translation.text }
+      : null,
     version: r.appVersion,
     edited: input.kind === 'updated',
     previous_rating: input.kind === 'updated' && input.previous && input.previous.rating !== r.rating ? input.previous.rating : null,
