@@ -99,7 +99,7 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
             </div>
           </fieldset>
           <ListField id={`${id}-translate`} label="Translate reviews into" value={translateTo} onChange={setTranslateTo} placeholder="e.g. en">
-            A language code, or empty for none. Each review's message then carries its translation into that language.
+            A language code, or empty for none. Each review&rsquo;s message then carries its translation into that language.
           </ListField>
           <div className={styles.row}>
             <button type="submit" className={styles.button} disabled={change.isPending || appKeys.length === 0}>
