@@ -10,6 +10,15 @@ export const DEFAULT_REPLY_TONE: ReplyTone = 'friendly';
 
 export const REPLY_TONE_LABELS: Record<ReplyTone, string> = { friendly: 'Friendly', formal: 'Formal', brief: 'Brief' };
 
+/** 'German' for 'de' (English names, as the rest of ARB writes them); the code itself when unknown. */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /** What to show (and answer, with 503) while no translation service and no language model is configured. */
 export const TRANSLATION_NOT_CONFIGURED =
   'Translation is not configured on this server. To turn it on, set LIBRETRANSLATE_URL (a self-hosted LibreTranslate), ' +

@@ -11,17 +11,7 @@ import { chat, type ChatMessage } from './llm/client';
 import { LlmError } from './llm/errors';
 import type { OrgReview } from './data';
 import { REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
-import type { ReplyTone } from '@/shared/ai';
-
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
-
-function languageName(code: string): string {
-  try {
-    return languageNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+import { languageName, type ReplyTone } from '@/shared/ai';
 
 /** How each tone is asked for, and the length the model aims at (the store's limit is the ceiling). */
 const TONES: Record<ReplyTone, { instruction: string; aimChars: number }> = {

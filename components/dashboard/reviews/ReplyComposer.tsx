@@ -13,7 +13,7 @@ import type { InboxReview } from '@/lib/api/reviews';
 import { ApiError } from '@/lib/api/client';
 import { useDraftInfo, useDraftReply } from '@/lib/queries/ai';
 import { useCreateTemplate, useDeleteTemplate, useReplyTemplates, useSendReply } from '@/lib/queries/replies';
-import { DEFAULT_REPLY_TONE, REPLY_TONE_LABELS, REPLY_TONES, type ReplyTone } from '@/shared/ai';
+import { DEFAULT_REPLY_TONE, languageName, REPLY_TONE_LABELS, REPLY_TONES, type ReplyTone } from '@/shared/ai';
 import { fillTemplate, REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
 import { errorToast } from '../common';
 import styles from '../Dashboard.module.css';
@@ -77,15 +77,6 @@ function Templates({ review, text, setText }: { review: ComposerProps['review'];
       </button>
     </div>
   );
-}
-
-const languageNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'language' }) : null;
-function languageName(code: string): string {
-  try {
-    return languageNames?.of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 /** The tone (kept for the app once used) and "Draft a reply", which fills the text box with the model's draft. */

@@ -8,6 +8,7 @@ import { ApiError } from '@/lib/api/client';
 import type { InboxReview } from '@/lib/api/reviews';
 import type { ReviewTranslation } from '@/lib/api/ai';
 import { useTranslateReview } from '@/lib/queries/ai';
+import { languageName } from '@/shared/ai';
 import { errorToast } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
@@ -24,14 +25,6 @@ const PROVIDERS: Record<ReviewTranslation['provider'], string> = {
 export function readerLanguage(): string {
   const tag = typeof navigator !== 'undefined' ? (navigator.languages?.[0] ?? navigator.language) : '';
   return (/^[a-z]{2,3}/i.exec(tag ?? '')?.[0] ?? 'en').toLowerCase();
-}
-
-function languageName(code: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 export default function Translation({ review, language = readerLanguage() }: { review: Pick<InboxReview, 'id' | 'language'>; language?: string }) {
