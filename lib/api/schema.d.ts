@@ -760,6 +760,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/reviews/{id}/draft-reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a reply draft for the review would be: its app's tone, the review's language, the store's limit, and whether a language model is configured */
+        get: operations["getApiV1OrgReviewsIdDraftReply"];
+        put?: never;
+        /** Draft a reply to the review with the language model, in the review's language and the app's tone (a tone given is kept for the app); nothing is sent */
+        post: operations["postApiV1OrgReviewsIdDraftReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/reviews/{id}/reply": {
         parameters: {
             query?: never;
@@ -773,6 +791,23 @@ export interface paths {
         post: operations["postApiV1OrgReviewsIdReply"];
         /** Delete the review's reply from the App Store (Google Play has no delete: send a new reply instead) */
         delete: operations["deleteApiV1OrgReviewsIdReply"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reviews/{id}/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A review's title and body in another language (translated once, then answered from the cache until the review is edited) */
+        post: operations["postApiV1OrgReviewsIdTranslate"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4424,7 +4459,7 @@ export interface operations {
                             status_reason: string | null;
                             /** @description Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL. */
                             target: string;
-                            /** @description Stored only: reviews are not translated yet. */
+                            /** @description The language each review message is translated into (shown under the review), or null. */
                             translate_to: string | null;
                             warning: string | null;
                         }[];
@@ -4626,7 +4661,7 @@ export interface operations {
                             status_reason: string | null;
                             /** @description Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL. */
                             target: string;
-                            /** @description Stored only: reviews are not translated yet. */
+                            /** @description The language each review message is translated into (shown under the review), or null. */
                             translate_to: string | null;
                             warning: string | null;
                         };
@@ -5960,6 +5995,190 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgReviewsIdDraftReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            language: string;
+                            /** @description false: drafting needs a language model; `not_configured` says which settings. */
+                            language_model: boolean;
+                            /** @description The store's limit in characters. */
+                            max: number;
+                            not_configured: string | null;
+                            /** @enum {string} */
+                            tone: "friendly" | "formal" | "brief";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgReviewsIdDraftReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The tone to write in, kept as the app's tone from now on; the app's tone when absent.
+                     * @enum {string}
+                     */
+                    tone?: "friendly" | "formal" | "brief";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            characters: number;
+                            language: string;
+                            max: number;
+                            text: string;
+                            /** @enum {string} */
+                            tone: "friendly" | "formal" | "brief";
+                            /** @description true: the model's reply was over the store's limit even when asked again, and was cut to fit. */
+                            trimmed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiV1OrgReviewsIdReply: {
         parameters: {
             query?: never;
@@ -6122,6 +6341,110 @@ export interface operations {
             };
             /** @description Method not allowed (see the Allow header) */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgReviewsIdTranslate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The language to translate into (ISO 639-1, e.g. "en"). */
+                    language: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            body: string;
+                            language: string;
+                            /**
+                             * @description Who translated it; original: the review is written in that language already.
+                             * @enum {string}
+                             */
+                            provider: "libretranslate" | "deepl" | "google" | "llm" | "original";
+                            review_id: string;
+                            title: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -104,3 +104,34 @@ export async function storeTranslations(
     )
     .execute();
 }
+
+/** A review of one of the organisation's apps, with what a translation or a reply draft needs. */
+export type OrgReview = {
+  id: number;
+  app_key: string;
+  store: string;
+  app_title: string;
+  author_name: string;
+  title: string | null;
+  body: string;
+  rating: number;
+  language: string | null;
+  text_language: string | null;
+  reply_tone: string;
+};
+
+/** The review `reviewId` when it belongs to one of `orgId`'s apps; undefined otherwise. */
+export async function orgReview(orgId: string, reviewId: string, db?: DB): Promise<OrgReview | undefined> {
+  const r = await sql<OrgReview>`
+    select r.id, r.app_key, a.store, a.title as app_title, r.author_name, r.title, r.body, r.rating, r.language, r.text_language, oa.reply_tone
+      from reviews r
+      join org_apps oa on oa.app_key = r.app_key and oa.org_id = ${orgId}
+      join apps a on a.key = r.app_key
+     where r.id = ${reviewId}::bigint`.execute(await dbOf(db));
+  return r.rows[0];
+}
+
+/** Keeps `tone` as the tone of replies drafted for the organisation's app. */
+export async function setReplyTone(orgId: string, appKey: string, tone: string, db?: DB): Promise<void> {
+  await (await dbOf(db)).updateTable('org_apps').set({ reply_tone: tone }).where('org_id', '=', orgId).where('app_key', '=', appKey).execute();
+}

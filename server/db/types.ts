@@ -220,7 +220,7 @@ export interface DestinationsTable {
   lease_until: NullableTimestamp;
   /** Anonymous chat connections: paused after this time unless claimed (server/monitor/anonymous.ts). */
   expires_at: NullableTimestamp;
-  /** Language its reviews should be translated into (e.g. "en"); stored, not acted on yet. */
+  /** Language its reviews should be translated into (e.g. "en"); each review message carries its translation. */
   translate_to: string | null;
   /** Webhook destinations: the `whsec_…` signing secret, encrypted (server/crypto.ts); null for other platforms. */
   signing_secret_enc: string | null;
@@ -369,6 +369,8 @@ export interface OrgAppsTable {
   credentials_checked_at: NullableTimestamp;
   /** 0019: paused because the plan allows fewer apps: not polled for the organisation, nothing delivered from it. */
   plan_paused_at: NullableTimestamp;
+  /** 0022: the tone "Draft a reply" writes in for this app ('friendly' | 'formal' | 'brief'). */
+  reply_tone: ColumnType<string, string | undefined, string>;
 }
 
 // ── 0013 API keys ──────────────────────────────────────────────────────────────────────────────────────────────────

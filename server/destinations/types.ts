@@ -19,7 +19,8 @@ export type ReviewMessageInput = {
   review: NormalizedReview;
   app: AppInfo;
   sentiment?: Sentiment | null;
-  translation?: { text: string; language: string } | null;
+  /** The review in another language: `text` as people read it (title, blank line, body); title and body apart for programs. */
+  translation?: { text: string; language: string; title?: string | null; body?: string } | null;
   /** For 'updated': what it was before. */
   previous?: { rating: number; body: string; title: string | null } | null;
   /**

@@ -44,7 +44,9 @@ import v1OrgMembersId from '@/pages/api/v1/org/members/[id]';
 import v1OrgReplyTemplates from '@/pages/api/v1/org/reply-templates/index';
 import v1OrgReplyTemplatesId from '@/pages/api/v1/org/reply-templates/[id]';
 import v1OrgReviews from '@/pages/api/v1/org/reviews/index';
+import v1OrgReviewsIdDraftReply from '@/pages/api/v1/org/reviews/[id]/draft-reply';
 import v1OrgReviewsIdReply from '@/pages/api/v1/org/reviews/[id]/reply';
+import v1OrgReviewsIdTranslate from '@/pages/api/v1/org/reviews/[id]/translate';
 import v1OrgReviewsExportCsv from '@/pages/api/v1/org/reviews/export.csv';
 import v1PublicAppDetails from '@/pages/api/v1/public/app-details';
 import v1PublicConfig from '@/pages/api/v1/public/config';
@@ -103,7 +105,9 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/reply-templates', route: v1OrgReplyTemplates },
   { path: '/api/v1/org/reply-templates/[id]', route: v1OrgReplyTemplatesId },
   { path: '/api/v1/org/reviews', route: v1OrgReviews },
+  { path: '/api/v1/org/reviews/[id]/draft-reply', route: v1OrgReviewsIdDraftReply },
   { path: '/api/v1/org/reviews/[id]/reply', route: v1OrgReviewsIdReply },
+  { path: '/api/v1/org/reviews/[id]/translate', route: v1OrgReviewsIdTranslate },
   { path: '/api/v1/org/reviews/export.csv', route: v1OrgReviewsExportCsv },
   { path: '/api/v1/public/app-details', route: v1PublicAppDetails },
   { path: '/api/v1/public/config', route: v1PublicConfig },

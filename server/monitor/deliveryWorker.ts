@@ -28,6 +28,7 @@ import { OPEN } from './deliveryStatus';
 import { createDeliveryMarks, type Delivered, type DeliveryMarks } from './deliveryMarks';
 import { createQueueLoader } from './deliveryQueue';
 import { buildMessage, type OpenDelivery } from './messages';
+import { translationsForDelivery } from '../ai/translate/deliveries';
 import { rateLimitPauseReason } from './pauses';
 
 export type DeliveryWorkerOptions = {
@@ -68,6 +69,9 @@ export type ClaimedDestination = {
   consecutive_failures: number;
   /** The Slack workspace it was installed from ("Add to Slack"), for the Reply button. */
   slack_team_id: string | null;
+  /** Its organisation (null: an anonymous connection) and the language its reviews are translated into, if any. */
+  org_id: string | null;
+  translate_to: string | null;
 };
 
 const BATCH = 100;
@@ -115,7 +119,7 @@ export async function claimDestinations(db: DB, workerId: string, limit: number,
         order by dd.next_send_at
         limit ${limit}
         for update skip locked)
-    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures, d.slack_team_id`.execute(db);
+    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures, d.slack_team_id, d.org_id, d.translate_to`.execute(db);
   return r.rows;
 }
 
@@ -224,6 +228,10 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
     outer: for (;;) {
       const batch = await loadQueue(dest.id);
       if (batch.length === 0) break;
+      // One translation call per batch (cached per review), before the first message of it goes out.
+      const translations = dest.translate_to
+        ? await translationsForDelivery(dest.org_id, dest.translate_to, batch.flatMap((d) => (d.review_id === null ? [] : [Number(d.review_id)])))
+        : null;
       for (const d of batch) {
         // A success carried over from the previous batch is not recorded yet, so the reload still lists it as open.
         if (d.id === (delivered as Delivered | null)?.id) continue;
@@ -250,7 +258,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
 
         let message: FormattedMessage;
         try {
-          message = await buildMessage(dest.platform, target, d, { id: dest.id, slackTeamId: dest.slack_team_id });
+          message = await buildMessage(dest.platform, target, d, { id: dest.id, slackTeamId: dest.slack_team_id }, translations?.get(Number(d.review_id)));
         } catch (err) {
           // A formatter bug must not wedge the queue behind this one message.
           const error = `This message could not be formatted: ${(err as Error).message}`;

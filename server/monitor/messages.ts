@@ -85,6 +85,19 @@ function sentimentOf(d: OpenDelivery): ReviewMessageInput['sentiment'] {
   return { label: d.sentiment, score: d.sentiment_score ?? 0 };
 }
 
+/** A translation of the review (title and body), as a message shows it. */
+export type MessageTranslation = { language: string; title: string | null; body: string };
+
+/**
+ * The translation line of a review message: only when the message shows the review's current text, the one the
+ * translation was made from (an announcement of an edit that was edited again since shows an older text).
+ */
+function translationOf(d: OpenDelivery, shown: NormalizedReview, t: MessageTranslation | null | undefined): ReviewMessageInput['translation'] {
+  if (!t || shown.body !== (d.body ?? '') || shown.title !== d.title) return null;
+  const text = [t.title?.trim(), t.body.trim()].filter(Boolean).join('\n\n');
+  return text ? { text, language: t.language, title: t.title, body: t.body } : null;
+}
+
 /**
  * E-mails use ARB's address-level unsubscribe (server/subscriptions): the link opens a page that asks first (mail
  * scanners open links), and List-Unsubscribe points at the one-click POST endpoint (RFC 8058).
@@ -112,9 +125,19 @@ export function replyActionFor(platform: Platform, destination: MessageDestinati
   return { kind: 'link', url: `${e.APP_URL}/dashboard/reviews?${new URLSearchParams({ review: String(reviewId) })}` };
 }
 
-/** `target` is the destination's decrypted webhook URL or e-mail address (e-mails need it for their unsubscribe link). */
-export async function buildMessage(platform: Platform, target: string, d: OpenDelivery, destination?: MessageDestination): Promise<FormattedMessage> {
+/**
+ * `target` is the destination's decrypted webhook URL or e-mail address (e-mails need it for their unsubscribe link);
+ * `translation`, the review in the destination's `translate_to` language, when there is one.
+ */
+export async function buildMessage(
+  platform: Platform,
+  target: string,
+  d: OpenDelivery,
+  destination?: MessageDestination,
+  translation?: MessageTranslation | null,
+): Promise<FormattedMessage> {
   const app = appInfoOf({ store: d.app_store, app_id: d.app_id, title: d.app_title, icon_url: d.app_icon_url, store_url: d.app_store_url });
+  const shown = reviewOf(d);
   const message: OutgoingMessage =
     d.kind === 'welcome'
       ? { type: 'welcome', input: { app, recentCount: d.welcome_recent ?? 0, manageUrl: `${env().APP_URL}/dashboard` } }
@@ -125,9 +148,10 @@ export async function buildMessage(platform: Platform, target: string, d: OpenDe
           input: {
             kind: d.kind,
             reviewId: d.review_id === null ? null : String(d.review_id),
-            review: reviewOf(d),
+            review: shown,
             app,
             sentiment: sentimentOf(d),
+            translation: translationOf(d, shown, translation),
             previous: d.kind === 'updated' && d.prev_body !== null ? { rating: d.prev_rating ?? 0, body: d.prev_body, title: d.prev_title } : null,
             replyAction: replyActionFor(platform, destination, d.review_id),
           },

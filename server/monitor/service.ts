@@ -380,7 +380,7 @@ export type DestinationSettings = {
   filters?: DestinationFilters;
   /** The apps it watches (app keys of registered apps; at least one). */
   appKeys?: string[];
-  /** Language to translate its reviews into, or null for none. Stored only: nothing translates yet. */
+  /** Language to translate its reviews into, or null for none. Each review message carries its translation (server/ai/translate/deliveries.ts). */
   translateTo?: string | null;
   /** Whether it receives spike alerts for its apps (server/alerts). */
   spikeAlerts?: boolean;

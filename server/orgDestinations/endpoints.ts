@@ -71,7 +71,7 @@ const destinationShape = z.object({
   target: z.string().meta({ description: 'Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL.' }),
   apps: z.array(appShape),
   filters: z.object({ ratings: z.array(z.number()).optional(), countries: z.array(z.string()).optional(), languages: z.array(z.string()).optional(), keywords: z.array(z.string()).optional() }),
-  translate_to: z.string().nullable().meta({ description: 'Stored only: reviews are not translated yet.' }),
+  translate_to: z.string().nullable().meta({ description: 'The language each review message is translated into (shown under the review), or null.' }),
   spike_alerts: z.boolean().meta({ description: 'Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too.' }),
   status: z.enum(['active', 'paused', 'disabled', 'pending_confirmation']),
   status_reason: z.string().nullable(),

@@ -35,7 +35,7 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 /** Longer than any store allows: the store's own limit is checked with the review's store known. */
 const TEXT_MAX = 10_000;
 
-const reviewIdParam = z.object({ id: z.string() }).transform(({ id }, ctx) => {
+export const reviewIdParam = z.object({ id: z.string() }).transform(({ id }, ctx) => {
   if (!/^\d{1,18}$/.test(id)) ctx.addIssue({ code: 'custom', message: 'not a review id (digits).', path: ['id'] });
   return { id };
 });

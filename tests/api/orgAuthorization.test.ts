@@ -36,6 +36,9 @@ const CASES: Record<string, Partial<Record<Method, Case>>> = {
   // Members reply; this app has no store credentials, so the member's reply stops there (409), not at the role.
   '/api/v1/org/reviews/[id]/reply': { POST: { body: { text: 'Thanks!' }, memberGets: 409 }, DELETE: { memberGets: 409 } },
   '/api/v1/org/reply-templates/[id]': { PATCH: { body: { name: 'Renamed' }, memberMay: true }, DELETE: { memberMay: true } },
+  // Members translate and draft; this server has no translator and no language model, so they stop there (503).
+  '/api/v1/org/reviews/[id]/translate': { POST: { body: { language: 'de' }, memberGets: 503 } },
+  '/api/v1/org/reviews/[id]/draft-reply': { GET: { memberMay: true }, POST: { body: {}, memberGets: 503 } },
 };
 
 /** A well-formed App Store Connect key (a body that passes validation, so the refusal comes from authorization). */
@@ -90,6 +93,8 @@ async function world(): Promise<World> {
       '/api/v1/org/apps/[appKey]/stats': appKey,
       '/api/v1/org/apps/[appKey]/credentials': appKey,
       '/api/v1/org/reviews/[id]/reply': String(review.id),
+      '/api/v1/org/reviews/[id]/translate': String(review.id),
+      '/api/v1/org/reviews/[id]/draft-reply': String(review.id),
       '/api/v1/org/reply-templates/[id]': template.json.data.id,
     },
   };

@@ -1,6 +1,7 @@
 // The inbox's reply composer against a loopback API: the store's limit counted as you type and refused before sending,
 // a template filled with the reviewer's name and the app's title, what is sent, the server's refusal as a toast, and
-// what it says when the app has no store credentials.
+// what it says when the app has no store credentials; "Draft a reply" (the app's tone, the draft in the text box, never
+// sent by itself) and what the button says when the server has no language model.
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -107,6 +108,45 @@ describe('Reply composer', () => {
     await screen.findByText('Template "Fixed" saved');
     const saved = fake.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === TEMPLATES);
     expect(saved.map((r) => JSON.parse(r.body))).toEqual([{ app_key: 'google_play_store__com.lantern.notes', name: 'Fixed', body: 'Fixed in 2.1, {author}!' }]);
+  });
+
+  test("Draft a reply: starts at the app's tone, fills the text box with the model's draft in the tone chosen, sends nothing", async () => {
+    const DRAFT = '/api/v1/org/reviews/42/draft-reply';
+    const text = 'Danke, Rin! Das Update 2.1 behebt den Absturz.';
+    fake = await startApiFake([
+      templates([]),
+      route('GET', DRAFT, ok({ tone: 'formal', language: 'de', max: 350, language_model: true, not_configured: null })),
+      route('POST', DRAFT, ok({ text, tone: 'brief', language: 'de', characters: 46, max: 350, trimmed: false })),
+    ]);
+    const { user } = render(
+      <>
+        <Toaster />
+        <ReplyComposer review={review()} hasCredentials onDone={() => undefined} />
+      </>,
+    );
+    const tone = (await screen.findByLabelText('Tone')) as HTMLSelectElement;
+    await waitFor(() => expect(tone.value).toBe('formal'));
+    await user.selectOptions(tone, 'brief');
+    await user.click(screen.getByRole('button', { name: 'Draft a reply' }));
+    await screen.findByText('Draft written in German: read it, edit it, then send it');
+    expect((screen.getByLabelText('Your reply') as HTMLTextAreaElement).value).toBe(text);
+    expect(screen.getByText('46 / 350 characters')).toBeTruthy();
+    const drafts = fake.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === DRAFT);
+    expect(drafts.map((r) => JSON.parse(r.body))).toEqual([{ tone: 'brief' }]);
+    expect(posts()).toHaveLength(0); // the person sends it, not the draft
+  });
+
+  test('without a language model the Draft button is off and says what to configure', async () => {
+    const words = 'Drafting replies needs a language model, and none is configured on this server. To turn it on, set LLM_BASE_URL and LLM_MODEL.';
+    fake = await startApiFake([templates([]), route('GET', '/api/v1/org/reviews/42/draft-reply', ok({ tone: 'friendly', language: 'en', max: 350, language_model: false, not_configured: words }))]);
+    render(<ReplyComposer review={review()} hasCredentials onDone={() => undefined} />);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe(words);
+    const button = screen.getByRole('button', { name: 'Draft a reply' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute('title')).toBe(words);
+    expect(button.getAttribute('aria-describedby')).toBe(note.id);
+    expect(fake.requests.filter(notPreflight).filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   test('without store credentials it says where to add them, and offers no text box', async () => {

@@ -4,15 +4,21 @@
  * Its "translation" is visible and deterministic: `[de] text`.
  *
  *   const lt = await startFakeLibreTranslate({ apiKey: 'k' });   // env LIBRETRANSLATE_URL = lt.url
+ *   lt.failTranslations(2);   // the next two /translate calls answer 500 {"error": …}, as a crashed worker does
  */
 import { json, startFakeServer, type FakeServer } from './http';
 
 const LANGUAGES = ['en', 'de', 'es', 'fr', 'it', 'pt', 'nl', 'ja'];
 const names = new Intl.DisplayNames(['en'], { type: 'language' });
 
-export type FakeLibreTranslate = FakeServer & { translateCalls(): Array<{ q: string[]; source: string; target: string }> };
+export type FakeLibreTranslate = FakeServer & {
+  translateCalls(): Array<{ q: string[]; source: string; target: string }>;
+  /** The next `n` translations fail with 500 and LibreTranslate's error body. */
+  failTranslations(n: number): void;
+};
 
 export async function startFakeLibreTranslate(opts: { apiKey?: string } = {}): Promise<FakeLibreTranslate> {
+  let failing = 0;
   const server = await startFakeServer([
     (req, res) => {
       if (req.method === 'GET' && req.path === '/languages') {
@@ -37,6 +43,11 @@ export async function startFakeLibreTranslate(opts: { apiKey?: string } = {}): P
         json(res, 400, { error: `${body.target} is not supported` });
         return true;
       }
+      if (failing > 0) {
+        failing--;
+        json(res, 500, { error: 'Cannot translate text: worker crashed' });
+        return true;
+      }
       const q = Array.isArray(body.q) ? body.q : [body.q];
       const out = q.map((t) => (t ? `[${body.target}] ${t}` : ''));
       json(res, 200, Array.isArray(body.q) ? { translatedText: out } : { translatedText: out[0] });
@@ -45,6 +56,7 @@ export async function startFakeLibreTranslate(opts: { apiKey?: string } = {}): P
   ]);
   return {
     ...server,
+    failTranslations: (n) => void (failing = n),
     translateCalls: () =>
       server.requests.filter((r) => r.path === '/translate').map((r) => {
         const b = JSON.parse(r.body) as { q: string | string[]; source: string; target: string };

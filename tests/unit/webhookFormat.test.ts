@@ -46,6 +46,13 @@ describe('the webhook formatter', () => {
     });
   });
 
+  test("the destination's translation travels as data: language, title and body apart; absent without one", () => {
+    const translated = formatReviewFor('webhook', reviewInput({ reviewId: '7', translation: { text: 'Broken\n\nIt crashes.', language: 'en', title: 'Broken', body: 'It crashes.' } }));
+    expect(translated.kind === 'json' && translated.body).toMatchObject({ data: { translation: { language: 'en', title: 'Broken', body: 'It crashes.' } } });
+    const plain = formatReviewFor('webhook', reviewInput({ reviewId: '7' }));
+    expect(plain.kind === 'json' && 'translation' in (plain.body as { data: object }).data).toBe(false);
+  });
+
   test('an edit is review.updated with the rating before; a test message is review.test without an id; the welcome names the app', () => {
     const edit = formatReviewFor('webhook', reviewInput({ reviewId: '42', kind: 'updated', previous: { rating: 5, body: 'Loved it', title: 'Great' } }));
     expect(edit.kind === 'json' && edit.body).toMatchObject({ type: 'review.updated', data: { edited: true, previous_rating: 5 } });

@@ -85,7 +85,7 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
           {d.translate_to ? (
             <>
               <dt>Translate into</dt>
-              <dd>{d.translate_to} (saved; translation is not available yet)</dd>
+              <dd>{d.translate_to}</dd>
             </>
           ) : null}
           <dt>Spike alerts</dt>

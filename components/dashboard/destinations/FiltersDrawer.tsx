@@ -102,7 +102,7 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
             </div>
           </fieldset>
           <ListField id={`${id}-translate`} label="Translate reviews into" value={translateTo} onChange={setTranslateTo} placeholder="e.g. en">
-            A language code, or empty for none. Saved now; reviews are translated once translation is available.
+            A language code, or empty for none. Each review&rsquo;s message then carries its translation into that language.
           </ListField>
           <fieldset className={own.fieldset}>
             <legend>Spike alerts</legend>

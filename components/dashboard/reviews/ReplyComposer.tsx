@@ -1,14 +1,19 @@
 /**
  * The reply composer of one review in the inbox: a text box with the store's limit counted as you type (App Store
  * 5,970 characters, Google Play 350; over it, sending is refused here before anything is sent), the app's saved
- * templates ({author} and {app} filled in), saving the text as a template, and Send. Without store credentials for
- * the app it says where to add them instead (the Apps page's Store credentials).
+ * templates ({author} and {app} filled in), saving the text as a template, "Draft a reply" (the language model writes
+ * one in the review's language and the app's tone, into the text box: a person reads, edits and sends it; without a
+ * model the button says what to configure), and Send. Without store credentials for the app it says where to add
+ * them instead (the Apps page's Store credentials).
  */
 import Link from 'next/link';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { InboxReview } from '@/lib/api/reviews';
+import { ApiError } from '@/lib/api/client';
+import { useDraftInfo, useDraftReply } from '@/lib/queries/ai';
 import { useCreateTemplate, useDeleteTemplate, useReplyTemplates, useSendReply } from '@/lib/queries/replies';
+import { DEFAULT_REPLY_TONE, languageName, REPLY_TONE_LABELS, REPLY_TONES, type ReplyTone } from '@/shared/ai';
 import { fillTemplate, REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
 import { errorToast } from '../common';
 import styles from '../Dashboard.module.css';
@@ -74,6 +79,54 @@ function Templates({ review, text, setText }: { review: ComposerProps['review'];
   );
 }
 
+/** The tone (kept for the app once used) and "Draft a reply", which fills the text box with the model's draft. */
+function Drafting({ review, setText }: { review: ComposerProps['review']; setText: (t: string) => void }) {
+  const id = useId();
+  const store = review.app_store as ReplyStore;
+  const info = useDraftInfo(review.id);
+  const [tone, setTone] = useState<ReplyTone | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const chosen = tone ?? info.data?.tone ?? DEFAULT_REPLY_TONE;
+  const draft = useDraftReply({
+    onSuccess: (d) => {
+      setText(d.text);
+      setNote(d.trimmed ? `The draft was cut to fit ${STORE_NAMES[store]}'s ${d.max.toLocaleString('en-US')} characters: read it to the end.` : null);
+      toast.success(`Draft written in ${languageName(d.language)}: read it, edit it, then send it`);
+    },
+    onError: (e) => (e instanceof ApiError && e.code === 'llm_not_configured' ? setNote(e.message) : errorToast(e)),
+  });
+  const unavailable = info.data && !info.data.language_model ? info.data.not_configured : null;
+  const said = unavailable ?? note;
+  return (
+    <div className={own.templates}>
+      <label htmlFor={`${id}-tone`}>Tone</label>
+      <select id={`${id}-tone`} className={styles.input} value={chosen} onChange={(e) => setTone(e.target.value as ReplyTone)} title="Kept for this app: the next drafts use it too">
+        {REPLY_TONES.map((t) => (
+          <option key={t} value={t}>
+            {REPLY_TONE_LABELS[t]}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className={styles.quiet}
+        disabled={!!unavailable || draft.isPending}
+        aria-busy={draft.isPending}
+        aria-describedby={said ? `${id}-why` : undefined}
+        title={unavailable ?? "The language model writes a reply in the review's language; you read, edit and send it"}
+        onClick={() => draft.mutate({ reviewId: review.id, tone: chosen })}
+      >
+        {draft.isPending ? 'Drafting…' : 'Draft a reply'}
+      </button>
+      {said ? (
+        <p id={`${id}-why`} className={own.composerNote} role="note">
+          {said}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export default function ReplyComposer({ review, hasCredentials, onDone }: ComposerProps) {
   const id = useId();
   const store = review.app_store as ReplyStore;
@@ -111,6 +164,7 @@ export default function ReplyComposer({ review, hasCredentials, onDone }: Compos
       }}
     >
       <Templates review={review} text={text} setText={setText} />
+      <Drafting review={review} setText={setText} />
       <label htmlFor={`${id}-text`}>Your reply</label>
       <textarea
         id={`${id}-text`}

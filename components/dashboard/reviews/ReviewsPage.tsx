@@ -15,6 +15,7 @@ import { useExportReviews, useReviews } from '@/lib/queries/reviews';
 import { storefrontName } from '@/lib/storefronts';
 import { date, dateTime, errorToast, Skeleton } from '../common';
 import { Stars } from './reviewText';
+import Translation from './Translation';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
 
@@ -57,10 +58,12 @@ function ReviewCard({ review, app }: { review: InboxReview; app: OrgApp | undefi
       </header>
       {review.content_title ? <h3 className={own.reviewTitle}>{review.content_title}</h3> : null}
       <p className={own.body}>{review.content_body}</p>
+      {review.content_body || review.content_title ? <Translation review={review} /> : null}
       <p className={own.meta}>
         <span>{review.author_display_name}</span>
         {review.country ? <span>{storefrontName(review.country)}</span> : null}
         {review.version ? <span>Version {review.version}</span> : null}
+        {review.sentiment ? <span>{review.sentiment[0].toUpperCase() + review.sentiment.slice(1)}</span> : null}
         <time dateTime={review.content_updated_at}>{date(review.content_updated_at)}</time>
         <a href={review.store_permalink} target="_blank" rel="noreferrer">
           In the store

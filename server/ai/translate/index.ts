@@ -13,13 +13,11 @@ import { googleTranslate } from './google';
 import { libreTranslate } from './libreTranslate';
 import { llmTranslator } from './llm';
 import { TranslationError, type Translator } from './types';
+import { TRANSLATION_NOT_CONFIGURED } from '@/shared/ai';
 
 export { TranslationError, type Language, type Translator } from './types';
 
-/** What to show (and answer, with 503) while no translation service and no language model is configured. */
-export const TRANSLATION_NOT_CONFIGURED =
-  'Translation is not configured on this server. To turn it on, set LIBRETRANSLATE_URL (a self-hosted LibreTranslate), ' +
-  'DEEPL_API_KEY or GOOGLE_TRANSLATE_API_KEY, or an OpenAI-compatible language model with LLM_BASE_URL and LLM_MODEL.';
+export { TRANSLATION_NOT_CONFIGURED };
 
 function serviceFromEnv(): Translator | null {
   const e = env();

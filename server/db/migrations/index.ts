@@ -20,6 +20,7 @@ import * as m0018 from './0018_webhook_destinations';
 import * as m0019 from './0019_stripe_sync';
 import * as m0020 from './0020_review_enrichment';
 import * as m0021 from './0021_slack_workspaces';
+import * as m0022 from './0022_reply_tone';
 import * as m0023 from './0023_spike_alerts';
 
 /**
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '0019_stripe_sync': m0019,
   '0020_review_enrichment': m0020,
   '0021_slack_workspaces': m0021,
+  '0022_reply_tone': m0022,
   '0023_spike_alerts': m0023,
 };

@@ -32,6 +32,8 @@ export type WebhookReview = {
   language: string | null;
   store_permalink: string | null;
   sentiment: string | null;
+  /** Only for a destination with translate_to: the review in that language (absent when it is written in it already). */
+  translation?: { language: string; title: string | null; body: string };
   version: string | null;
   edited: boolean;
   previous_rating: number | null;
@@ -60,6 +62,9 @@ export function webhookReview(input: ReviewMessageInput): WebhookReview {
     language: r.language,
     store_permalink: r.permalink ?? app.storeUrl ?? null,
     sentiment: input.sentiment?.label ?? null,
+    ...(input.translation
+      ? { translation: { language: input.translation.language, title: input.translation.title ?? null, body: input.translation.body ?? input.translation.text } }
+      : {}),
     version: r.appVersion,
     edited: input.kind === 'updated',
     previous_rating: input.kind === 'updated' && input.previous && input.previous.rating !== r.rating ? input.previous.rating : null,
