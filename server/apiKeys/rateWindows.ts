@@ -27,7 +27,7 @@ type Window = {
 /** Most hits one reservation asks for. */
 export const reserveAtMost = (limit: number) => Math.max(1, Math.floor(limit / 10));
 
-export function createRateWindows(reserve: Reserve) {
+export function createRateWindows(reserve: Reserve, clock: () => number = Date.now) {
   const windows = new Map<string, Window>();
   const reserving = new Map<string, Promise<void>>();
 
@@ -55,7 +55,8 @@ export function createRateWindows(reserve: Reserve) {
   }
 
   /** One hit of the key's rate: from memory while this process holds a reserved hit, else after one reservation. */
-  function take(keyId: string, limit: number, now = Date.now()): RateAnswer | Promise<RateAnswer> {
+  function take(keyId: string, limit: number): RateAnswer | Promise<RateAnswer> {
+    const now = clock();
     const w = windows.get(keyId);
     if (w && now < w.endsAt) {
       if (w.left > 0) {
@@ -70,7 +71,7 @@ export function createRateWindows(reserve: Reserve) {
   }
 
   /** Forgets windows that ended: nothing is left to decide with them. */
-  function prune(now = Date.now()): void {
+  function prune(now = clock()): void {
     for (const [id, w] of windows) if (w.endsAt <= now && !reserving.has(id)) windows.delete(id);
   }
 
