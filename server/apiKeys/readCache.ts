@@ -70,7 +70,8 @@ export function createReadCache<V>(options: { max: number; ttlMs: () => number }
       forgetAll();
     },
     forgetWhere(matches) {
-      for (const [key, box] of cache.entries()) if (matches(box.value, key)) cache.delete(key);
+      const gone = [...cache.entries()].filter(([key, box]) => matches(box.value, key)).map(([key]) => key);
+      for (const key of gone) cache.delete(key);
       forgetAll();
     },
     clear() {
