@@ -42,6 +42,16 @@ describe('changes made through this process: at the next call', () => {
     expect(refused.json.error?.message).toContain('not valid');
   });
 
+  test("a deleted organisation's key is refused at once, although it was in memory", async () => {
+    const owner = await newOwner();
+    const { key } = await keyFor(owner);
+    expect((await apps(key)).status).toBe(200);
+    const org = await call<{ name: string }>(w.api, 'GET', '/api/v1/org', undefined, { token: owner.token });
+    const del = await call(w.api, 'DELETE', '/api/v1/org', { confirm: org.json.data.name }, { token: owner.token });
+    expect(del.status, del.text).toBe(200);
+    expect((await apps(key)).status).toBe(401);
+  });
+
   test('an app removed from the organisation leaves the list at once, although the list was in memory', async () => {
     const owner = await newOwner();
     const kept = await appWith(owner, 'apple_app_store', [{ body: 'a', hoursAgo: 1 }]);
