@@ -35,15 +35,15 @@ export async function countActiveApiKeys(orgId: string, db?: DB): Promise<number
   return Number(r.n);
 }
 
-/** Revokes a key of the organisation that still works (with its hash, to forget it at once); undefined when it has none with this id. */
-export async function revokeApiKey(orgId: string, id: string, db?: DB): Promise<(ApiKeyRow & { key_hash: string }) | undefined> {
+/** Revokes a key of the organisation that still works; undefined when it has none with this id. */
+export async function revokeApiKey(orgId: string, id: string, db?: DB): Promise<ApiKeyRow | undefined> {
   return (await dbOf(db))
     .updateTable('api_keys')
     .set({ revoked_at: sql`now()` })
     .where('id', '=', id)
     .where('org_id', '=', orgId)
     .where('revoked_at', 'is', null)
-    .returning([...columns, 'key_hash'])
+    .returning(columns)
     .executeTakeFirst();
 }
 

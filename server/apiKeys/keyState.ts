@@ -1,7 +1,9 @@
 /**
  * What the public API knows about a presented key, kept in memory for PUBLIC_API_CACHE_MS (default 5 s):
  *
- * - key hash → the key's id and organisation, or null (unknown or revoked: a 401 without asking the database again);
+ * - presented key → the key's id and organisation, or null (unknown or revoked: a 401 without asking the database
+ *   again). Kept under an unkeyed SHA-256 of the presented key (`keySlot`, ~1 µs), not the key itself nor its keyed
+ *   hash (HMAC, ~10 µs: the database's lookup, made only when the key is not in memory);
  * - organisation → its plan columns (the plan is worked out per call, so a grace period ends on time) and its public-API
  *   calls this month as the database last said.
  *
@@ -11,6 +13,7 @@
  *
  * On globalThis: the API routes and the server code may load this module as two copies in one process.
  */
+import { hash } from 'node:crypto';
 import { env } from '../env';
 import { findActiveKeyByHash, findOrgApiState, type OrgApiState } from './data';
 import { createReadCache, type ReadCache } from './readCache';
@@ -26,11 +29,15 @@ const state = (g.__arbApiKeyState ??= {
   orgs: createReadCache<KnownOrg | null>({ max: 20_000, ttlMs: cacheMs }),
 });
 
-/** The key with this hash as known in memory: a key, null (refused), or undefined (not known: call loadKey). */
-export const knownKey = (keyHash: string): KnownKey | null | undefined => state.keys.get(keyHash);
+/** Where a presented key is kept in memory. */
+export const keySlot = (presented: string): string => hash('sha256', presented);
 
-export function loadKey(keyHash: string): Promise<KnownKey | null> {
-  return state.keys.load(keyHash, async () => {
+/** The key in this slot as known in memory: a key, null (refused), or undefined (not known: call loadKey). */
+export const knownKey = (slot: string): KnownKey | null | undefined => state.keys.get(slot);
+
+/** Reads the key with this keyed hash (the database's) into its slot. */
+export function loadKey(slot: string, keyHash: string): Promise<KnownKey | null> {
+  return state.keys.load(slot, async () => {
     const row = await findActiveKeyByHash(keyHash);
     return row ? { keyId: row.id, orgId: row.org_id, lastUsedAt: row.last_used_at ? new Date(row.last_used_at).getTime() : null } : null;
   });
@@ -58,8 +65,8 @@ export function noteMonthCalls(orgId: string, month: string, apiCalls: number): 
   state.orgs.update(orgId, (org) => (org && org.month === month ? { ...org, apiCalls } : org));
 }
 
-/** After a key was created or revoked in this process: the next call reads it again. */
-export const forgetApiKey = (keyHash: string) => state.keys.forget(keyHash);
+/** After a key was revoked in this process: the next call with it reads it again (and finds it revoked). */
+export const forgetApiKey = (keyId: string) => state.keys.forgetWhere((k) => k?.keyId === keyId);
 
 /** After the organisation's plan columns changed in this process. */
 export const forgetOrgPlan = (orgId: string) => state.orgs.forget(orgId);

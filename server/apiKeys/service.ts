@@ -15,7 +15,7 @@ import { log } from '../log';
 import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
 import { countActiveApiKeys, insertApiKey, listActiveApiKeys, revokeApiKey, type ApiKeyRow } from './data';
-import { forgetApiKey, knownKey, loadKey, type KnownKey } from './keyState';
+import { forgetApiKey, keySlot, knownKey, loadKey, type KnownKey } from './keyState';
 import { assertWithinLimit } from '../plans/limits';
 
 export const API_KEY_PATTERN = /^arb_[0-9A-Za-z]{40}$/;
@@ -45,7 +45,7 @@ export async function revokeKey(m: Membership, id: string): Promise<void> {
   const revoked = await revokeApiKey(m.orgId, id);
   if (!revoked) throw notFound('Your organisation has no API key with this id. It may have been revoked already.');
   // Refused from the next call on in this process; other processes within PUBLIC_API_CACHE_MS.
-  forgetApiKey(revoked.key_hash);
+  forgetApiKey(id);
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'api_key.revoked', target: revoked.name, details: { id, prefix: revoked.prefix } });
   log.info('API key revoked', { orgId: m.orgId, keyId: id });
 }
@@ -56,7 +56,7 @@ export async function revokeKey(m: Membership, id: string): Promise<void> {
  */
 export function verifyApiKey(presented: string): KnownKey | null | Promise<KnownKey | null> {
   if (!API_KEY_PATTERN.test(presented)) return null;
-  const hash = hashOf(presented);
-  const known = knownKey(hash);
-  return known !== undefined ? known : loadKey(hash);
+  const slot = keySlot(presented);
+  const known = knownKey(slot);
+  return known !== undefined ? known : loadKey(slot, hashOf(presented));
 }
