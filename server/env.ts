@@ -105,6 +105,12 @@ const schema = z.object({
   ANONYMOUS_CONNECTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Requests one public-API key may make per minute; past it the API answers 429 with Retry-After. */
   PUBLIC_API_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  /**
+   * How long a process trusts what it read about a public-API key, its organisation's plan and its apps list: a key
+   * revoked or a plan changed by another process takes effect here within this time (in this process at once). 0
+   * reads the database on every call.
+   */
+  PUBLIC_API_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Tests only: every periodic job (server/periodic.ts) runs at this period instead of its own. */
   PERIODIC_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
   /** An OpenAI-compatible chat API (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter); unset → no LLM. */

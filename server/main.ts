@@ -18,6 +18,7 @@ import { HttpError } from './http/errors';
 import { apiRoutes } from './http/routes';
 import { loadStaticPages } from './http/staticPages';
 import { drainServer } from './http/shutdown';
+import { flushApiUsage } from './apiKeys/callCounts';
 import { hashPageCspOf, pageCspFor } from './http/scriptHashes';
 
 async function main() {
@@ -73,6 +74,8 @@ async function main() {
       stopWorkers().catch((err) => log.error('worker stop failed', { err })),
     ]);
     if (!drained) log.warn('requests still running after 10 s were cut off at shutdown');
+    // The public API's call counts and key uses counted since the last batch, before the database closes.
+    await flushApiUsage().catch((err) => log.error('public API usage flush failed', { err }));
     await closeDb().catch((err) => log.error('database close failed', { err }));
     process.exit(0);
   };

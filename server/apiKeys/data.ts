@@ -1,10 +1,10 @@
 /**
  * Data functions of API keys (table api_keys): the only place with their SQL. Revoking and the last-used stamp are
- * conditional UPDATEs, so a revoked key stays revoked and concurrent uses write the stamp at most once per interval.
+ * conditional UPDATEs, so a revoked key stays revoked and a stamp never moves back. The public API's hot path reads them
+ * through caches and writes its counts in batches (caller.ts, callCounts.ts).
  */
 import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
-import { msInterval } from '../db/interval';
 
 const dbOf = async (db?: DB) => db ?? (await getDb());
 
@@ -47,56 +47,66 @@ export async function revokeApiKey(orgId: string, id: string, db?: DB): Promise<
     .executeTakeFirst();
 }
 
-export type ActiveKey = { id: string; org_id: string; last_used_at: Date | null; plan: string; plan_status: string };
+export type ActiveKey = { id: string; org_id: string; last_used_at: Date | null };
 
-/** The working key with this hash: its id, its organisation and that organisation's plan columns, in one query. */
+/** The working key with this hash: its id, its organisation and when it was last used. */
 export async function findActiveKeyByHash(keyHash: string, db?: DB): Promise<ActiveKey | undefined> {
-  return (await dbOf(db))
-    .selectFrom('api_keys')
-    .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
-    .select(['api_keys.id', 'api_keys.org_id', 'api_keys.last_used_at', 'orgs.plan', 'orgs.plan_status'])
-    .where('api_keys.key_hash', '=', keyHash)
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+  return (await dbOf(db)).selectFrom('api_keys').select(['id', 'org_id', 'last_used_at']).where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
-export type KeyCallCount = { count: number; windowEndsAt: Date; apiCalls: number | null };
+export type OrgApiState = { plan: string; plan_status: string; past_due_since: Date | null; api_calls: number };
+
+/** The organisation's plan columns and its public-API calls in `month`, in one query; undefined when it is gone. */
+export async function findOrgApiState(orgId: string, month: string, db?: DB): Promise<OrgApiState | undefined> {
+  const r = await sql<OrgApiState>`
+    select o.plan, o.plan_status, o.past_due_since, coalesce(u.api_calls, 0)::int as api_calls
+      from orgs o left join org_usage_months u on u.org_id = o.id and u.month = ${month}
+     where o.id = ${orgId}`.execute(await dbOf(db));
+  const row = r.rows[0];
+  return row && { ...row, api_calls: Number(row.api_calls) };
+}
 
 /**
- * One public-API call in ONE statement: the key's hit in its fixed-window rate counter (rate_limits, the same row and
- * rule as hitRateLimit) and, when that hit is within `limit` and `countUsage` (the plan includes the API), the
- * organisation's month of calls (org_usage_months.api_calls). A refused hit is counted in the window (so a caller that
- * keeps trying is not locked out longer) but not as a call. `apiCalls` is the month's count after it, null when not
- * counted.
+ * Reserves `want` hits of a key's fixed-window rate counter (rate_limits, the row and rule hitRateLimit would use) in
+ * one statement: the window's count after adding them, and when it ends. A new window starts when the stored one has
+ * ended. The count may pass the limit (the caller grants only what was under it), so everyone reading it later sees
+ * the window spent.
  */
-export async function countKeyCall(
-  q: { rateKey: string; limit: number; windowSeconds: number; orgId: string; month: string; countUsage: boolean; now: Date },
-  db?: DB,
-): Promise<KeyCallCount> {
+export async function reserveKeyCalls(q: { rateKey: string; want: number; windowSeconds: number; now: Date }, db?: DB): Promise<{ count: number; windowEndsAt: Date }> {
   const windowEnd = new Date(q.now.getTime() + q.windowSeconds * 1000);
-  const r = await sql<{ count: number | string; window_ends_at: Date; api_calls: number | null }>`
-    with hit as (
-      insert into rate_limits as rl (key, count, window_ends_at) values (${q.rateKey}, 1, ${windowEnd})
-      on conflict (key) do update
-        set count = case when rl.window_ends_at <= ${q.now} then 1 else rl.count + 1 end,
-            window_ends_at = case when rl.window_ends_at <= ${q.now} then ${windowEnd} else rl.window_ends_at end
-      returning count, window_ends_at),
-    used as (
-      insert into org_usage_months as u (org_id, month, api_calls)
-        select ${q.orgId}, ${q.month}, 1 from hit where hit.count <= ${q.limit} and ${q.countUsage}
-      on conflict (org_id, month) do update set api_calls = u.api_calls + 1, updated_at = now()
-      returning api_calls)
-    select hit.count, hit.window_ends_at, (select api_calls from used) as api_calls from hit`.execute(await dbOf(db));
+  const r = await sql<{ count: number | string; window_ends_at: Date }>`
+    insert into rate_limits as rl (key, count, window_ends_at) values (${q.rateKey}, ${q.want}, ${windowEnd})
+    on conflict (key) do update
+      set count = case when rl.window_ends_at <= ${q.now} then ${q.want} else rl.count + ${q.want} end,
+          window_ends_at = case when rl.window_ends_at <= ${q.now} then ${windowEnd} else rl.window_ends_at end
+    returning count, window_ends_at`.execute(await dbOf(db));
   const row = r.rows[0];
-  return { count: Number(row.count), windowEndsAt: new Date(row.window_ends_at), apiCalls: row.api_calls === null ? null : Number(row.api_calls) };
+  return { count: Number(row.count), windowEndsAt: new Date(row.window_ends_at) };
 }
 
-/** Stamps the key as used now, unless it was stamped less than `everyMs` ago (one write per interval, not per request). */
-export async function touchApiKey(id: string, everyMs: number, db?: DB): Promise<void> {
-  await (await dbOf(db))
-    .updateTable('api_keys')
-    .set({ last_used_at: sql`now()` })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - ${msInterval(everyMs)}`)]))
-    .execute();
+export type MonthCalls = { orgId: string; month: string; calls: number };
+
+/**
+ * Adds public-API calls to organisations' months in one statement; the months' counts after it. An organisation
+ * deleted meanwhile is skipped (its usage went with it), so one gone organisation cannot keep the others unwritten.
+ */
+export async function addApiCalls(rows: readonly MonthCalls[], db?: DB): Promise<MonthCalls[]> {
+  if (rows.length === 0) return [];
+  const r = await sql<{ org_id: string; month: string; api_calls: number }>`
+    insert into org_usage_months as u (org_id, month, api_calls)
+    select c.org_id, c.month, c.n
+      from unnest(${rows.map((x) => x.orgId)}::text[], ${rows.map((x) => x.month)}::text[], ${rows.map((x) => x.calls)}::int[]) as c(org_id, month, n)
+      join orgs o on o.id = c.org_id
+    on conflict (org_id, month) do update set api_calls = u.api_calls + excluded.api_calls, updated_at = now()
+    returning u.org_id, u.month, u.api_calls`.execute(await dbOf(db));
+  return r.rows.map((x) => ({ orgId: x.org_id, month: x.month, calls: Number(x.api_calls) }));
+}
+
+/** Stamps keys as last used at the given times, never moving a stamp back (revoked keys keep theirs too). */
+export async function stampKeysUsed(rows: ReadonlyArray<{ id: string; at: Date }>, db?: DB): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    update api_keys k set last_used_at = v.at
+      from unnest(${rows.map((x) => x.id)}::text[], ${rows.map((x) => x.at.toISOString())}::timestamptz[]) as v(id, at)
+     where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`.execute(await dbOf(db));
 }

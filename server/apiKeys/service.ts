@@ -4,22 +4,23 @@
  * targets are), so a copy of the database does not hold a usable key. The list shows a short prefix so people can
  * tell keys apart. Admins create and revoke keys; every change is in the audit log.
  *
- * verifyApiKey is what the public API calls with a presented key: the organisation it belongs to, or null. It stamps
- * last_used_at at most once a minute per key, so a busy integration costs one write a minute, not one per request.
+ * verifyApiKey is what the public API calls with a presented key: the key and its organisation, or null — from memory
+ * when the key was seen within PUBLIC_API_CACHE_MS (keyState.ts). Revoking a key forgets it in this process at once;
+ * other processes refuse it within PUBLIC_API_CACHE_MS. Its last use is stamped by the public API's batched writes
+ * (callCounts.ts), at most once a minute per key.
  */
 import { randomId, secretHash } from '../crypto';
 import { HttpError, notFound } from '../http/errors';
 import { log } from '../log';
 import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
-import { countActiveApiKeys, findActiveKeyByHash, insertApiKey, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeyRow } from './data';
+import { countActiveApiKeys, insertApiKey, listActiveApiKeys, revokeApiKey, type ApiKeyRow } from './data';
+import { forgetApiKey, keySlot, knownKey, loadKey, type KnownKey } from './keyState';
 import { assertWithinLimit } from '../plans/limits';
 
 export const API_KEY_PATTERN = /^arb_[0-9A-Za-z]{40}$/;
 /** Keys an organisation may hold at once: plenty for every integration, few enough to review. */
 export const MAX_ACTIVE_KEYS = 25;
-/** last_used_at is written at most this often per key. */
-export const LAST_USED_EVERY_MS = 60_000;
 const PREFIX_LENGTH = 'arb_'.length + 6;
 
 const hashOf = (key: string) => secretHash('api-key', key);
@@ -43,20 +44,19 @@ export const listApiKeys = (m: Membership) => listActiveApiKeys(m.orgId);
 export async function revokeKey(m: Membership, id: string): Promise<void> {
   const revoked = await revokeApiKey(m.orgId, id);
   if (!revoked) throw notFound('Your organisation has no API key with this id. It may have been revoked already.');
+  // Refused from the next call on in this process; other processes within PUBLIC_API_CACHE_MS.
+  forgetApiKey(id);
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'api_key.revoked', target: revoked.name, details: { id, prefix: revoked.prefix } });
   log.info('API key revoked', { orgId: m.orgId, keyId: id });
 }
 
-export type VerifiedKey = { keyId: string; orgId: string; /** The organisation's plan columns, read with the key. */ org: { plan: string; plan_status: string } };
-
 /**
- * The organisation a presented key belongs to (the key's id, and the organisation's plan, read in the same query), or
- * null for anything else: unknown, revoked, malformed.
+ * The key a presented key is, with its organisation, or null for anything else: unknown, revoked, malformed. Answered
+ * without a promise when the key is known in memory (the public API's hot path awaits nothing then).
  */
-export async function verifyApiKey(presented: string): Promise<VerifiedKey | null> {
+export function verifyApiKey(presented: string): KnownKey | null | Promise<KnownKey | null> {
   if (!API_KEY_PATTERN.test(presented)) return null;
-  const key = await findActiveKeyByHash(hashOf(presented));
-  if (!key) return null;
-  if (!key.last_used_at || Date.now() - new Date(key.last_used_at).getTime() >= LAST_USED_EVERY_MS) await touchApiKey(key.id, LAST_USED_EVERY_MS);
-  return { keyId: key.id, orgId: key.org_id, org: { plan: key.plan, plan_status: key.plan_status } };
+  const slot = keySlot(presented);
+  const known = knownKey(slot);
+  return known !== undefined ? known : loadKey(slot, hashOf(presented));
 }

@@ -14,6 +14,7 @@ import { PAID_PLAN_IDS, type PaidPlanId } from '@/shared/plans';
 import { orgExists, orgIdForStripe, saveOrgSubscription } from './data';
 import { sendGraceNotice } from './grace';
 import { stripeClient, type Stripe } from './stripe';
+import { forgetOrgPlan } from '../apiKeys/keyState';
 
 /** Subscription states in which it is still running (paid, on trial, or being retried). */
 const LIVE = new Set(['active', 'trialing', 'past_due']);
@@ -48,6 +49,8 @@ export async function applySubscription(orgId: string, sub: Stripe.Subscription,
     past_due_since: pastDueSince,
     grace_notice: pastDue ? before.grace_notice : null,
   });
+  // The public API reads the plan from memory: the next call here reads it again (other processes within PUBLIC_API_CACHE_MS).
+  forgetOrgPlan(orgId);
   if (pastDue && !before.past_due_since) await sendGraceNotice(orgId, 'started', pastDueSince!);
   await fitToPlan(orgId);
 }

@@ -319,10 +319,16 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
     const mode = ep.auth ?? 'none';
     if (mode === 'none') return withBody(c, req, ep);
     if (mode === 'api_key') {
-      return authenticateApiKey(bearer(req), c).then((caller) => {
-        c.apiKey = caller;
-        return withBody(c, req, ep);
-      });
+      // A key known in memory is settled without a promise (the public API's warm path awaits nothing).
+      const caller = authenticateApiKey(bearer(req), c);
+      if (caller instanceof Promise) {
+        return caller.then((k) => {
+          c.apiKey = k;
+          return withBody(c, req, ep);
+        });
+      }
+      c.apiKey = caller;
+      return withBody(c, req, ep);
     }
     return authorize(mode, c.req).then((auth) => {
       c.auth = auth;

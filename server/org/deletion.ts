@@ -19,6 +19,7 @@ import { getOrgPlan } from '../plans/data';
 import { hasLiveSubscription } from '../plans/plans';
 import { appsWatchedByOrg, deleteOrg, getOrg, listMembers } from './data';
 import type { Membership } from './membership';
+import { forgetOrgApiKeys } from '../apiKeys/keyState';
 
 export async function deleteOrganisation(m: Membership, confirmName: string): Promise<void> {
   const org = await getOrg(m.orgId);
@@ -33,6 +34,7 @@ export async function deleteOrganisation(m: Membership, confirmName: string): Pr
   const now = new Date();
   for (const u of members) forgetRevokedSessions(await revokeSessionRows({ userId: u.id }, now));
   if (!(await deleteOrg(m.orgId))) throw notFound('This organisation no longer exists.');
+  forgetOrgApiKeys(m.orgId);
   for (const a of apps) if (a.has_credentials) await followStoredCredentialsNow(a.app_key, a.store);
   const idled = await idleUnneededSources(await getDb(), apps.map((a) => a.app_key));
   log.warn('organisation deleted by its owner', { orgId: m.orgId, userId: m.userId, members: members.length, apps: apps.length, idledSources: idled });

@@ -22,6 +22,7 @@ import { credentialsLabel, sourceCredentialsOf, STORE_OF_KIND, type CredentialsB
 import { clearOrgAppCredentials, listOrgApps, saveOrgAppCredentials, type OrgAppRow } from './data';
 import { followStoredCredentials } from './officialSource';
 import { orgAppOrNotFound } from './service';
+import { forgetOrgApps } from '../publicApi/appsCache';
 
 const STORE_NAMES = { apple_app_store: 'App Store', google_play_store: 'Google Play' } as const;
 
@@ -43,6 +44,7 @@ export async function setAppCredentials(m: Membership, key: string, body: Creden
     }
     await followStoredCredentials(trx, key, app.store);
   });
+  forgetOrgApps(m.orgId);
   wake('poll');
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'app.credentials_set', target: app.title, details: { app: key, kind: body.kind, label } });
   log.info('store credentials saved', { app: key, kind: body.kind });
@@ -59,6 +61,7 @@ export async function removeAppCredentials(m: Membership, key: string): Promise<
     return true;
   });
   if (!removed) throw notFound('There are no store credentials stored for this app.');
+  forgetOrgApps(m.orgId);
   wake('poll');
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'app.credentials_removed', target: app.title, details: { app: key, kind: app.credentials_kind, label: app.credentials_label } });
   log.info('store credentials removed', { app: key, kind: app.credentials_kind });

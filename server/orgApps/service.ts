@@ -19,6 +19,7 @@ import type { Membership } from '../org/membership';
 import { followStoredCredentialsNow } from './officialSource';
 import { appsOfAnonymousConnections, deleteOrgApp, getOrgAppCountries, insertMissingOrgApps, listOrgApps, upsertOrgApp, type OrgAppRow } from './data';
 import { assertWithinLimit, withinLimit } from '../plans/limits';
+import { forgetOrgApps } from '../publicApi/appsCache';
 
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
 
@@ -59,6 +60,7 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
   // Counted again with the organisation's row held, so concurrent adds cannot both take the last place.
   const row = { orgId: m.orgId, appKey: key, countries: wanted, addedBy: m.userId, addedByEmail: m.email };
   await withinLimit(m.orgId, 'apps', (trx) => upsertOrgApp(row, trx), { takesNoPlace: async (trx) => !!(await getOrgAppCountries(m.orgId, key, trx)) });
+  forgetOrgApps(m.orgId);
   if (!before) {
     await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'app.added', target: registered.title, details: { app: key, countries: wanted } });
   } else if (before.join(',') !== wanted.join(',')) {
@@ -73,6 +75,7 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
 export async function removeOrgApp(m: Membership, key: string): Promise<void> {
   const app = await orgAppOrNotFound(m, key);
   if (!(await deleteOrgApp(m.orgId, key))) throw notFound('This app is not in your organisation.');
+  forgetOrgApps(m.orgId);
   // Its store credentials went with its row: the official source keeps only what other organisations stored.
   if (app.credentials_kind) await followStoredCredentialsNow(key, app.store);
   const idled = await idleUnneededSources(await getDb(), [key]);
@@ -100,6 +103,7 @@ export async function claimConnectedApps(input: { orgId: string; email: string }
     [...byApp].map(([key, countries]) => ({ appKey: key, countries: [...countries].sort() })),
     email,
   );
+  forgetOrgApps(input.orgId);
   for (const key of added) {
     await recordAudit({ orgId: input.orgId, actor: null, action: 'app.claimed', target: key, details: { app: key, countries: [...byApp.get(key)!].sort(), email } });
   }

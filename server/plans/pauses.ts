@@ -16,6 +16,7 @@ import type { Membership } from '../org/membership';
 import { listPlanItems, setAppsPlanPaused, type PlanItems } from './data';
 import { planLimitError } from './limits';
 import { orgPlanOf } from './plans';
+import { forgetOrgApps } from '../publicApi/appsCache';
 
 /** The status reason a channel paused by the plan shows (its public status and the Destinations page). */
 export const PLAN_PAUSE_REASON = 'Paused: your plan allows fewer channels. The owner can choose which stay active on the Billing page, or upgrade.';
@@ -53,6 +54,7 @@ async function apply(orgId: string, items: PlanItems, keepApps: Set<string>, kee
   const db = await getDb();
   const pausedApps = await setAppsPlanPaused(orgId, items.apps.filter((a) => !a.paused && !keepApps.has(a.app_key)).map((a) => a.app_key), true);
   const resumedApps = await setAppsPlanPaused(orgId, items.apps.filter((a) => a.paused && keepApps.has(a.app_key)).map((a) => a.app_key), false);
+  if (pausedApps.length + resumedApps.length) forgetOrgApps(orgId);
   const pausedChannels: string[] = [];
   const resumedChannels: string[] = [];
   for (const c of items.channels) {

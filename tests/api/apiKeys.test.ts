@@ -1,6 +1,6 @@
 // API keys through the real routes and a real database (PGlite and PostgreSQL): an admin creates a key, which is in
 // that answer only and stored as a hash; the list shows its prefix and last use; verifyApiKey (what the public API
-// will call) accepts it and stamps its use at most once a minute; revoking stops it at once. Members read the list;
+// calls) accepts it; revoking stops it at once, although it was in memory. Members read the list;
 // nobody sees or revokes another organisation's keys.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
@@ -42,18 +42,12 @@ describe('API keys', () => {
     expect(row.key_hash).not.toBe(key);
   });
 
-  test('verifyApiKey accepts a working key, stamps last use at most once a minute, and refuses revoked or made-up keys', async () => {
+  test('verifyApiKey accepts a working key and refuses revoked or made-up keys', async () => {
     const owner = await newOwner();
     const { key, id } = (await create(owner, { name: 'CI' })).json.data;
-    expect(await verifyApiKey(key)).toMatchObject({ keyId: id, orgId: owner.orgId, org: { plan: expect.any(String) } });
-    const first = (await list(owner)).json.data[0].last_used_at;
-    expect(first).not.toBeNull();
-    await verifyApiKey(key);
-    expect((await list(owner)).json.data[0].last_used_at).toBe(first); // throttled: no second write within the minute
-    // A minute later the stamp moves again.
-    await (await getDb()).updateTable('api_keys').set({ last_used_at: new Date(Date.now() - 61_000) }).where('id', '=', id).execute();
-    await verifyApiKey(key);
-    expect(Date.parse((await list(owner)).json.data[0].last_used_at!)).toBeGreaterThan(Date.now() - 10_000);
+    expect(await verifyApiKey(key)).toMatchObject({ keyId: id, orgId: owner.orgId });
+    // Its use is stamped by the public API's batched writes (tests/api/publicApiCache.test.ts), not by checking it.
+    expect((await list(owner)).json.data[0].last_used_at).toBeNull();
 
     expect(await verifyApiKey(`${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`)).toBeNull();
     expect(await verifyApiKey('arb_short')).toBeNull();

@@ -6,7 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type Stripe from 'stripe';
 import { getDb } from '@/server/db/client';
+import { flushApiUsage } from '@/server/apiKeys/callCounts';
+import { applySubscription } from '@/server/billing/sync';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
@@ -92,12 +95,15 @@ describe('who may call', () => {
     const { key } = await keyFor(owner); // made on a server without billing, where every plan is unlimited
     await get(key, '/apps');
     await get(key, '/apps');
+    await flushApiUsage(); // counted in memory, written every second (and at shutdown)
     const org = await call<{ usage: { api_calls: number } }>(w.api, 'GET', '/api/v1/org', undefined, { token: owner.token });
     expect(org.json.data.usage.api_calls).toBe(2);
 
-    w.setEnv({ TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000', STRIPE_SECRET_KEY: 'sk_test_public_api' });
+    w.setEnv({ TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000', STRIPE_SECRET_KEY: 'sk_test_public_api', STRIPE_PRICE_STARTUP: 'price_startup', STRIPE_PRICE_BUSINESS: 'price_business' });
     try {
-      const setPlan = (plan: string) => getDb().then((db) => db.updateTable('orgs').set({ plan, plan_status: 'active' }).where('id', '=', owner.orgId).execute());
+      // The plan changes as the payment provider's news is applied in this process: the next call has the new plan,
+      // although the key and the old plan were in memory.
+      const setPlan = (plan: string) => applySubscription(owner.orgId, subscription(`price_${plan}`));
       await setPlan('startup');
       const refused = await get(key, '/apps');
       expect(refused.status).toBe(402);
@@ -122,6 +128,7 @@ describe('apps and reviews', () => {
     expect(r.json.data.map((a) => a.id).sort()).toEqual([ios, play].sort());
     const app = r.json.data.find((a) => a.id === ios)!;
     expect(app).toMatchObject({ key: ios, app_store: 'apple_app_store', app_id: ios.split('__')[1], review_count: 3 });
+    await flushApiUsage(); // the last use is written with the batched counts
     const keys = await call<Array<{ last_used_at: string | null }>>(w.api, 'GET', '/api/v1/org/api-keys', undefined, { token: owner.token });
     expect(keys.json.data[0].last_used_at).not.toBeNull();
   });
@@ -281,4 +288,10 @@ async function appendReviews(owner: SignedInUser, appKey: string, n: number): Pr
       })
       .execute();
   }
+}
+
+/** An active subscription to the plan with this price, as the payment provider describes it (the fields applied). */
+function subscription(priceId: string): Stripe.Subscription {
+  const periodEnd = Math.floor(Date.now() / 1000) + 30 * 86_400;
+  return { id: 'sub_public_api', status: 'active', customer: 'cus_public_api', items: { data: [{ price: { id: priceId }, current_period_end: periodEnd }] } } as unknown as Stripe.Subscription;
 }

@@ -1,11 +1,13 @@
 // GET v1/apps made cheap and kept right, on PGlite and PostgreSQL: review counts and ratings come from the counters the
 // reviews' triggers keep (no counting per call) and stay equal to a real count through inserts, batch inserts, edits
-// and deletions; the answer carries an ETag, so an unchanged list is a 304 with no body and a changed one is not; one
-// statement counts the key's rate and the organisation's month of calls.
+// and deletions; the answer carries an ETag, so an unchanged list is a 304 with no body and a changed one is not; a
+// warm call reads nothing from the database, and one statement reserves hits of the key's rate. This file reads the
+// database on every call (PUBLIC_API_CACHE_MS=0: the counters are what is checked) except where a test says otherwise.
 import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { getDb, getDbHandle, setDbForTests } from '@/server/db/client';
-import { countKeyCall } from '@/server/apiKeys/data';
+import { reserveKeyCalls } from '@/server/apiKeys/data';
+import { flushApiUsage } from '@/server/apiKeys/callCounts';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
@@ -13,7 +15,7 @@ import { appWith } from '../helpers/seedReviews';
 
 const w = {} as ApiWorld;
 beforeAll(async () => {
-  Object.assign(w, await startApiWorld({ TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000' }));
+  Object.assign(w, await startApiWorld({ TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000', PUBLIC_API_CACHE_MS: '0' }));
 }, 60_000);
 afterAll(() => w.close());
 
@@ -123,40 +125,53 @@ describe('ETag', () => {
   });
 });
 
-describe('the rate and the month in one statement', () => {
-  test('a call of GET v1/apps sends 3 statements: the key with its plan, the rate with the month, the list', async () => {
-    const owner = await newOwner();
-    await appWith(owner, 'apple_app_store', [{ body: 'one', hoursAgo: 1 }]);
-    const key = await keyFor(owner);
-    expect((await apps(key)).status).toBe(200); // the first use also stamps last_used_at (once a minute)
-    let statements = 0;
-    const counter: KyselyPlugin = {
-      transformQuery: (args) => {
-        statements++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const handle = await getDbHandle();
-    setDbForTests({ ...handle, db: handle.db.withPlugin(counter) });
+describe('a warm call reads nothing', () => {
+  test('GET v1/apps sends no statement once the key, its plan, its rate and the list are in memory; the counts come after', async () => {
+    w.setEnv({ TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000', PUBLIC_API_CACHE_MS: '60000' });
     try {
-      expect((await apps(key)).status).toBe(200);
+      const owner = await newOwner();
+      await appWith(owner, 'apple_app_store', [{ body: 'one', hoursAgo: 1 }]);
+      const key = await keyFor(owner);
+      // Cold: the key, the organisation, a rate reservation, the list. Then the rate's reservations grow: 1, 1, 2, 4 hits
+      // for the first 7 calls hold 8, so the next call spends the last one from memory.
+      for (let i = 0; i < 7; i++) expect((await apps(key)).status).toBe(200);
+      await flushApiUsage();
+      let statements = 0;
+      const counter: KyselyPlugin = {
+        transformQuery: (args) => {
+          statements++;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      };
+      const handle = await getDbHandle();
+      setDbForTests({ ...handle, db: handle.db.withPlugin(counter) });
+      try {
+        expect((await apps(key)).status).toBe(200);
+      } finally {
+        setDbForTests(handle);
+      }
+      // Before: the key with its plan, the rate with the month's count, and the list — 3 per call.
+      expect(statements).toBe(0);
+      await flushApiUsage();
+      const org = await call<{ usage: { api_calls: number } }>(w.api, 'GET', '/api/v1/org', undefined, { token: owner.token });
+      expect(org.json.data.usage.api_calls).toBe(8);
     } finally {
-      setDbForTests(handle);
+      w.setEnv();
     }
-    // Before: the key, the rate, the plan, the month's count and the list, each on its own — 5.
-    expect(statements).toBe(3);
   });
 
-  test('counts the call in both, and a refused hit only in the rate', async () => {
+  test("a reservation adds to the key's window and says what it holds; a new window starts from what is asked", async () => {
     const owner = await newOwner();
     const now = new Date();
-    const q = { rateKey: `public-api:key:test-${owner.orgId}`, limit: 2, windowSeconds: 60, orgId: owner.orgId, month: now.toISOString().slice(0, 7), countUsage: true, now };
-    expect(await countKeyCall(q)).toMatchObject({ count: 1, apiCalls: 1 });
-    expect(await countKeyCall(q)).toMatchObject({ count: 2, apiCalls: 2 });
-    expect(await countKeyCall(q)).toMatchObject({ count: 3, apiCalls: null }); // past the rate: not a call
-    expect(await countKeyCall({ ...q, rateKey: `${q.rateKey}-b`, countUsage: false })).toMatchObject({ count: 1, apiCalls: null }); // plan without the API
-    // A new window starts at 1.
-    expect(await countKeyCall({ ...q, now: new Date(now.getTime() + 61_000) })).toMatchObject({ count: 1, apiCalls: 3 });
+    const q = { rateKey: `public-api:key:test-${owner.orgId}`, want: 1, windowSeconds: 60, now };
+    const first = await reserveKeyCalls(q);
+    expect(first.count).toBe(1);
+    expect(first.windowEndsAt.getTime()).toBe(now.getTime() + 60_000);
+    expect(await reserveKeyCalls({ ...q, want: 5 })).toMatchObject({ count: 6, windowEndsAt: first.windowEndsAt });
+    // Past the end of the window: a new one, counting only this reservation.
+    const later = new Date(now.getTime() + 61_000);
+    const next = await reserveKeyCalls({ ...q, want: 3, now: later });
+    expect(next).toEqual({ count: 3, windowEndsAt: new Date(later.getTime() + 60_000) });
   });
 });

@@ -10,6 +10,7 @@ import type { ApiRouteEntry, RouteHandler } from '@/server/http/api';
 import { withOpenApiDocument } from '@/server/http/openapi';
 import { createApiRouter } from '@/server/http/router';
 import { apiRouteFiles } from '../../scripts/api-routes.mjs';
+import { flushApiUsage } from '@/server/apiKeys/callCounts';
 
 export type TestApi = { url: string; close: () => Promise<void> };
 
@@ -26,5 +27,12 @@ export async function startTestApi(root = path.resolve(__dirname, '../../pages/a
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      // The public API's batched counts, written while the database is still open (as the server does at shutdown).
+      await flushApiUsage();
+    },
+  };
 }
