@@ -32,6 +32,7 @@ const CASES: Record<string, Partial<Record<Method, Case>>> = {
   '/api/v1/org/api-keys/[id]': { DELETE: {} },
   '/api/v1/org/apps/[appKey]': { DELETE: {} },
   '/api/v1/org/apps/[appKey]/stats': { GET: { memberMay: true } },
+  '/api/v1/org/apps/[appKey]/terms': { GET: { memberMay: true } },
   '/api/v1/org/apps/[appKey]/credentials': { PUT: { body: ascCredentials() }, DELETE: {} },
   // Members reply; this app has no store credentials, so the member's reply stops there (409), not at the role.
   '/api/v1/org/reviews/[id]/reply': { POST: { body: { text: 'Thanks!' }, memberGets: 409 }, DELETE: { memberGets: 409 } },
@@ -88,6 +89,7 @@ async function world(): Promise<World> {
       '/api/v1/org/api-keys/[id]': key.json.data.id,
       '/api/v1/org/apps/[appKey]': appKey,
       '/api/v1/org/apps/[appKey]/stats': appKey,
+      '/api/v1/org/apps/[appKey]/terms': appKey,
       '/api/v1/org/apps/[appKey]/credentials': appKey,
       '/api/v1/org/reviews/[id]/reply': String(review.id),
       '/api/v1/org/reply-templates/[id]': template.json.data.id,
