@@ -483,6 +483,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/apps/{appKey}/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An app's words and phrases rising and falling against the previous period, and the most used */
+        get: operations["getApiV1OrgAppsAppKeyTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/audit-log": {
         parameters: {
             query?: never;
@@ -3892,6 +3909,153 @@ export interface operations {
                                 reviews: number;
                                 start: string;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgAppsAppKeyTerms: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default: 29 days before to. */
+                from?: string;
+                /** @description Last day (UTC), included; default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app: {
+                                key: string;
+                                store: string;
+                                title: string;
+                            };
+                            /** @description The period had more reviews than are read: the newest were counted. */
+                            capped: boolean;
+                            falling: {
+                                /** @enum {string} */
+                                kind: "word" | "phrase";
+                                previous_reviews: number;
+                                previous_share: number;
+                                /** @description Up to five reviews using it (of the previous period for a falling term). */
+                                review_ids: string[];
+                                /** @description Reviews of the period that use it. */
+                                reviews: number;
+                                /** @description The inbox search (q) that lists its reviews. */
+                                search: string;
+                                /** @description Their share of the period’s reviews, 0–1. */
+                                share: number;
+                                term: string;
+                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                z: number;
+                            }[];
+                            from: string;
+                            /** @description The same number of days just before. */
+                            previous: {
+                                /** @description The period had more reviews than are read: the newest were counted. */
+                                capped: boolean;
+                                from: string;
+                                /** @description Reviews of the period whose words were counted. */
+                                reviews: number;
+                                to: string;
+                            };
+                            /** @description Reviews of the period whose words were counted. */
+                            reviews: number;
+                            rising: {
+                                /** @enum {string} */
+                                kind: "word" | "phrase";
+                                previous_reviews: number;
+                                previous_share: number;
+                                /** @description Up to five reviews using it (of the previous period for a falling term). */
+                                review_ids: string[];
+                                /** @description Reviews of the period that use it. */
+                                reviews: number;
+                                /** @description The inbox search (q) that lists its reviews. */
+                                search: string;
+                                /** @description Their share of the period’s reviews, 0–1. */
+                                share: number;
+                                term: string;
+                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                z: number;
+                            }[];
+                            to: string;
+                            /** @description The most used in the period. */
+                            top: {
+                                /** @enum {string} */
+                                kind: "word" | "phrase";
+                                previous_reviews: number;
+                                previous_share: number;
+                                /** @description Up to five reviews using it (of the previous period for a falling term). */
+                                review_ids: string[];
+                                /** @description Reviews of the period that use it. */
+                                reviews: number;
+                                /** @description The inbox search (q) that lists its reviews. */
+                                search: string;
+                                /** @description Their share of the period’s reviews, 0–1. */
+                                share: number;
+                                term: string;
+                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                z: number;
+                            }[];
                         };
                     };
                 };
