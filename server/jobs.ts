@@ -6,4 +6,5 @@ import './monitor/jobs';
 import './replies/jobs';
 import './subscriptions/jobs';
 import './ai/jobs';
+import './insights/jobs';
 export {};

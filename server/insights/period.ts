@@ -20,11 +20,11 @@ const period = (from: Date, days: number): Period => ({
   days,
 });
 
-/** The days asked for (`to` defaults to today, `from` to 29 days before it), checked, and the period before them. */
-export function periodsOf(q: { from?: Date; to?: Date }, now = new Date()): Periods {
+/** The days asked for (`to` defaults to today, `from` to `defaultDays` − 1 days before it), checked, and the period before them. */
+export function periodsOf(q: { from?: Date; to?: Date }, now = new Date(), defaultDays = INSIGHT_DEFAULT_DAYS): Periods {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const to = q.to ?? today;
-  const from = q.from ?? new Date(to.getTime() - (INSIGHT_DEFAULT_DAYS - 1) * DAY_MS);
+  const from = q.from ?? new Date(to.getTime() - (defaultDays - 1) * DAY_MS);
   if (from > to) throw badRequest('from must be on or before to.');
   const days = Math.round((to.getTime() - from.getTime()) / DAY_MS) + 1;
   if (days > INSIGHT_MAX_DAYS) throw badRequest(`A period covers at most ${INSIGHT_MAX_DAYS} days: choose fewer days.`);

@@ -20,6 +20,7 @@ import * as m0018 from './0018_webhook_destinations';
 import * as m0019 from './0019_stripe_sync';
 import * as m0020 from './0020_review_enrichment';
 import * as m0021 from './0021_slack_workspaces';
+import * as m0024 from './0024_summaries';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0019_stripe_sync': m0019,
   '0020_review_enrichment': m0020,
   '0021_slack_workspaces': m0021,
+  '0024_summaries': m0024,
 };
