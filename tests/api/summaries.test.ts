@@ -241,3 +241,42 @@ describe('AI summaries', () => {
     }
   });
 });
+
+describe('an AI summary whose process stopped halfway', () => {
+  test('is finished by the periodic job once its claim expired, and only then', async () => {
+    const { abandonedSummaries } = await import('@/server/insights/data');
+    const { runSummary } = await import('@/server/insights/summaries');
+    const { getDb } = await import('@/server/db/client');
+    const { sql } = await import('kysely');
+    const owner = await newOwner();
+    const key = await appWith(owner, 'apple_app_store', twoPeriods());
+    const made = await post(owner, key, MARCH);
+    const id = made.json.data.id;
+    // As a request with a model leaves it, whose process then held its claim a minute ago.
+    const db = await getDb();
+    await sql`update review_summaries set status = 'pending', method = 'llm', text = '', completed_at = null,
+                     created_at = now() - interval '5 minutes', claimed_at = now() - interval '1 minute' where id = ${id}`.execute(db);
+    expect(await abandonedSummaries(10)).not.toContain(id);
+    await runSummary(id); // held by another process: nothing happens
+    expect((await get(owner, key, id)).json.data.status).toBe('pending');
+
+    // That process stopped: its claim is older than the claim period.
+    await sql`update review_summaries set claimed_at = now() - interval '10 minutes' where id = ${id}`.execute(db);
+    expect(await abandonedSummaries(10)).toContain(id);
+    withLlm();
+    try {
+      llm.respondWith((body) => {
+        const user = body.messages.find((m) => m.role === 'user')!.content!;
+        const first = JSON.parse(user.slice(user.indexOf('[', user.indexOf('Reviews ('))))[0] as { id: string };
+        return { text: JSON.stringify({ overview: 'Done later.', themes: [{ title: 'One', summary: 's', review_ids: [first.id] }], changes: '' }) };
+      });
+      await runSummary(id);
+    } finally {
+      w.setEnv({});
+    }
+    const s = (await get(owner, key, id)).json.data;
+    expect(s).toMatchObject({ status: 'ready', method: 'llm', label: 'AI summary' });
+    expect(s.content.overview).toBe('Done later.');
+    expect(await abandonedSummaries(10)).not.toContain(id);
+  });
+});
