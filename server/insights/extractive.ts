@@ -3,6 +3,7 @@
  * rating change come from SQL (the stats' grouped rows), terms from the term counter, and the quotes are reviews of
  * the period, verbatim, each with its id. Labelled as such wherever it is shown.
  */
+import { reviewText } from './appTerms';
 import type { PeriodReview } from './data';
 import type { TermComparison, TermChange } from './terms';
 
@@ -54,7 +55,7 @@ const termOf = (t: TermChange): SummaryTerm => ({
 });
 
 export const quoteText = (r: Pick<PeriodReview, 'title' | 'body'>) => {
-  const text = (r.title ? `${r.title}. ${r.body}` : r.body).replace(/\s+/g, ' ').trim();
+  const text = reviewText(r).replace(/\s+/g, ' ').trim();
   return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS - 1).trimEnd()}…` : text;
 };
 
