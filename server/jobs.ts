@@ -7,4 +7,5 @@ import './replies/jobs';
 import './subscriptions/jobs';
 import './ai/jobs';
 import './alerts/jobs';
+import './insights/jobs';
 export {};

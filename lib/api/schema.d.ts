@@ -466,6 +466,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/apps/{appKey}/reviews/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Summarise an app's reviews for a span of days (extractive without a language model; pending while the model writes) */
+        post: operations["postApiV1OrgAppsAppKeyReviewsSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/apps/{appKey}/reviews/summary/{summaryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A review summary: its figures, terms, quotes and (AI summary) themes, each citation a review id */
+        get: operations["getApiV1OrgAppsAppKeyReviewsSummarySummaryId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/apps/{appKey}/stats": {
         parameters: {
             query?: never;
@@ -475,6 +509,23 @@ export interface paths {
         };
         /** An app's ratings and trends: the series per day or week, the 1–5 distribution, by version and by country */
         get: operations["getApiV1OrgAppsAppKeyStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/apps/{appKey}/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An app's words and phrases rising and falling against the previous period, and the most used */
+        get: operations["getApiV1OrgAppsAppKeyTerms"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3861,6 +3912,396 @@ export interface operations {
             };
         };
     };
+    postApiV1OrgAppsAppKeyReviewsSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description First day (UTC), included; default: 6 days before to. */
+                    from?: string;
+                    /** @description Last day (UTC), included; default: today. */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_key: string;
+                            /** @description The review ids it quotes or cites, each checked to be a review of the period. */
+                            citations: string[];
+                            completed_at: string | null;
+                            content: {
+                                changes: string | null;
+                                figures: {
+                                    average_rating: number | null;
+                                    distribution: {
+                                        rating: number;
+                                        reviews: number;
+                                    }[];
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                    reviews: number;
+                                };
+                                overview: string | null;
+                                previous: {
+                                    from: string;
+                                    to: string;
+                                };
+                                previous_figures: {
+                                    average_rating: number | null;
+                                    distribution: {
+                                        rating: number;
+                                        reviews: number;
+                                    }[];
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                    reviews: number;
+                                };
+                                quotes: {
+                                    rating: number;
+                                    review_id: string;
+                                    /** @description The review's own words (title and text), shortened past 280 characters. */
+                                    text: string;
+                                    version: string | null;
+                                    /** @description Why this review was picked. */
+                                    why: string;
+                                }[];
+                                rating_change: number | null;
+                                /** @description AI summary only: how many of the period’s reviews the model read. */
+                                read: number | null;
+                                terms: {
+                                    falling: {
+                                        previous_reviews: number;
+                                        previous_share: number;
+                                        reviews: number;
+                                        search: string;
+                                        share: number;
+                                        term: string;
+                                    }[];
+                                    rising: {
+                                        previous_reviews: number;
+                                        previous_share: number;
+                                        reviews: number;
+                                        search: string;
+                                        share: number;
+                                        term: string;
+                                    }[];
+                                    top: {
+                                        previous_reviews: number;
+                                        previous_share: number;
+                                        reviews: number;
+                                        search: string;
+                                        share: number;
+                                        term: string;
+                                    }[];
+                                };
+                                /** @description AI summary only: themes, each with the reviews it cites. */
+                                themes: {
+                                    quotes: {
+                                        rating: number;
+                                        review_id: string;
+                                        /** @description The review's own words (title and text), shortened past 280 characters. */
+                                        text: string;
+                                        version: string | null;
+                                        /** @description Why this review was picked. */
+                                        why: string;
+                                    }[];
+                                    review_ids: string[];
+                                    /** @description Reviews read that it cites (checked). */
+                                    reviews: number;
+                                    summary: string;
+                                    title: string;
+                                }[];
+                                versions: {
+                                    average_rating: number | null;
+                                    reviews: number;
+                                    version: string | null;
+                                }[];
+                            };
+                            created_at: string;
+                            from: string;
+                            id: string;
+                            /** @description "extractive summary" (counts, terms and quotes from the reviews, no model) or "AI summary". */
+                            label: string;
+                            /** @enum {string} */
+                            method: "extractive" | "llm";
+                            /** @description Why the summary is extractive, or what was left out of the model’s answer. */
+                            note: string | null;
+                            /**
+                             * @description pending while a language model writes it; ask again in a few seconds.
+                             * @enum {string}
+                             */
+                            status: "pending" | "ready" | "failed";
+                            /** @description The summary as plain text (empty while pending). */
+                            text: string;
+                            to: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgAppsAppKeyReviewsSummarySummaryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appKey: string;
+                summaryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_key: string;
+                            /** @description The review ids it quotes or cites, each checked to be a review of the period. */
+                            citations: string[];
+                            completed_at: string | null;
+                            content: {
+                                changes: string | null;
+                                figures: {
+                                    average_rating: number | null;
+                                    distribution: {
+                                        rating: number;
+                                        reviews: number;
+                                    }[];
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                    reviews: number;
+                                };
+                                overview: string | null;
+                                previous: {
+                                    from: string;
+                                    to: string;
+                                };
+                                previous_figures: {
+                                    average_rating: number | null;
+                                    distribution: {
+                                        rating: number;
+                                        reviews: number;
+                                    }[];
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                    reviews: number;
+                                };
+                                quotes: {
+                                    rating: number;
+                                    review_id: string;
+                                    /** @description The review's own words (title and text), shortened past 280 characters. */
+                                    text: string;
+                                    version: string | null;
+                                    /** @description Why this review was picked. */
+                                    why: string;
+                                }[];
+                                rating_change: number | null;
+                                /** @description AI summary only: how many of the period’s reviews the model read. */
+                                read: number | null;
+                                terms: {
+                                    falling: {
+                                        previous_reviews: number;
+                                        previous_share: number;
+                                        reviews: number;
+                                        search: string;
+                                        share: number;
+                                        term: string;
+                                    }[];
+                                    rising: {
+                                        previous_reviews: number;
+                                        previous_share: number;
+                                        reviews: number;
+                                        search: string;
+                                        share: number;
+                                        term: string;
+                                    }[];
+                                    top: {
+                                        previous_reviews: number;
+                                        previous_share: number;
+                                        reviews: number;
+                                        search: string;
+                                        share: number;
+                                        term: string;
+                                    }[];
+                                };
+                                /** @description AI summary only: themes, each with the reviews it cites. */
+                                themes: {
+                                    quotes: {
+                                        rating: number;
+                                        review_id: string;
+                                        /** @description The review's own words (title and text), shortened past 280 characters. */
+                                        text: string;
+                                        version: string | null;
+                                        /** @description Why this review was picked. */
+                                        why: string;
+                                    }[];
+                                    review_ids: string[];
+                                    /** @description Reviews read that it cites (checked). */
+                                    reviews: number;
+                                    summary: string;
+                                    title: string;
+                                }[];
+                                versions: {
+                                    average_rating: number | null;
+                                    reviews: number;
+                                    version: string | null;
+                                }[];
+                            };
+                            created_at: string;
+                            from: string;
+                            id: string;
+                            /** @description "extractive summary" (counts, terms and quotes from the reviews, no model) or "AI summary". */
+                            label: string;
+                            /** @enum {string} */
+                            method: "extractive" | "llm";
+                            /** @description Why the summary is extractive, or what was left out of the model’s answer. */
+                            note: string | null;
+                            /**
+                             * @description pending while a language model writes it; ask again in a few seconds.
+                             * @enum {string}
+                             */
+                            status: "pending" | "ready" | "failed";
+                            /** @description The summary as plain text (empty while pending). */
+                            text: string;
+                            to: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1OrgAppsAppKeyStats: {
         parameters: {
             query?: {
@@ -3927,6 +4368,153 @@ export interface operations {
                                 reviews: number;
                                 start: string;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgAppsAppKeyTerms: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default: 29 days before to. */
+                from?: string;
+                /** @description Last day (UTC), included; default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app: {
+                                key: string;
+                                store: string;
+                                title: string;
+                            };
+                            /** @description The period had more reviews than are read: the newest were counted. */
+                            capped: boolean;
+                            falling: {
+                                /** @enum {string} */
+                                kind: "word" | "phrase";
+                                previous_reviews: number;
+                                previous_share: number;
+                                /** @description Up to five reviews using it (of the previous period for a falling term). */
+                                review_ids: string[];
+                                /** @description Reviews of the period that use it. */
+                                reviews: number;
+                                /** @description The inbox search (q) that lists its reviews. */
+                                search: string;
+                                /** @description Their share of the period’s reviews, 0–1. */
+                                share: number;
+                                term: string;
+                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                z: number;
+                            }[];
+                            from: string;
+                            /** @description The same number of days just before. */
+                            previous: {
+                                /** @description The period had more reviews than are read: the newest were counted. */
+                                capped: boolean;
+                                from: string;
+                                /** @description Reviews of the period whose words were counted. */
+                                reviews: number;
+                                to: string;
+                            };
+                            /** @description Reviews of the period whose words were counted. */
+                            reviews: number;
+                            rising: {
+                                /** @enum {string} */
+                                kind: "word" | "phrase";
+                                previous_reviews: number;
+                                previous_share: number;
+                                /** @description Up to five reviews using it (of the previous period for a falling term). */
+                                review_ids: string[];
+                                /** @description Reviews of the period that use it. */
+                                reviews: number;
+                                /** @description The inbox search (q) that lists its reviews. */
+                                search: string;
+                                /** @description Their share of the period’s reviews, 0–1. */
+                                share: number;
+                                term: string;
+                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                z: number;
+                            }[];
+                            to: string;
+                            /** @description The most used in the period. */
+                            top: {
+                                /** @enum {string} */
+                                kind: "word" | "phrase";
+                                previous_reviews: number;
+                                previous_share: number;
+                                /** @description Up to five reviews using it (of the previous period for a falling term). */
+                                review_ids: string[];
+                                /** @description Reviews of the period that use it. */
+                                reviews: number;
+                                /** @description The inbox search (q) that lists its reviews. */
+                                search: string;
+                                /** @description Their share of the period’s reviews, 0–1. */
+                                share: number;
+                                term: string;
+                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                z: number;
+                            }[];
                         };
                     };
                 };

@@ -521,6 +521,7 @@ export interface Database {
   stripe_events: StripeEventsTable;
   review_sentiment_queue: ReviewSentimentQueueTable;
   review_translations: ReviewTranslationsTable;
+  review_summaries: ReviewSummariesTable;
 }
 
 /** Per-app review counters, kept by triggers on reviews (migration 0018): read them, never write them. */
@@ -528,4 +529,24 @@ export interface AppReviewStatsTable {
   app_key: string;
   review_count: string | number;
   rating_sum: string | number;
+}
+
+/** 0024: review summaries asked for in the dashboard (server/insights/summaries.ts). */
+export interface ReviewSummariesTable {
+  id: string;
+  org_id: string;
+  app_key: string;
+  /** UTC days, both included ('YYYY-MM-DD' in, a Date or string out depending on the driver). */
+  from_day: ColumnType<Date | string, string, string>;
+  to_day: ColumnType<Date | string, string, string>;
+  method: 'extractive' | 'llm';
+  status: 'pending' | 'ready' | 'failed';
+  text: Generated<string>;
+  content: ColumnType<unknown, string, string>;
+  citations: Generated<string[]>;
+  note: string | null;
+  requested_by: string | null;
+  created_at: Generated<Timestamp>;
+  claimed_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
 }

@@ -27,7 +27,10 @@ import v1OrgApiKeysId from '@/pages/api/v1/org/api-keys/[id]';
 import v1OrgApps from '@/pages/api/v1/org/apps/index';
 import v1OrgAppsAppKey from '@/pages/api/v1/org/apps/[appKey]';
 import v1OrgAppsAppKeyCredentials from '@/pages/api/v1/org/apps/[appKey]/credentials';
+import v1OrgAppsAppKeyReviewsSummary from '@/pages/api/v1/org/apps/[appKey]/reviews/summary/index';
+import v1OrgAppsAppKeyReviewsSummarySummaryId from '@/pages/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]';
 import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
+import v1OrgAppsAppKeyTerms from '@/pages/api/v1/org/apps/[appKey]/terms';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBilling from '@/pages/api/v1/org/billing/index';
 import v1OrgBillingActive from '@/pages/api/v1/org/billing/active';
@@ -88,7 +91,10 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/apps', route: v1OrgApps },
   { path: '/api/v1/org/apps/[appKey]', route: v1OrgAppsAppKey },
   { path: '/api/v1/org/apps/[appKey]/credentials', route: v1OrgAppsAppKeyCredentials },
+  { path: '/api/v1/org/apps/[appKey]/reviews/summary', route: v1OrgAppsAppKeyReviewsSummary },
+  { path: '/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]', route: v1OrgAppsAppKeyReviewsSummarySummaryId },
   { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
+  { path: '/api/v1/org/apps/[appKey]/terms', route: v1OrgAppsAppKeyTerms },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing', route: v1OrgBilling },
   { path: '/api/v1/org/billing/active', route: v1OrgBillingActive },

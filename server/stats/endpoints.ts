@@ -15,7 +15,8 @@ export const STATS_DEFAULT_DAYS = 90;
 /** The longest span per interval: a year of days, five years of weeks (a chart of ~365 or ~261 points). */
 export const STATS_MAX_DAYS = { day: 366, week: 5 * 366 } as const;
 
-const day = (name: string) =>
+/** A UTC day query parameter (2026-05-01), checked against the calendar. */
+export const day = (name: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a day like 2026-05-01.`)

@@ -32,6 +32,9 @@ const CASES: Record<string, Partial<Record<Method, Case>>> = {
   '/api/v1/org/api-keys/[id]': { DELETE: {} },
   '/api/v1/org/apps/[appKey]': { DELETE: {} },
   '/api/v1/org/apps/[appKey]/stats': { GET: { memberMay: true } },
+  '/api/v1/org/apps/[appKey]/terms': { GET: { memberMay: true } },
+  '/api/v1/org/apps/[appKey]/reviews/summary': { POST: { body: {}, memberMay: true } },
+  '/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]': { GET: { memberMay: true } },
   '/api/v1/org/apps/[appKey]/credentials': { PUT: { body: ascCredentials() }, DELETE: {} },
   // Members reply; this app has no store credentials, so the member's reply stops there (409), not at the role.
   '/api/v1/org/reviews/[id]/reply': { POST: { body: { text: 'Thanks!' }, memberGets: 409 }, DELETE: { memberGets: 409 } },
@@ -78,6 +81,8 @@ async function world(): Promise<World> {
     .values({ app_key: appKey, store: 'apple_app_store', store_review_id: `auth-${appId}`, country: 'us', language: 'en', author_name: 'Kim', title: null, body: 'Fine', rating: 4, app_version: null, written_at: null, updated_at: new Date(), reply_text: null, reply_updated_at: null, permalink: null, sentiment: null, sentiment_score: null })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const summary = await send<{ id: string }>('POST', `/api/v1/org/apps/${appKey}/reviews/summary`, {});
+  expect(summary.status, summary.text).toBe(201);
   const template = await send<{ id: string }>('POST', '/api/v1/org/reply-templates', { app_key: appKey, name: 'Thanks', body: 'Thanks {author}!' });
   expect(template.status, template.text).toBe(201);
   return {
@@ -91,6 +96,9 @@ async function world(): Promise<World> {
       '/api/v1/org/api-keys/[id]': key.json.data.id,
       '/api/v1/org/apps/[appKey]': appKey,
       '/api/v1/org/apps/[appKey]/stats': appKey,
+      '/api/v1/org/apps/[appKey]/terms': appKey,
+      '/api/v1/org/apps/[appKey]/reviews/summary': appKey,
+      '/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]': `${appKey}|${summary.json.data.id}`,
       '/api/v1/org/apps/[appKey]/credentials': appKey,
       '/api/v1/org/reviews/[id]/reply': String(review.id),
       '/api/v1/org/reviews/[id]/translate': String(review.id),
@@ -100,7 +108,12 @@ async function world(): Promise<World> {
   };
 }
 
-const urlOf = (route: string, id: string) => route.replace(/\[[^\]]+\]/, encodeURIComponent(id));
+/** The route with its parameters filled in: `id` holds one value, or one per parameter separated by `|`. */
+function urlOf(route: string, id: string): string {
+  const values = id.split('|');
+  let i = 0;
+  return route.replace(/\[[^\]]+\]/g, () => encodeURIComponent(values[Math.min(i++, values.length - 1)]));
+}
 
 /** The rows the refused calls aimed at, to compare before and after. */
 async function snapshot(wd: World) {

@@ -1,9 +1,10 @@
 // An app's ratings and trends in Chromium against the real server, its engine and the store fakes: the app is added
 // from the Apps page, its "Trends" link opens the figures of the reviews the engine stored (count, average, the 1–5
 // distribution), the chart can be swapped for its table, the span and interval live in the URL, and axe finds nothing
-// serious.
+// serious. Below the figures: the words and topics of the same days, each opening its reviews in the inbox, and an
+// extractive summary on request.
 import { seriousViolations } from './support/a11y';
-import { appWithReviews, expect, test, uniqueWord } from './support/connectFlow';
+import { appWithReviews, expect, mark, test, uniqueWord } from './support/connectFlow';
 
 // A real poll (every 5 s in the e2e server) stores the app's reviews after it is added: generous time.
 test.describe.configure({ timeout: 120_000 });
@@ -55,4 +56,19 @@ test("an app's trends: figures of its stored reviews, a chart with a table view,
   await expect(page.getByLabel('Per', { exact: true })).toHaveValue('week');
   await expect(reviewCount).toHaveText('3');
   expect(await seriousViolations(page)).toEqual([]);
+
+  // Words and topics of the same days ("text" is in the three reviews), and a summary on request: without a language
+  // model, the extractive summary, labelled so, its quotes opening their reviews.
+  const mostMentioned = page.getByRole('region', { name: 'Words and topics' }).getByRole('region', { name: 'Most mentioned' });
+  await expect(mostMentioned.getByRole('link', { name: 'text', exact: true })).toBeVisible();
+  const summary = page.getByRole('region', { name: 'Summary' });
+  await summary.getByRole('button', { name: 'Summarise these days' }).click();
+  await expect(summary.getByText('extractive summary', { exact: true })).toBeVisible();
+  await expect(summary.getByRole('link', { name: /^review \d+$/ }).first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // A term opens its reviews in the inbox: the same app, the same days, the term as the search.
+  await mostMentioned.getByRole('link', { name: 'text', exact: true }).click();
+  await page.waitForURL((u) => u.pathname === '/dashboard/reviews' && u.searchParams.get('q') === 'text' && Boolean(u.searchParams.get('app')));
+  for (const i of [1, 2, 3]) await expect(page.getByText(mark(tag, i))).toBeVisible();
 });

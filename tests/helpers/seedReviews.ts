@@ -9,7 +9,20 @@ let n = 0;
 const uniq = () => `${Date.now().toString(36)}${++n}`;
 export const HOUR = 3_600_000;
 
-export type Seed = { title?: string; body: string; rating?: number; country?: string; language?: string; sentiment?: string; reply?: string; hoursAgo: number; version?: string };
+export type Seed = {
+  title?: string;
+  body: string;
+  rating?: number;
+  country?: string;
+  language?: string;
+  sentiment?: string;
+  reply?: string;
+  hoursAgo?: number;
+  version?: string;
+  /** When the store dated it (instead of hoursAgo). */
+  at?: Date;
+  textLanguage?: string;
+};
 
 /** An app of the organisation with these reviews, written straight into the tables the engine fills. */
 export async function appWith(owner: SignedInUser, store: 'apple_app_store' | 'google_play_store', seeds: Seed[]): Promise<string> {
@@ -18,30 +31,28 @@ export async function appWith(owner: SignedInUser, store: 'apple_app_store' | 'g
   const key = `${store}__${appId}`;
   await db.insertInto('apps').values({ key, store, app_id: appId, title: `App ${appId}`, icon_url: null, store_url: null, developer: null }).execute();
   await db.insertInto('org_apps').values({ org_id: owner.orgId, app_key: key, countries: store === 'apple_app_store' ? ['us'] : [], added_by: owner.userId, added_by_email: owner.email }).execute();
-  for (const s of seeds) {
-    await db
-      .insertInto('reviews')
-      .values({
-        app_key: key,
-        store,
-        store_review_id: `r${uniq()}`,
-        country: s.country ?? 'us',
-        language: s.language ?? 'en',
-        author_name: `Author ${s.body.slice(0, 8)}`,
-        title: s.title ?? null,
-        body: s.body,
-        rating: s.rating ?? 5,
-        app_version: s.version ?? '1.0',
-        updated_at: new Date(Date.now() - s.hoursAgo * HOUR),
-        reply_text: s.reply ?? null,
-        sentiment: s.sentiment ?? null,
-        sentiment_score: null,
-        written_at: null,
-        reply_updated_at: s.reply ? new Date() : null,
-        permalink: null,
-      })
-      .execute();
-  }
+  const rows = seeds.map((s) => ({
+    app_key: key,
+    store,
+    store_review_id: `r${uniq()}`,
+    country: s.country ?? 'us',
+    language: s.language ?? 'en',
+    author_name: `Author ${s.body.slice(0, 8)}`,
+    title: s.title ?? null,
+    body: s.body,
+    rating: s.rating ?? 5,
+    app_version: s.version ?? '1.0',
+    updated_at: s.at ?? new Date(Date.now() - (s.hoursAgo ?? 0) * HOUR),
+    text_language: s.textLanguage ?? null,
+    reply_text: s.reply ?? null,
+    sentiment: s.sentiment ?? null,
+    sentiment_score: null,
+    written_at: null,
+    reply_updated_at: s.reply ? new Date() : null,
+    permalink: null,
+  }));
+  // In batches: one statement per review made files with hundreds of reviews slow.
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('reviews').values(rows.slice(i, i + 500)).execute();
   return key;
 }
 

@@ -2,7 +2,8 @@
  * /dashboard/apps/{appKey}: an app's ratings and trends for a chosen span — the review count and average rating per day
  * or week (a uPlot chart, loaded only here), the 1–5 distribution, and the average by version and by country. The span
  * lives in the address (`?from=&to=&interval=`), so a view can be shared; every number is also in a table, which
- * screen readers always get and sighted people can switch to.
+ * screen readers always get and sighted people can switch to. Below: the words and topics of the same days, and a
+ * summary of them on request (components/dashboard/insights).
  */
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
@@ -13,6 +14,8 @@ import { APP_STORE_NAMES } from '@/lib/appStores';
 import { useAppStats } from '@/lib/queries/appStats';
 import { storefrontName } from '@/lib/storefronts';
 import { Skeleton } from '../common';
+import SummaryPanel from '../insights/SummaryPanel';
+import TermsPanel from '../insights/TermsPanel';
 import styles from '../Dashboard.module.css';
 import own from './Stats.module.css';
 
@@ -239,6 +242,8 @@ export default function AppStatsPage() {
           <Figures stats={shown} />
         )}
       </section>
+      {appKey && shown ? <TermsPanel appKey={appKey} from={shown.from} to={shown.to} /> : null}
+      {appKey && shown ? <SummaryPanel appKey={appKey} period={{ from: shown.from, to: shown.to }} /> : null}
     </>
   );
 }

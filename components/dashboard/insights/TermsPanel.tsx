@@ -1,0 +1,88 @@
+/**
+ * An app's words and topics on its page: the words and phrases rising and falling against the same number of days
+ * before, and the most used, each a link to its reviews in the inbox (the inbox's search over the same app and days).
+ */
+import Link from 'next/link';
+import type { AppTerms, TermItem } from '@/lib/api/insights';
+import { useAppTerms } from '@/lib/queries/insights';
+import { filtersToQuery } from '@/lib/reviewFilters';
+import { Skeleton } from '../common';
+import styles from '../Dashboard.module.css';
+import own from './Insights.module.css';
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/** The inbox listing a term's reviews of the days it was counted in. */
+export function termHref(appKey: string, term: Pick<TermItem, 'search'>, days: { from: string; to: string }): string {
+  const query = new URLSearchParams(filtersToQuery({ app: [appKey], q: term.search, from: days.from, to: days.to }));
+  return `/dashboard/reviews?${query.toString()}`;
+}
+
+function TermList({ id, title, empty, terms, appKey, days, was }: { id: string; title: string; empty: string; terms: TermItem[]; appKey: string; days: { from: string; to: string }; was: boolean }) {
+  return (
+    <section className={own.column} aria-labelledby={id}>
+      <h4 id={id} className={own.columnTitle}>
+        {title}
+      </h4>
+      {terms.length === 0 ? (
+        <p className={styles.muted}>{empty}</p>
+      ) : (
+        <ol className={own.terms}>
+          {terms.map((t) => (
+            <li key={t.term}>
+              <Link href={termHref(appKey, t, days)} className={own.term}>
+                {t.term}
+              </Link>{' '}
+              <span className={own.count}>
+                {was
+                  ? `${t.previous_reviews} reviews (${percent(t.previous_share)}) before, ${t.reviews} (${percent(t.share)}) now`
+                  : `${t.reviews} reviews (${percent(t.share)})${t.previous_reviews || t.reviews ? `, ${t.previous_reviews} (${percent(t.previous_share)}) before` : ''}`}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Lists({ data }: { data: AppTerms }) {
+  const now = { from: data.from, to: data.to };
+  const before = { from: data.previous.from, to: data.previous.to };
+  const tooFew = data.reviews === 0 || data.previous.reviews === 0;
+  return (
+    <>
+      <p className={styles.muted}>
+        {data.reviews.toLocaleString()} reviews from {data.from} to {data.to}, compared with {data.previous.reviews.toLocaleString()} from {data.previous.from} to{' '}
+        {data.previous.to}.{data.capped || data.previous.capped ? ' Busy days: the newest reviews of each period were counted.' : ''}
+        {tooFew ? ' Rising and falling need reviews in both periods.' : ''}
+      </p>
+      <div className={own.columns}>
+        <TermList id="terms-rising" title="Rising" empty="Nothing used markedly more than before." terms={data.rising} appKey={data.app.key} days={now} was={false} />
+        <TermList id="terms-falling" title="Falling" empty="Nothing used markedly less than before." terms={data.falling} appKey={data.app.key} days={before} was />
+        <TermList id="terms-top" title="Most mentioned" empty="No word is used by three reviews or more." terms={data.top} appKey={data.app.key} days={now} was={false} />
+      </div>
+    </>
+  );
+}
+
+export default function TermsPanel({ appKey, from, to }: { appKey: string; from?: string; to?: string }) {
+  const terms = useAppTerms(appKey, { ...(from ? { from } : {}), ...(to ? { to } : {}) });
+  return (
+    <section className={styles.section} aria-labelledby="terms-heading">
+      <h3 id="terms-heading" className={styles.sectionTitle}>
+        Words and topics
+      </h3>
+      {terms.isError ? (
+        <p role="alert">
+          {terms.error.message}{' '}
+          {(terms.error as { code?: string }).code === 'plan_limit' ? <Link href="/dashboard/billing">Upgrade</Link> : null}
+        </p>
+      ) : !terms.data ? (
+        <Skeleton rows={3} label="Counting the words of the reviews" />
+      ) : (
+        <Lists data={terms.data} />
+      )}
+    </section>
+  );
+}

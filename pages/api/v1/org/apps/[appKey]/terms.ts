@@ -1,0 +1,5 @@
+import { apiRoute } from '@/server/http/api';
+import { appTermsEndpoint } from '@/server/insights/endpoints';
+
+export const config = { api: { bodyParser: false } };
+export default apiRoute({ GET: appTermsEndpoint });
