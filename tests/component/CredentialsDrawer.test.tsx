@@ -1,17 +1,14 @@
 // The "Store credentials" drawer against a loopback API: the labelled fields of each store, what is sent, the server's
 // refusal as a toast, the stored state ("Checked <date>") without the key, and "Remove credentials" after confirming.
-import { act, screen, waitFor } from '@testing-library/react';
-import toast, { Toaster } from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { encode as encodeBase64Url } from 'jose/base64url';
+import { screen, waitFor } from '@testing-library/react';
+import { Toaster } from 'react-hot-toast';
+import { describe, expect, test, vi } from 'vitest';
 import CredentialsDrawer from '@/components/dashboard/apps/CredentialsDrawer';
 import type { OrgApp } from '@/lib/api/orgApps';
-import { useAuthStore } from '@/stores/auth';
 import { render } from '@/tests/helpers/render';
-import { resetStores } from '@/tests/helpers/resetStores';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { fail, notPreflight, ok, route } from './support/apiFake';
+import { signedInWithApiFake } from './support/signedIn';
 
-const jwt = ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, email: 'ana@example.com', org: 'org_7', scope: 'full' })), 'sig'].join('.');
 
 const app = (over: Partial<OrgApp> = {}): OrgApp => ({
   key: 'apple_app_store__284882215',
@@ -34,24 +31,14 @@ const app = (over: Partial<OrgApp> = {}): OrgApp => ({
 
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----';
 
-let fake: ApiFake | undefined;
-beforeEach(() => {
-  resetStores();
-  useAuthStore.getState().setAuthData({ authToken: jwt, email: 'ana@example.com' });
-});
-afterEach(async () => {
-  act(() => toast.remove());
-  fake?.restore();
-  await fake?.close();
-  fake = undefined;
-});
+const api = signedInWithApiFake('ana@example.com', 'org_7');
 
-const sent = () => fake!.requests.filter(notPreflight).filter((r) => r.path.endsWith('/credentials'));
+const sent = () => api.fake!.requests.filter(notPreflight).filter((r) => r.path.endsWith('/credentials'));
 
 describe('Store credentials drawer', () => {
   test('App Store Connect: labelled fields; the check’s refusal is a toast with the server’s words', async () => {
     const refusal = 'App Store Connect accepted the key, but its role may not read customer reviews.';
-    fake = await startApiFake([route('PUT', '/api/v1/org/apps/apple_app_store__284882215/credentials', fail(422, 'credentials_rejected', refusal))]);
+    await api.start([route('PUT', '/api/v1/org/apps/apple_app_store__284882215/credentials', fail(422, 'credentials_rejected', refusal))]);
     const { user } = render(
       <>
         <Toaster />
@@ -73,7 +60,7 @@ describe('Store credentials drawer', () => {
 
   test('Google Play: the service-account JSON, read from a chosen file', async () => {
     const play = app({ key: 'google_play_store__com.example.app', app_id: 'com.example.app', app_store: 'google_play_store', countries: [] });
-    fake = await startApiFake([
+    await api.start([
       route('PUT', '/api/v1/org/apps/google_play_store__com.example.app/credentials', ok({ ...play, credentials: { kind: 'google_play', label: 'bot@x.iam.gserviceaccount.com', checked_at: new Date().toISOString() } })),
     ]);
     const { user } = render(
@@ -92,7 +79,7 @@ describe('Store credentials drawer', () => {
   });
 
   test('stored credentials: the label and "Checked <date>", never the key; "Remove credentials" asks first, then deletes', async () => {
-    fake = await startApiFake([route('DELETE', '/api/v1/org/apps/apple_app_store__284882215/credentials', ok({ ok: true }))]);
+    await api.start([route('DELETE', '/api/v1/org/apps/apple_app_store__284882215/credentials', ok({ ok: true }))]);
     const stored = app({ credentials: { kind: 'app_store_connect', label: '2X9R4HXF34', checked_at: '2026-11-20T10:00:00.000Z' } });
     const { user } = render(
       <>

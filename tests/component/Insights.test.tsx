@@ -1,18 +1,14 @@
 // An app's words and summary on its dashboard page, against a loopback API: each term links to its reviews in the
 // inbox (same app, same days, the term as the search), a plan without the feature says so with an Upgrade link, and a
 // summary asked for is shown with its label — extractive at once, or an AI summary asked for again until written.
-import { act, screen, waitFor } from '@testing-library/react';
-import toast from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { encode as encodeBase64Url } from 'jose/base64url';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
 import SummaryPanel from '@/components/dashboard/insights/SummaryPanel';
 import TermsPanel from '@/components/dashboard/insights/TermsPanel';
-import { useAuthStore } from '@/stores/auth';
 import { render } from '@/tests/helpers/render';
-import { resetStores } from '@/tests/helpers/resetStores';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { fail, notPreflight, ok, route } from './support/apiFake';
+import { signedInWithApiFake } from './support/signedIn';
 
-const jwt = ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, email: 'ana@example.com', org: 'org_7', scope: 'full' })), 'sig'].join('.');
 const KEY = 'apple_app_store__284882215';
 const BASE = `/api/v1/org/apps/${KEY}`;
 
@@ -38,33 +34,23 @@ const summary = (over: Record<string, unknown> = {}, content: Record<string, unk
   ...over,
 });
 
-let fake: ApiFake | undefined;
-beforeEach(() => {
-  resetStores();
-  useAuthStore.getState().setAuthData({ authToken: jwt, email: 'ana@example.com' });
-});
-afterEach(async () => {
-  act(() => toast.remove());
-  fake?.restore();
-  await fake?.close();
-  fake = undefined;
-});
+const api = signedInWithApiFake('ana@example.com', 'org_7');
 
 describe('Words and topics', () => {
   test('each term links to its reviews in the inbox: the same app, the days it was counted in, the term as the search', async () => {
-    fake = await startApiFake([route('GET', `${BASE}/terms`, ok(terms))]);
+    await api.start([route('GET', `${BASE}/terms`, ok(terms))]);
     render(<TermsPanel appKey={KEY} from="2026-03-11" to="2026-03-20" />);
     const drain = await screen.findByRole('link', { name: 'battery drain' });
     expect(drain.getAttribute('href')).toBe(`/dashboard/reviews?app=${encodeURIComponent(KEY)}&q=%22battery+drain%22&from=2026-03-11&to=2026-03-20`);
     // A falling term's reviews are in the previous period.
     expect(screen.getByRole('link', { name: 'offline mode' }).getAttribute('href')).toContain('from=2026-03-01&to=2026-03-10');
     expect(screen.getByText('15 reviews (38 %), 0 (0 %) before')).toBeTruthy();
-    const asked = fake.requests.filter(notPreflight).find((r) => r.path === `${BASE}/terms`)!;
+    const asked = api.fake!.requests.filter(notPreflight).find((r) => r.path === `${BASE}/terms`)!;
     expect(asked.query.get('from')).toBe('2026-03-11');
   });
 
   test('a plan without trends: the server’s words and an Upgrade link', async () => {
-    fake = await startApiFake([route('GET', `${BASE}/terms`, fail(402, 'plan_limit', 'Your Free plan does not include rating and sentiment trends.'))]);
+    await api.start([route('GET', `${BASE}/terms`, fail(402, 'plan_limit', 'Your Free plan does not include rating and sentiment trends.'))]);
     render(<TermsPanel appKey={KEY} />);
     expect((await screen.findByRole('alert')).textContent).toContain('does not include rating and sentiment trends');
     expect(screen.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/dashboard/billing');
@@ -73,13 +59,13 @@ describe('Words and topics', () => {
 
 describe('Summary', () => {
   test('an extractive summary, labelled, its quotes opening their reviews', async () => {
-    fake = await startApiFake([route('POST', `${BASE}/reviews/summary`, ok(summary())), route('GET', `${BASE}/reviews/summary/sum_000000000000000000000001`, ok(summary()))]);
+    await api.start([route('POST', `${BASE}/reviews/summary`, ok(summary())), route('GET', `${BASE}/reviews/summary/sum_000000000000000000000001`, ok(summary()))]);
     const { user } = render(<SummaryPanel appKey={KEY} period={{ from: '2026-03-11', to: '2026-03-20' }} />);
     await user.click(screen.getByRole('button', { name: 'Summarise these days' }));
     expect(await screen.findByText('extractive summary')).toBeTruthy();
     expect(screen.getByText(/No language model is configured/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'review 11' }).getAttribute('href')).toBe('/dashboard/reviews?review=11');
-    const posted = fake.requests.filter(notPreflight).find((r) => r.method === 'POST')!;
+    const posted = api.fake!.requests.filter(notPreflight).find((r) => r.method === 'POST')!;
     expect(JSON.parse(posted.body)).toEqual({ from: '2026-03-11', to: '2026-03-20' });
   });
 
@@ -90,7 +76,7 @@ describe('Summary', () => {
       { method: 'llm', label: 'AI summary', note: null },
       { overview: 'Battery complaints arrived with 2.0.', read: 40, themes: [{ title: 'Battery drain', summary: 'It empties fast.', reviews: 15, review_ids: ['11'], quotes: [quote] }] },
     );
-    fake = await startApiFake([
+    await api.start([
       route('POST', `${BASE}/reviews/summary`, ok(pending)),
       route('GET', `${BASE}/reviews/summary/sum_000000000000000000000001`, (req, res) => ok(++gets < 2 ? pending : done)(req, res)),
     ]);

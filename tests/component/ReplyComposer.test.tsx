@@ -2,17 +2,14 @@
 // a template filled with the reviewer's name and the app's title, what is sent, the server's refusal as a toast, and
 // what it says when the app has no store credentials; "Draft a reply" (the app's tone, the draft in the text box, never
 // sent by itself) and what the button says when the server has no language model.
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import toast, { Toaster } from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { encode as encodeBase64Url } from 'jose/base64url';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Toaster } from 'react-hot-toast';
+import { describe, expect, test, vi } from 'vitest';
 import ReplyComposer, { type ComposerProps } from '@/components/dashboard/reviews/ReplyComposer';
-import { useAuthStore } from '@/stores/auth';
 import { render } from '@/tests/helpers/render';
-import { resetStores } from '@/tests/helpers/resetStores';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { fail, notPreflight, ok, route } from './support/apiFake';
+import { signedInWithApiFake } from './support/signedIn';
 
-const jwt = ['eyJhbGciOiJIUzI1NiJ9', encodeBase64Url(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, email: 'ana@example.com', org: 'org_7', scope: 'full' })), 'sig'].join('.');
 
 const review = (over: Partial<ComposerProps['review']> = {}): ComposerProps['review'] => ({
   id: '42',
@@ -29,23 +26,13 @@ const TEMPLATES = '/api/v1/org/reply-templates';
 const templates = (list: unknown[]) => route('GET', TEMPLATES, ok(list));
 const sentReply = { id: 'rpl_1', review_id: '42', state: 'pending_publish', text: 'x', failure: null, by: 'ana@example.com', replied_at: new Date().toISOString(), attempts: 1, next_attempt_at: null };
 
-let fake: ApiFake | undefined;
-beforeEach(() => {
-  resetStores();
-  useAuthStore.getState().setAuthData({ authToken: jwt, email: 'ana@example.com' });
-});
-afterEach(async () => {
-  act(() => toast.remove());
-  fake?.restore();
-  await fake?.close();
-  fake = undefined;
-});
+const api = signedInWithApiFake('ana@example.com', 'org_7');
 
-const posts = () => fake!.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === '/api/v1/org/reviews/42/reply');
+const posts = () => api.fake!.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === '/api/v1/org/reviews/42/reply');
 
 describe('Reply composer', () => {
   test("counts against Google Play's 350 characters, refuses longer text before sending, then sends", async () => {
-    fake = await startApiFake([templates([]), route('POST', '/api/v1/org/reviews/42/reply', ok(sentReply))]);
+    await api.start([templates([]), route('POST', '/api/v1/org/reviews/42/reply', ok(sentReply))]);
     const onDone = vi.fn();
     const { user } = render(
       <>
@@ -73,7 +60,7 @@ describe('Reply composer', () => {
 
   test("App Store's limit is 5,970; a template fills {author} and {app}; the store's refusal is a toast", async () => {
     const reason = "This App Store Connect key's role can't reply to reviews: give key 2X9R4HXF34 the Admin, App Manager or Customer Support role.";
-    fake = await startApiFake([
+    await api.start([
       templates([{ id: 'tpl_1', app_key: 'apple_app_store__1', name: 'Thanks', body: 'Thanks {author}, glad {app} helps!', created_at: '', updated_at: '' }]),
       route('POST', '/api/v1/org/reviews/42/reply', fail(422, 'reply_failed', reason)),
     ]);
@@ -95,7 +82,7 @@ describe('Reply composer', () => {
   });
 
   test('saves the text as a template for the app', async () => {
-    fake = await startApiFake([templates([]), route('POST', TEMPLATES, ok({ id: 'tpl_2', app_key: 'google_play_store__com.lantern.notes', name: 'Fixed', body: 'Fixed in 2.1, {author}!', created_at: '', updated_at: '' }))]);
+    await api.start([templates([]), route('POST', TEMPLATES, ok({ id: 'tpl_2', app_key: 'google_play_store__com.lantern.notes', name: 'Fixed', body: 'Fixed in 2.1, {author}!', created_at: '', updated_at: '' }))]);
     const { user } = render(
       <>
         <Toaster />
@@ -106,14 +93,14 @@ describe('Reply composer', () => {
     await user.type(screen.getByLabelText('Template name'), 'Fixed');
     await user.click(screen.getByRole('button', { name: 'Save as template' }));
     await screen.findByText('Template "Fixed" saved');
-    const saved = fake.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === TEMPLATES);
+    const saved = api.fake!.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === TEMPLATES);
     expect(saved.map((r) => JSON.parse(r.body))).toEqual([{ app_key: 'google_play_store__com.lantern.notes', name: 'Fixed', body: 'Fixed in 2.1, {author}!' }]);
   });
 
   test("Draft a reply: starts at the app's tone, fills the text box with the model's draft in the tone chosen, sends nothing", async () => {
     const DRAFT = '/api/v1/org/reviews/42/draft-reply';
     const text = 'Danke, Rin! Das Update 2.1 behebt den Absturz.';
-    fake = await startApiFake([
+    await api.start([
       templates([]),
       route('GET', DRAFT, ok({ tone: 'formal', language: 'de', max: 350, language_model: true, not_configured: null })),
       route('POST', DRAFT, ok({ text, tone: 'brief', language: 'de', characters: 46, max: 350, trimmed: false })),
@@ -131,14 +118,14 @@ describe('Reply composer', () => {
     await screen.findByText('Draft written in German: read it, edit it, then send it');
     expect((screen.getByLabelText('Your reply') as HTMLTextAreaElement).value).toBe(text);
     expect(screen.getByText('46 / 350 characters')).toBeTruthy();
-    const drafts = fake.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === DRAFT);
+    const drafts = api.fake!.requests.filter(notPreflight).filter((r) => r.method === 'POST' && r.path === DRAFT);
     expect(drafts.map((r) => JSON.parse(r.body))).toEqual([{ tone: 'brief' }]);
     expect(posts()).toHaveLength(0); // the person sends it, not the draft
   });
 
   test('without a language model the Draft button is off and says what to configure', async () => {
     const words = 'Drafting replies needs a language model, and none is configured on this server. To turn it on, set LLM_BASE_URL and LLM_MODEL.';
-    fake = await startApiFake([templates([]), route('GET', '/api/v1/org/reviews/42/draft-reply', ok({ tone: 'friendly', language: 'en', max: 350, language_model: false, not_configured: words }))]);
+    await api.start([templates([]), route('GET', '/api/v1/org/reviews/42/draft-reply', ok({ tone: 'friendly', language: 'en', max: 350, language_model: false, not_configured: words }))]);
     render(<ReplyComposer review={review()} hasCredentials onDone={() => undefined} />);
     const note = await screen.findByRole('note');
     expect(note.textContent).toBe(words);
@@ -146,7 +133,7 @@ describe('Reply composer', () => {
     expect(button.disabled).toBe(true);
     expect(button.getAttribute('title')).toBe(words);
     expect(button.getAttribute('aria-describedby')).toBe(note.id);
-    expect(fake.requests.filter(notPreflight).filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(api.fake!.requests.filter(notPreflight).filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   test('without store credentials it says where to add them, and offers no text box', async () => {

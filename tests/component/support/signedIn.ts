@@ -1,11 +1,14 @@
 /**
  * Dashboard component tests signed in against a loopback API: an access token the browser code can read (unsigned:
- * the fake does not check it), fresh stores before each test, and the file's API fake stopped after each.
+ * the fake does not check it), fresh stores before each test, and after each the toasts cleared and the file's API fake
+ * stopped.
  *
  *   const api = signedInWithApiFake();
  *   await api.start([route('GET', '/api/v1/org', ok(org))]);
  *   api.fake!.requests …
  */
+import { act } from '@testing-library/react';
+import toast from 'react-hot-toast';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { encode as encodeBase64Url } from 'jose/base64url';
 import { startApiFake, type ApiFake } from './apiFake';
@@ -31,6 +34,7 @@ export function signedInWithApiFake(email = 'ana@example.com', org = 'org_1'): S
     useAuthStore.getState().setAuthData({ authToken: unsignedJwt({ email, org, scope: 'full' }), email });
   });
   afterEach(async () => {
+    act(() => toast.remove());
     api.fake?.restore();
     await api.fake?.close();
     api.fake = undefined;
