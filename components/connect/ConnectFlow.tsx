@@ -7,8 +7,9 @@
  * Loaded only once an app is picked (see LazyConnectFlow), with its own React Query client.
  *
  * The dashboard's "Add destination" uses the same flow `forOrganisation`: the call carries the session, so the
- * connection is the organisation's at once (an admin's own address needs no confirmation e-mail). OAuth installs are
- * not offered there: their return page connects without a session.
+ * connection is the organisation's at once (an admin's own address needs no confirmation e-mail). "Add to Slack" and
+ * "Add to Discord" there start with the session too: the signed state names the person, and the return page finishes
+ * the install in their session, for their organisation.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -58,7 +59,7 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
   const authEmail = useAuthStore((s) => s.authData.email);
   const config = usePublicConfigQuery();
   const connectMutation = useConnectMutation({ signedIn: forOrganisation });
-  const startOAuthMutation = useStartOAuthMutation();
+  const startOAuthMutation = useStartOAuthMutation({ signedIn: forOrganisation });
   const [oauthBusy, setOauthBusy] = useState(false);
   const [confirmationMessage, setConfirmationMessage] = useState<string | null>(null);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -211,7 +212,7 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
             appStore={app.store}
             values={values}
             onChange={changeValues}
-            config={forOrganisation && config.data ? { ...config.data, slack_oauth: false, discord_oauth: false } : config.data}
+            config={config.data}
             busy={state === 'connecting'}
             onBack={() => {
               focusNext.current = 'platform';

@@ -57,7 +57,10 @@ export default function OAuthReturn({ platform }: { platform: OAuthPlatform }) {
     const exchange = async () => {
       try {
         const api = await import('@/lib/api/connect');
-        const result = platform === 'slack' ? await api.finishSlackOAuth({ code, state }) : await api.connectBot({ platform, code, state });
+        // The session, when there is one: an install started from the dashboard finishes only in its starter's session
+        // (the server ignores the session of one started without a session, which stays an anonymous connection).
+        const session = await (await import('@/lib/api/org')).signedIn().catch(() => undefined);
+        const result = platform === 'slack' ? await api.finishSlackOAuth({ code, state }, session) : await api.connectBot({ platform, code, state }, session);
         const status = destinationStatusOf(result);
         if (status) queryClient.setQueryData(destinationKey(result.destination_id), status);
         setExchanged({ kind: 'done', destinationId: result.destination_id });

@@ -9,14 +9,14 @@ export function connectPlatform(request: ApiBody<'/api/v1/oauth/platform/connect
   return call(api.post('v1/oauth/platform/connect', request, config));
 }
 
-/** POST v1/oauth/bot/connect — finishes a bot install (OAuth code + state). */
-export function connectBot(request: ApiBody<'/api/v1/oauth/bot/connect', 'post'>): Promise<ApiData<'/api/v1/oauth/bot/connect', 'post'>> {
-  return call(api.post('v1/oauth/bot/connect', request));
+/** POST v1/oauth/bot/connect — finishes a bot install (OAuth code + state); `config` carries the session, if any. */
+export function connectBot(request: ApiBody<'/api/v1/oauth/bot/connect', 'post'>, config?: AxiosRequestConfig): Promise<ApiData<'/api/v1/oauth/bot/connect', 'post'>> {
+  return call(api.post('v1/oauth/bot/connect', request, config));
 }
 
-/** POST v1/oauth/slack/callback — finishes "Add to Slack". */
-export function finishSlackOAuth(request: ApiBody<'/api/v1/oauth/slack/callback', 'post'>): Promise<ApiData<'/api/v1/oauth/slack/callback', 'post'>> {
-  return call(api.post('v1/oauth/slack/callback', request));
+/** POST v1/oauth/slack/callback — finishes "Add to Slack"; `config` carries the session, if any. */
+export function finishSlackOAuth(request: ApiBody<'/api/v1/oauth/slack/callback', 'post'>, config?: AxiosRequestConfig): Promise<ApiData<'/api/v1/oauth/slack/callback', 'post'>> {
+  return call(api.post('v1/oauth/slack/callback', request, config));
 }
 
 /** GET v1/public/destination/{id} — the answer's `data`, which is what `call` unwraps. */

@@ -69,12 +69,16 @@ export function useConnectMutation({ signedIn = false }: { /** Send the session:
   });
 }
 
-/** POST v1/oauth/authorize: the platform's approval page, with the connection payload signed into `state`. */
-export function useStartOAuthMutation() {
+/**
+ * POST v1/oauth/authorize: the platform's approval page, with the connection payload signed into `state` (and, with
+ * `signedIn`, the person: the install then finishes only in their session, for their organisation).
+ */
+export function useStartOAuthMutation({ signedIn = false }: { signedIn?: boolean } = {}) {
   return useMutation({
     mutationFn: async (request: ApiBody<'/api/v1/oauth/authorize', 'post'>) => {
       const { startOAuth } = await import('@/lib/api/oauth');
-      return startOAuth(request);
+      const session = signedIn ? await (await import('@/lib/api/org')).signedIn() : undefined;
+      return startOAuth(request, session);
     },
   });
 }

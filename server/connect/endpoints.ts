@@ -10,7 +10,8 @@
 import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { validateWebhookUrl } from '@/lib/webhookUrls';
-import { badGateway, badRequest, notFound } from '../http/errors';
+import { badGateway, badRequest, notFound, unauthorized } from '../http/errors';
+import { requireRole } from '../org/membership';
 import { env } from '../env';
 import { getDestinationStatus } from '../monitor/service';
 import { connectDestination, type ConnectContext, type ConnectResult } from './connect';
@@ -66,13 +67,17 @@ export const platformConnectEndpoint = endpoint({
 export const oauthAuthorizeEndpoint = endpoint({
   summary: 'Start "Add to Slack" or "Add to Discord": the approval page URL with a signed state',
   tags: ['connect'],
+  auth: 'optional',
   body: z.object({ platform: oauthPlatform, payload: z.string().min(1, 'is required').max(MAX_PAYLOAD_CHARS, 'is too long') }),
   response: z.object({ url: z.string() }),
-  handler: async ({ body, setHeader }) => {
+  handler: async ({ body, setHeader, auth }) => {
     // Checked now so a bad app id or country fails here, not after the visitor has approved on the platform.
     parseConnectionPayload(body.platform, body.payload, 'none');
+    // With a session (the dashboard's "Add destination"): the organisation's channel, which takes an admin — checked
+    // before the visitor goes to approve, and the person is signed into the state so only they can finish it.
+    const member = auth?.scope === 'full' ? await requireRole(auth, 'admin', 'add destinations') : null;
     const nonce = newNonce();
-    const state = await signOAuthState({ platform: body.platform, payload: body.payload, nonce });
+    const state = await signOAuthState({ platform: body.platform, payload: body.payload, nonce, ...(member ? { userId: member.userId } : {}) });
     const url = authorizeUrl(body.platform, state);
     setHeader('Set-Cookie', nonceCookie(nonce));
     return { url };
@@ -82,8 +87,13 @@ export const oauthAuthorizeEndpoint = endpoint({
 const oauthReturn = { code: z.string().trim().min(1, 'is required').max(512, 'is too long'), state: z.string().min(1, 'is required').max(16_384, 'is too long') };
 
 async function finishInstall(platform: OAuthPlatform, code: string, state: string, ctx: ConnectContext & { nonce: string | null }): Promise<ConnectResult> {
-  const payload = await verifyOAuthState(state, platform, ctx.nonce);
-  const request = parseConnectionPayload(platform, payload, 'none');
+  const started = await verifyOAuthState(state, platform, ctx.nonce);
+  if (started.userId && ctx.auth?.userId !== started.userId) {
+    throw unauthorized('This install was started from the dashboard: sign in as the person who started it to finish it, or start again.');
+  }
+  // Started without a session: an anonymous connection, as on the home page, whoever's session finishes it.
+  if (!started.userId) ctx = { ...ctx, auth: null };
+  const request = parseConnectionPayload(platform, started.payload, 'none');
   const webhook = await exchangeCode(platform, code);
   // Checked like a pasted URL: whatever the platform answered must still be that platform's webhook shape.
   const check = validateWebhookUrl(platform, webhook.url, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });

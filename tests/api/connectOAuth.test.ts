@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SignJWT } from 'jose';
 import { env } from '@/server/env';
 import { drainDeliveries, pollAppNow } from '@/server/monitor/service';
+import { getDb } from '@/server/db/client';
 import { call } from '../helpers/request';
+import { memberOf, newOwner } from '../helpers/orgs';
 import { marker, markersIn, newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 
 let w: ConnectWorld;
@@ -31,8 +33,8 @@ function configure(extra: Record<string, string> = {}) {
 
 type Started = { url: string; cookie: string };
 
-async function start(platform: 'slack' | 'discord', payload: string): Promise<Started> {
-  const r = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform, payload }, { ip: newIp() });
+async function start(platform: 'slack' | 'discord', payload: string, token?: string): Promise<Started> {
+  const r = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform, payload }, { ip: newIp(), ...(token ? { token } : {}) });
   expect(r.status, r.text).toBe(200);
   const setCookie = r.headers.get('set-cookie') ?? '';
   return { url: r.json.data.url, cookie: setCookie.split(';')[0] };
@@ -47,12 +49,15 @@ async function approve(authorizeUrl: string): Promise<URL> {
 
 type Finished = { destination_id: string; platform: string; label: string | null; app: { title: string } };
 
-function finishSlack(back: URL, cookie: string | null) {
+function finishSlack(back: URL, cookie: string | null, token?: string) {
   return call<Finished>(w.api, 'POST', '/api/v1/oauth/slack/callback', { code: back.searchParams.get('code'), state: back.searchParams.get('state') }, {
     ip: newIp(),
     headers: cookie ? { Cookie: cookie } : {},
+    ...(token ? { token } : {}),
   });
 }
+
+const orgOfDestination = async (id: string) => (await (await getDb()).selectFrom('destinations').select('org_id').where('id', '=', id).executeTakeFirstOrThrow()).org_id;
 
 function appWithReview(title?: string) {
   const app = newIosApp(w, title);
@@ -100,6 +105,37 @@ describe('Add to Slack', () => {
 
     const status = await call<Record<string, unknown>>(w.api, 'GET', `/api/v1/public/destination/${r.json.data.destination_id}`);
     expect(status.json.data).toMatchObject({ platform: 'slack', label: '#app-reviews' });
+  });
+
+  test('from the dashboard (with a session): an admin’s install is the organisation’s and only they can finish it; a member may not start one; one started without a session stays anonymous', async () => {
+    configure();
+    const owner = await newOwner('slackorg');
+    const app = appWithReview();
+    const payload = payloadFor({ app_id: app.appId });
+
+    const started = await start('slack', payload, owner.token);
+    const back = await approve(started.url);
+    const noSession = await finishSlack(back, started.cookie);
+    expect(noSession.status, noSession.text).toBe(401);
+    expect(noSession.json.error.message).toContain('sign in as the person who started it');
+    const someoneElse = await finishSlack(back, started.cookie, (await newOwner('other')).token);
+    expect(someoneElse.status, someoneElse.text).toBe(401);
+    const done = await finishSlack(await approve((await start('slack', payload, owner.token)).url), null, owner.token);
+    expect(done.status, done.text).toBe(400); // no nonce cookie: still bound to the browser that started it
+    const again = await start('slack', payload, owner.token);
+    const finished = await finishSlack(await approve(again.url), again.cookie, owner.token);
+    expect(finished.status, finished.text).toBe(200);
+    expect(await orgOfDestination(finished.json.data.destination_id)).toBe(owner.orgId);
+
+    const member = await memberOf(owner, 'member');
+    const refused = await call(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload }, { ip: newIp(), token: member.token });
+    expect(refused.status, refused.text).toBe(403);
+
+    // Started on the home page (no session): a session at the return does not make it the organisation's.
+    const anonymous = await start('slack', payloadFor({ app_id: appWithReview().appId }));
+    const kept = await finishSlack(await approve(anonymous.url), anonymous.cookie, owner.token);
+    expect(kept.status, kept.text).toBe(200);
+    expect(await orgOfDestination(kept.json.data.destination_id)).toBeNull();
   });
 
   test('a code can be used once', async () => {

@@ -1,6 +1,6 @@
 // Replying from Slack, against the built server with its real engine: a signed-in owner's App Store app is read
-// through App Store Connect with its credentials, the owner adds a channel with "Add to Slack" (the loopback Slack's
-// OAuth), and the review's message arrives there with a Reply button. Slack's side is played by the test: it clicks
+// through App Store Connect with its credentials, the owner adds a channel with "Add to Slack" from the dashboard (the
+// loopback Slack's OAuth), and the review's message arrives there with a Reply button. Slack's side is played by the test: it clicks
 // (the click is made by the Slack fake, which then expects views.open with that trigger), posts it to ARB signed with
 // the app's signing secret, fills the form ARB opened and submits it. The reply reaches App Store Connect, the message
 // is updated with the reply and its author, and the inbox shows "Published" once the next poll finds it on the store.
@@ -28,10 +28,12 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
   const saved = await page.request.put(`/api/v1/org/apps/${encodeURIComponent(`apple_app_store__${ios.app_id}`)}/credentials`, { headers: bearer, data: ios.credentials });
   expect(saved.status(), await saved.text()).toBe(200);
 
-  // "Add to Slack" while signed in: the channel belongs to the owner's organisation.
+  // "Add to Slack" from the dashboard's Add destination: the channel is the owner's organisation's.
   const hook = await connect.newHook('slack');
   await connect.nextInstall('slack', hook.id);
-  await page.goto('/');
+  await page.goto('/dashboard/destinations');
+  await page.getByRole('button', { name: 'Add destination' }).click();
+  await expect(page.getByRole('dialog', { name: 'Add destination' })).toBeVisible();
   await searchAndPick(page, ios.title);
   await choosePlatform(page, 'Slack');
   await page.getByRole('button', { name: 'Add to Slack' }).click();
@@ -55,6 +57,7 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
   const click = await connect.slackClick(user.id, button!.value!);
   const clicked = await post(click.payload);
   expect(clicked.status(), await clicked.text()).toBe(200);
+  expect(await connect.slackResponses(click.responseUrl), 'a member’s click gets the form, no note').toEqual([]);
   const form = (await connect.slackOpened(before + 1)).at(-1)!;
   expect(form.triggerId).toBe(click.triggerId);
   expect(JSON.stringify(form.view.blocks)).toContain('App Store replies can be 5,970 characters at most');
