@@ -72,7 +72,7 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
   const update = (await connect.slackResponses(click.responseUrl)).at(-1) as { replace_original: boolean; blocks: Block[] };
   expect(update.replace_original).toBe(true);
   expect(JSON.stringify(update.blocks)).toContain(`Thanks Maya, PDF export is fixed in 3.1 ${tag}`);
-  expect(JSON.stringify(update.blocks)).toContain(owner.email);
+  expect(JSON.stringify(update.blocks)).toContain('Reply by');
   expect(update.blocks.find((b) => b.type === 'actions')?.elements?.[0]).toMatchObject({ text: { text: 'Edit reply' } });
 
   // The inbox: the reply, by the owner, published once a poll finds it on the store.
@@ -83,4 +83,5 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
     await expect(card.getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 40_000 });
   await expect(card).toContainText(`Thanks Maya, PDF export is fixed in 3.1 ${tag}`);
+  await expect(card).toContainText(owner.email); // who replied, recorded from the Slack profile's e-mail
 });
