@@ -190,7 +190,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
   const dlog = log.child({ destinationId: dest.id, platform: dest.platform, worker: opts.workerId });
   const { marks, loadQueue } = opts.groups ?? createDeliveryGroups(db, opts.workerId, opts.leaseMs);
   const pace = paceFor(dest.platform, opts.pacing);
-  const holdUntil = Date.now() + (opts.maxHoldMs ?? 2000);
+  let holdUntil = Date.now() + (opts.maxHoldMs ?? 2000);
   const maxInlineWait = opts.maxInlineWaitMs ?? 300;
   let tat = dest.pace_tat?.getTime() ?? null;
   let notBefore: number | null = null;
@@ -228,10 +228,14 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
     outer: for (;;) {
       const batch = await loadQueue(dest.id);
       if (batch.length === 0) break;
-      // One translation call per batch (cached per review), before the first message of it goes out.
+      // One translation call per batch (cached per review), before the first message of it goes out. Its time does
+      // not count against the hold: a slow or failing translator (nothing cached, asked again at every hold) would
+      // otherwise use up every hold before its first message, and the destination would never be sent to.
+      const translateStarted = Date.now();
       const translations = dest.translate_to
         ? await translationsForDelivery(dest.org_id, dest.translate_to, batch.flatMap((d) => (d.review_id === null ? [] : [Number(d.review_id)])))
         : null;
+      holdUntil += Date.now() - translateStarted;
       for (const d of batch) {
         // A success carried over from the previous batch is not recorded yet, so the reload still lists it as open.
         if (d.id === (delivered as Delivered | null)?.id) continue;

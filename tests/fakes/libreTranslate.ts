@@ -5,6 +5,7 @@
  *
  *   const lt = await startFakeLibreTranslate({ apiKey: 'k' });   // env LIBRETRANSLATE_URL = lt.url
  *   lt.failTranslations(2);   // the next two /translate calls answer 500 {"error": …}, as a crashed worker does
+ *   lt.delayTranslations(500); // /translate answers half a second late (a busy instance), until set back to 0
  */
 import { json, startFakeServer, type FakeServer } from './http';
 
@@ -15,12 +16,15 @@ export type FakeLibreTranslate = FakeServer & {
   translateCalls(): Array<{ q: string[]; source: string; target: string }>;
   /** The next `n` translations fail with 500 and LibreTranslate's error body. */
   failTranslations(n: number): void;
+  /** /translate answers `ms` late (0: at once). */
+  delayTranslations(ms: number): void;
 };
 
 export async function startFakeLibreTranslate(opts: { apiKey?: string } = {}): Promise<FakeLibreTranslate> {
   let failing = 0;
+  let delayMs = 0;
   const server = await startFakeServer([
-    (req, res) => {
+    async (req, res) => {
       if (req.method === 'GET' && req.path === '/languages') {
         json(res, 200, LANGUAGES.map((code) => ({ code, name: names.of(code), targets: LANGUAGES.filter((t) => t !== code) })));
         return true;
@@ -43,6 +47,7 @@ export async function startFakeLibreTranslate(opts: { apiKey?: string } = {}): P
         json(res, 400, { error: `${body.target} is not supported` });
         return true;
       }
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       if (failing > 0) {
         failing--;
         json(res, 500, { error: 'Cannot translate text: worker crashed' });
@@ -57,6 +62,7 @@ export async function startFakeLibreTranslate(opts: { apiKey?: string } = {}): P
   return {
     ...server,
     failTranslations: (n) => void (failing = n),
+    delayTranslations: (ms) => void (delayMs = ms),
     translateCalls: () =>
       server.requests.filter((r) => r.path === '/translate').map((r) => {
         const b = JSON.parse(r.body) as { q: string | string[]; source: string; target: string };

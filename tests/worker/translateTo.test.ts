@@ -7,6 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { getDb } from '@/server/db/client';
 import { setEnvForTests } from '@/server/env';
 import { createDestination, drainDeliveries, ensureApp, pollAppNow, updateDestinationSettings } from '@/server/monitor/service';
+import { engineOptionsFromEnv } from '@/server/monitor/engine';
+import { claimDestinations, createDeliveryGroups, processDestination } from '@/server/monitor/deliveryWorker';
 import { CHAT_PLATFORMS, type ChatHook, type ChatPlatform } from '../fakes/chatWebhooks';
 import { startFakeLibreTranslate, type FakeLibreTranslate } from '../fakes/libreTranslate';
 import { startFakeSmtp, type FakeSmtp } from '../fakes/smtp';
@@ -144,6 +146,28 @@ describe('translate_to', () => {
       expect(lt.translateCalls().length).toBe(before);
     } finally {
       restore();
+    }
+  });
+
+  test('a translator slower than a hold: the hold still sends (its time does not count), so a slow translator cannot starve the channel', async () => {
+    const hook = await connect('slack', 'en');
+    await pollAppNow(app);
+    await drainDeliveries({ waitForRetries: true });
+    w.feed.publish(app.appId, 'us', { title: 'Langsam', content: `Die App ist sehr langsam geworden ${marker(5)}`, rating: 2, updated: new Date(Date.now() + 1000) });
+    await pollAppNow(app);
+    lt.delayTranslations(600);
+    try {
+      const db = await getDb();
+      const opts = engineOptionsFromEnv({ workerId: 'slow-translator' });
+      const [claimed] = await claimDestinations(db, opts.workerId, 100, opts.leaseMs).then((all) => all.filter((d) => d.translate_to === 'en'));
+      expect(claimed, 'the destination was claimed').toBeTruthy();
+      // A hold of 300 ms, the translation takes 600: the review must still go out in this hold.
+      const held = await processDestination(db, claimed, { ...opts, groups: createDeliveryGroups(db, opts.workerId, opts.leaseMs), maxHoldMs: 300 });
+      expect(held.sent).toBe(1);
+      expect(readable(hook.delivered().at(-1)!.body)).toContain(`[en] Die App ist sehr langsam geworden ${marker(5)}`);
+    } finally {
+      lt.delayTranslations(0);
+      await drainDeliveries({ waitForRetries: true });
     }
   });
 });
