@@ -80,7 +80,9 @@ async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.n
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
-  await waitUntilServing(url, child, logFile, 180_000).catch((err) => {
+  // Generous: a fresh embedded database is ~12 s of initdb in WebAssembly on a quiet machine, many times that beside a
+  // busy e2e run.
+  await waitUntilServing(url, child, logFile, 300_000).catch((err) => {
     child.kill('SIGKILL');
     throw err;
   });

@@ -76,19 +76,19 @@ stages_side_by_side() {
 }
 
 # The build first (scripts/ensure-build.cjs: when missing or older than the sources; ~10 s with Turbopack), then
-# end-to-end in Chromium against that build side by side with type-check and lint (eslint.config.mjs: Next's rules,
-# hooks, typescript-eslint with type information; no warning allowed; the build skips type-checking, next.config.js,
-# so the whole tree, tests included, is checked here once), then vitest. The e2e stage spends most of its wall time
-# waiting (the engine's polls, deliveries, page loads), so tsc and ESLint (one core each, ~2 min of CPU) fit beside it;
-# vitest's API and worker tests run their own servers, PostgreSQL and timed retries, and beside e2e both stages
-# timed out on a 2-core machine, so it runs alone after.
+# type-check and lint side by side (eslint.config.mjs: Next's rules, hooks, typescript-eslint with type information; no
+# warning allowed; the build skips type-checking, next.config.js, so the whole tree, tests included, is checked here
+# once), then end-to-end in Chromium against that build, then vitest. E2E and vitest each run alone: both start
+# servers (e2e specs with settings of their own start a second one, whose fresh embedded database takes ~12 s of
+# initdb on a quiet machine) and wait on timed polls and retries, and beside the other stages on 2 cores their
+# timeouts fired.
 stage build node scripts/ensure-build.cjs
+stages_side_by_side 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0'
 if [[ " ${failed[*]} " == *" build "* ]]; then
   echo "── e2e: skipped (no build)"
   failed+=(e2e)
-  stages_side_by_side 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0'
 else
-  ARB_REUSE_BUILD=1 stages_side_by_side 'e2e npx playwright test' 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0'
+  ARB_REUSE_BUILD=1 stage e2e npx playwright test
 fi
 stage vitest npx vitest run
 

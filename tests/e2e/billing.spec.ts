@@ -22,7 +22,7 @@ let server: { url: string; stop: () => Promise<void> };
 let dataDir: string;
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000); // its own server: a fresh embedded database and Next, started beside the busy run
   let webhookUrl = '';
   stripe = await startFakeStripe({
     secretKey: 'sk_test_e2e_billing',

@@ -52,7 +52,7 @@ test.describe('prerendered pages from memory', () => {
   const ours = () => process.env.E2E_BASE_URL!;
 
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
+    test.setTimeout(360_000); // a second server: a fresh embedded database and Next, started beside the busy run
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-e2e-next-'));
     reference = await startServer({ dataDir, distDir, env: { STATIC_PAGES: 'next', WORKER: 'off', LOG_LEVEL: 'warn' } });
   });

@@ -29,6 +29,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION: '1', // the fakes are on loopback; the server runs as in production
         POLL_INTERVAL_SECONDS: '5',
         LOG_LEVEL: 'info',
+        // As behind a reverse proxy: each sign-in in the run comes from a network of its own (X-Forwarded-For, set by
+        // tests/e2e/support/signIn.ts), as visitors do; from one address, the run's sign-ins would pass the per-network
+        // limit of sign-in codes (20 an hour), which the API tests check.
+        TRUST_PROXY: '1',
       },
     });
   } catch (err) {
