@@ -30,6 +30,9 @@ describe('route progress bar', () => {
     act(() => router.events.emit('routeChangeStart', '/pricing', { shallow: false }));
     expect(NProgress.isStarted()).toBe(true);
     expect(document.getElementById('nprogress')).not.toBeNull();
+    // Decoration only: no made-up ARIA role (nprogress's default markup has role="bar", which axe calls critical).
+    expect(document.querySelector('#nprogress [role]')).toBeNull();
+    expect(document.querySelector('#nprogress .bar')?.getAttribute('aria-hidden')).toBe('true');
     act(() => router.events.emit('routeChangeComplete', '/pricing', { shallow: false }));
     await waitFor(() => expect(document.getElementById('nprogress')).toBeNull());
     expect(NProgress.isStarted()).toBe(false);
