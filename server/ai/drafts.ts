@@ -11,7 +11,7 @@ import { chat, type ChatMessage } from './llm/client';
 import { LlmError } from './llm/errors';
 import type { OrgReview } from './data';
 import { REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
-import { languageName, type ReplyTone } from '@/shared/ai';
+import { DEFAULT_REPLY_TONE, languageName, REPLY_TONES, type ReplyTone } from '@/shared/ai';
 
 /** How each tone is asked for, and the length the model aims at (the store's limit is the ceiling). */
 const TONES: Record<ReplyTone, { instruction: string; aimChars: number }> = {
@@ -21,6 +21,10 @@ const TONES: Record<ReplyTone, { instruction: string; aimChars: number }> = {
 };
 
 export type ReplyDraft = { text: string; tone: ReplyTone; language: string; characters: number; max: number; trimmed: boolean };
+
+/** The tone kept for the review's app (the default when it holds none ARB knows). */
+export const toneOf = (review: Pick<OrgReview, 'reply_tone'>): ReplyTone =>
+  (REPLY_TONES as readonly string[]).includes(review.reply_tone) ? (review.reply_tone as ReplyTone) : DEFAULT_REPLY_TONE;
 
 /** The language the reply is written in: the text's own (detected on ingest), else what the store said, else English. */
 export function draftLanguage(review: Pick<OrgReview, 'text_language' | 'language'>): string {

@@ -16,13 +16,13 @@ import { reviewIdParam } from '../replies/endpoints';
 import { DEFAULT_REPLY_TONE, DRAFTS_NOT_CONFIGURED, REPLY_TONES, type ReplyTone } from '@/shared/ai';
 import { REPLY_MAX_CHARS, type ReplyStore } from '@/shared/replies';
 import { orgReview, setReplyTone, type OrgReview } from './data';
-import { draftLanguage, draftReply } from './drafts';
+import { draftLanguage, draftReply, toneOf } from './drafts';
 import { llmConfig } from './llm/config';
 import { LlmError } from './llm/errors';
 import { TranslationError, translateReviews } from './translate';
 
 /** A translator's or the language model's failure as the API's answer: what to configure, or what went wrong. */
-function aiHttpError(err: unknown, context: Record<string, unknown>): unknown {
+export function aiHttpError(err: unknown, context: Record<string, unknown>): unknown {
   if (err instanceof TranslationError) {
     if (err.status === 503) return new HttpError(503, 'translation_not_configured', err.message);
     log.warn('translation failed', { ...context, err: err.message });
@@ -42,8 +42,6 @@ async function reviewOfCaller(orgId: string, id: string): Promise<OrgReview> {
   if (!review) throw notFound("No such review among your organisation's apps.");
   return review;
 }
-
-const toneOf = (review: OrgReview): ReplyTone => ((REPLY_TONES as readonly string[]).includes(review.reply_tone) ? (review.reply_tone as ReplyTone) : DEFAULT_REPLY_TONE);
 
 const translationShape = z.object({
   review_id: z.string(),

@@ -412,6 +412,18 @@ export interface SlackWorkspacesTable {
   updated_at: Generated<Timestamp>;
 }
 
+// ── 0028 the Slack messages a Reply was clicked on (server/slack/README.md) ──────────────────────────────────────────
+export interface SlackReplyMessagesTable {
+  destination_id: string;
+  review_id: number;
+  channel_id: string;
+  message_ts: string;
+  shown_published_at: Timestamp | null;
+  failures: Generated<number>;
+  next_try_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+}
+
 // ── 0017 replies (server/replies/README.md) ─────────────────────────────────────────────────────────────────────────
 export type ReplyState = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed';
 
@@ -514,6 +526,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   org_usage_months: OrgUsageMonthsTable;
   slack_workspaces: SlackWorkspacesTable;
+  slack_reply_messages: SlackReplyMessagesTable;
   replies: RepliesTable;
   reply_templates: ReplyTemplatesTable;
   store_allowances: StoreAllowancesTable;

@@ -105,3 +105,95 @@ export async function reviewWithApp(reviewId: string): Promise<{ review: StoredR
   const { app_store, app_app_id, app_title, app_icon_url, app_store_url, ...review } = row;
   return { review: { ...review, id: Number(review.id) }, app: { store: app_store, app_id: app_app_id, title: app_title, icon_url: app_icon_url, store_url: app_store_url } };
 }
+
+// ── the messages a Reply was clicked on, updated again when the reply is published ──────────────────────────────────
+
+/** Keeps where the review's message is in the channel (a click tells it; an incoming webhook never does). */
+export async function rememberReplyMessage(destinationId: string, reviewId: string, channelId: string, messageTs: string): Promise<void> {
+  const db = await getDb();
+  await sql`
+    insert into slack_reply_messages (destination_id, review_id, channel_id, message_ts)
+    values (${destinationId}, ${reviewId}::bigint, ${channelId}, ${messageTs})
+    on conflict (destination_id, review_id) do update set channel_id = excluded.channel_id, message_ts = excluded.message_ts`.execute(db);
+}
+
+/** Records that the message now shows the reply published at `publishedAt` (it was updated some other way). */
+export async function markPublishedShown(destinationId: string, reviewId: string, publishedAt: Date): Promise<void> {
+  const db = await getDb();
+  await sql`
+    update slack_reply_messages set shown_published_at = ${publishedAt}, failures = 0, next_try_at = null
+     where destination_id = ${destinationId} and review_id = ${reviewId}::bigint`.execute(db);
+}
+
+/** A message to update: where it is, the workspace's token, and the published reply it is to show. */
+export type PublishedToShow = {
+  destinationId: string;
+  reviewId: string;
+  channelId: string;
+  messageTs: string;
+  botToken: string;
+  failures: number;
+  previous: Date | null;
+  publishedAt: Date;
+  text: string;
+  by: string;
+};
+
+/**
+ * Takes the messages whose review's reply (of the destination's organisation) was published since the message last
+ * showed it: each is marked shown in the same statement, so two workers never take the same one.
+ */
+export async function takePublishedToShow(limit: number): Promise<PublishedToShow[]> {
+  const db = await getDb();
+  const r = await sql<{
+    destination_id: string; review_id: string; channel_id: string; message_ts: string; bot_token_enc: string; failures: number;
+    previous: Date | null; published_at: Date; text: string; by: string;
+  }>`
+    with due as (
+      select m.destination_id, m.review_id, m.shown_published_at as previous, rp.published_at, rp.text,
+             coalesce(u.display_name, u.name, u.email, rp.author_label) as by, w.bot_token_enc
+        from slack_reply_messages m
+        join destinations d on d.id = m.destination_id and d.status <> 'disabled'
+        join slack_workspaces w on w.team_id = d.slack_team_id
+        join replies rp on rp.org_id = d.org_id and rp.review_id = m.review_id
+        left join users u on u.id = rp.author_user_id
+       where rp.state = 'published' and rp.published_at is not null
+         and (m.shown_published_at is null or m.shown_published_at < rp.published_at)
+         and (m.next_try_at is null or m.next_try_at <= now())
+       order by rp.published_at
+       limit ${limit}
+         for update of m skip locked
+    )
+    update slack_reply_messages m set shown_published_at = due.published_at
+      from due
+     where m.destination_id = due.destination_id and m.review_id = due.review_id
+    returning m.destination_id, m.review_id::text as review_id, m.channel_id, m.message_ts, m.failures, due.previous, due.published_at,
+              due.text, due.by, due.bot_token_enc`.execute(db);
+  return r.rows.map((x) => ({
+    destinationId: x.destination_id,
+    reviewId: x.review_id,
+    channelId: x.channel_id,
+    messageTs: x.message_ts,
+    botToken: decryptSecret(x.bot_token_enc),
+    failures: x.failures,
+    previous: x.previous,
+    publishedAt: x.published_at,
+    text: x.text,
+    by: x.by,
+  }));
+}
+
+/** After an update Slack did not take but may later: shown as before, tried again after `afterSeconds`. */
+export async function publishedShowFailed(m: Pick<PublishedToShow, 'destinationId' | 'reviewId' | 'previous'>, afterSeconds: number): Promise<void> {
+  const db = await getDb();
+  await sql`
+    update slack_reply_messages set shown_published_at = ${m.previous}, failures = failures + 1,
+           next_try_at = now() + ${afterSeconds} * interval '1 second'
+     where destination_id = ${m.destinationId} and review_id = ${m.reviewId}::bigint`.execute(db);
+}
+
+/** After an update Slack took (or refused for good): the next reply's publication starts with a clean slate. */
+export async function publishedShowDone(m: Pick<PublishedToShow, 'destinationId' | 'reviewId'>): Promise<void> {
+  const db = await getDb();
+  await sql`update slack_reply_messages set failures = 0, next_try_at = null where destination_id = ${m.destinationId} and review_id = ${m.reviewId}::bigint`.execute(db);
+}

@@ -2,6 +2,10 @@
  * The few Slack Web API calls the Reply button needs, with the workspace's bot token:
  *   GET  {SLACK_API_BASE_URL}/users.info?user=U…   → { ok, user: { profile: { email } } }   (users:read, users:read.email)
  *   POST {SLACK_API_BASE_URL}/views.open  { trigger_id, view }  → { ok, view }   (the trigger id lives 3 seconds)
+ *   POST {SLACK_API_BASE_URL}/views.update { view_id, hash, view } → { ok, view: { id, hash } }   (hash_conflict when
+ *        the form changed since the hash was read; not_found once it is closed)
+ *   POST {SLACK_API_BASE_URL}/chat.update { channel, ts, text, blocks } → { ok, channel, ts }   (chat:write; the app's own
+ *        messages, those of its incoming webhook included)
  * and the interaction's response_url (a message update or an ephemeral note; no token, the URL is the credential).
  * Slack answers HTTP 200 with `ok: false` and an error code for refusals; those become SlackApiError.
  */
@@ -61,12 +65,29 @@ export async function slackUserEmail(botToken: string, userId: string): Promise<
   return typeof profile?.email === 'string' && profile.email ? profile.email : null;
 }
 
+const jsonPost = (botToken: string, body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { Authorization: `Bearer ${botToken}`, 'Content-Type': 'application/json; charset=utf-8' },
+  body: JSON.stringify(body),
+});
+
 export async function openView(botToken: string, triggerId: string, view: unknown): Promise<void> {
-  await call('views.open', {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${botToken}`, 'Content-Type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ trigger_id: triggerId, view }),
-  });
+  await call('views.open', jsonPost(botToken, { trigger_id: triggerId, view }));
+}
+
+/**
+ * Replaces the open form `viewId` with `view`, unless it changed since `hash` was read (SlackApiError hash_conflict).
+ * Resolves with the new view's id and hash, for the next update.
+ */
+export async function updateView(botToken: string, viewId: string, hash: string | undefined, view: unknown): Promise<{ id: string; hash: string | undefined }> {
+  const body = await call('views.update', jsonPost(botToken, { view_id: viewId, ...(hash ? { hash } : {}), view }));
+  const next = body.view as { id?: unknown; hash?: unknown } | undefined;
+  return { id: typeof next?.id === 'string' ? next.id : viewId, hash: typeof next?.hash === 'string' ? next.hash : undefined };
+}
+
+/** Replaces the app's message `ts` in `channel` (its blocks and notification text). */
+export async function updateMessage(botToken: string, channel: string, ts: string, message: { text?: string; blocks?: unknown }): Promise<void> {
+  await call('chat.update', jsonPost(botToken, { channel, ts, ...message }));
 }
 
 /**
