@@ -19,7 +19,7 @@ const NAMES: Record<OAuthPlatform, string> = { slack: 'Slack', discord: 'Discord
  * Slack: the webhook, and the bot's right to see who clicked Reply on a review message (their profile's e-mail is
  * matched against the organisation's members; server/slack).
  */
-const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook,users:read,users:read.email', discord: 'webhook.incoming' };
+const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook,users:read,users:read.email,chat:write', discord: 'webhook.incoming' };
 const TIMEOUT_MS = 10_000;
 
 type Client = { id: string; secret: string };

@@ -52,6 +52,8 @@ export const slackInteractionsEndpoint = endpoint({
       res.end(JSON.stringify({ response_action: 'errors', errors: answer.errors }));
     } else {
       res.end();
+      // Work Slack must not wait for (a draft from the language model): after the answer, never failing the request.
+      answer.after?.().catch((err: unknown) => log.error('slack interaction follow-up failed', { err: (err as Error).message }));
     }
     return RAW;
   },

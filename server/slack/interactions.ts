@@ -15,34 +15,39 @@
 import { env } from '../env';
 import { HttpError } from '../http/errors';
 import { log } from '../log';
-import { formatReviewFor } from '../destinations/format';
-import { appInfoOf } from '../monitor/apps';
-import { slackReplyButton } from '../monitor/messages';
-import { replyOf } from '../replies/data';
+import { llmConfig } from '../ai/llm/config';
+import { replyOf, type ReplyRow } from '../replies/data';
 import { sendReply } from '../replies/service';
-import { toMessageInput } from '../subscriptions/reviews';
 import { REPLY_ACTION_ID } from '../destinations/format/slack';
-import { REPLY_MAX_CHARS, REPLY_STATE_WORDS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
-import { memberByEmail, replyingDestination, reviewForSlack, reviewWithApp, type OrgMember, type ReplyingDestination } from './data';
-import { REPLY_BLOCK_ID, REPLY_INPUT_ID, REPLY_VIEW_CALLBACK_ID, SLACK_NOTES, decodeFormState, replyForm, slackReplyMax } from './replyView';
-import { SlackApiError, openView, postToResponseUrl, slackUserEmail } from './web';
+import { REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
+import { markPublishedShown, rememberReplyMessage, reviewForSlack } from './data';
+import { onDraftClick } from './draft';
+import { LOST_ACCESS, replierFor, type SlackUser } from './replier';
+import { replyMessageBody } from './replyMessage';
+import { DRAFT_ACTION_ID, REPLY_VIEW_CALLBACK_ID, SLACK_NOTES, decodeFormState, readReplyInput, replyForm, slackReplyMax } from './replyView';
+import { SlackApiError, openView, postToResponseUrl } from './web';
 
 /** How long a submission waits for the store before the form closes and the message update follows later. */
 const SUBMIT_WAIT_MS = 2_000;
 
-/** What ARB answers Slack: nothing (200, empty), or errors to show inside the form. */
-export type SlackAnswer = { kind: 'empty' } | { kind: 'form_errors'; errors: Record<string, string> };
+/**
+ * What ARB answers Slack: nothing (200, empty), or errors to show inside the form. `then` is work that follows the
+ * answer: Slack wants it within 3 seconds, and a language model can take longer.
+ */
+export type SlackAnswer = { kind: 'empty'; after?: () => Promise<void> } | { kind: 'form_errors'; errors: Record<string, string> };
 const EMPTY: SlackAnswer = { kind: 'empty' };
 
-type SlackUser = { id: string; name?: string; username?: string };
+type ViewState = { values?: Record<string, Record<string, { value?: string | null }>> };
+export type SlackView = { id?: string; hash?: string; callback_id?: string; private_metadata?: string; blocks?: unknown[]; state?: ViewState };
 type Payload = {
   type?: string;
   team?: { id?: string } | null;
   user?: SlackUser;
   trigger_id?: string;
   response_url?: string;
+  container?: { type?: string; channel_id?: string; message_ts?: string; view_id?: string };
   actions?: Array<{ action_id?: string; value?: string }>;
-  view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, Record<string, { value?: string | null }>> } };
+  view?: SlackView;
 };
 
 /**
@@ -64,31 +69,6 @@ export function isSlackResponseUrl(raw: string, allowPrivate: boolean): boolean 
 function ephemeral(responseUrl: string | undefined, text: string): Promise<boolean> {
   if (!responseUrl || !isSlackResponseUrl(responseUrl, env().ALLOW_PRIVATE_WEBHOOKS)) return Promise.resolve(false);
   return postToResponseUrl(responseUrl, { response_type: 'ephemeral', replace_original: false, text });
-}
-
-type Replier = { destination: ReplyingDestination & { orgId: string; botToken: string }; member: OrgMember };
-type Refusal = { note: string };
-
-/** The destination the click came from, and the clicker as a member of its organisation — or what to tell them. */
-async function replierFor(destinationId: string, teamId: string | undefined, user: SlackUser | undefined): Promise<Replier | Refusal> {
-  const destination = await replyingDestination(destinationId);
-  if (!destination || !destination.teamId || destination.teamId !== teamId || destination.status === 'disabled') return { note: SLACK_NOTES.notConnected };
-  const appUrl = env().APP_URL;
-  if (!destination.orgId) return { note: SLACK_NOTES.unclaimed(appUrl) };
-  if (!destination.botToken) return { note: SLACK_NOTES.reinstall };
-  if (!user?.id) return { note: SLACK_NOTES.notMember(destination.orgName ?? 'this organisation', null, appUrl) };
-  let email: string | null;
-  try {
-    email = await slackUserEmail(destination.botToken, user.id);
-  } catch (err) {
-    const code = err instanceof SlackApiError ? err.code : 'error';
-    // invalid_auth / token_revoked / account_inactive: the workspace removed ARB; missing_scope: installed before replies.
-    if (['invalid_auth', 'token_revoked', 'account_inactive', 'missing_scope', 'not_authed'].includes(code)) return { note: SLACK_NOTES.reinstall };
-    return { note: SLACK_NOTES.slackRefused(code) };
-  }
-  const member = email ? await memberByEmail(destination.orgId, email) : undefined;
-  if (!member) return { note: SLACK_NOTES.notMember(destination.orgName ?? 'this organisation', email, appUrl) };
-  return { destination: destination as Replier['destination'], member };
 }
 
 /** `dst_…:<review id>`, as the Reply button's value carries it. */
@@ -119,52 +99,50 @@ async function onReplyClick(p: Payload): Promise<SlackAnswer> {
     return EMPTY;
   }
   const current = await replyOf(who.destination.orgId, review.id);
-  const form = replyForm(review, { destinationId: target.destinationId, reviewId: review.id, responseUrl: p.response_url }, current && current.state !== 'failed' ? current.text : null);
+  const form = replyForm(review, { destinationId: target.destinationId, reviewId: review.id, responseUrl: p.response_url }, current && current.state !== 'failed' ? current.text : null, {
+    draft: llmConfig() ? { kind: 'ready' } : { kind: 'unavailable' },
+  });
   try {
     await openView(who.destination.botToken, p.trigger_id, form);
   } catch (err) {
     const code = err instanceof SlackApiError ? err.code : 'error';
     log.warn('slack views.open failed', { destinationId: target.destinationId, code });
-    await ephemeral(p.response_url, ['invalid_auth', 'token_revoked', 'account_inactive', 'not_authed'].includes(code) ? SLACK_NOTES.reinstall : SLACK_NOTES.slackRefused(code));
+    await ephemeral(p.response_url, LOST_ACCESS.includes(code) ? SLACK_NOTES.reinstall : SLACK_NOTES.slackRefused(code));
+    return EMPTY;
   }
+  // Where the message is, so it can be updated when a reply to the review is published (its response_url expires).
+  const where = p.container?.type === 'message' ? p.container : undefined;
+  if (where?.channel_id && where.message_ts) await rememberReplyMessage(target.destinationId, review.id, where.channel_id, where.message_ts);
   return EMPTY;
 }
 
-/** The Slack message again, now showing the reply and who sent it (and an "Edit reply" button). */
-async function showReplyInMessage(responseUrl: string, destinationId: string, reviewId: string, reply: { text: string; state: keyof typeof REPLY_STATE_WORDS; failure: string | null }, by: string): Promise<void> {
-  const stored = await reviewWithApp(reviewId);
-  if (!stored) return;
-  const app = appInfoOf(stored.app);
-  const input = toMessageInput({ ...app, iconUrl: app.iconUrl ?? null, storeUrl: app.storeUrl ?? null }, stored.review);
-  const state = reply.state === 'failed' && reply.failure ? `${REPLY_STATE_WORDS.failed}: ${reply.failure}` : REPLY_STATE_WORDS[reply.state];
-  const message = formatReviewFor('slack', {
-    ...input,
-    replyAction: slackReplyButton(destinationId, stored.review.id),
-    sentReply: { text: reply.text, by, state },
-  });
-  if (message.kind !== 'json') return;
-  const ok = await postToResponseUrl(responseUrl, { replace_original: true, ...(message.body as object) });
+/** The Slack message again, through the click's response_url, now showing the reply and who sent it. */
+async function showReplyInMessage(responseUrl: string, destinationId: string, reviewId: string, reply: ReplyRow, by: string): Promise<void> {
+  const body = await replyMessageBody(destinationId, reviewId, reply, by);
+  if (!body) return;
+  const ok = await postToResponseUrl(responseUrl, { replace_original: true, ...body });
   if (!ok) log.warn('slack message not updated after a reply', { destinationId, reviewId });
+  else if (reply.state === 'published' && reply.published_at) await markPublishedShown(destinationId, reviewId, reply.published_at);
 }
 
 async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
+  // A draft puts the input under a new block id: the text is read, and errors shown, wherever it is now.
+  const { blockId: INPUT, text } = readReplyInput(p.view);
   const state = decodeFormState(p.view?.private_metadata);
-  if (!state) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: 'This form could not be read. Close it and click Reply on the message again.' } };
+  if (!state) return { kind: 'form_errors', errors: { [INPUT]: 'This form could not be read. Close it and click Reply on the message again.' } };
   const who = await replierFor(state.destinationId, p.team?.id ?? undefined, p.user);
-  if ('note' in who) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: who.note } };
+  if ('note' in who) return { kind: 'form_errors', errors: { [INPUT]: who.note } };
   const review = await reviewForSlack(who.destination.orgId, state.reviewId);
-  if (!review) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: SLACK_NOTES.reviewGone } };
-  const text = p.view?.state?.values?.[REPLY_BLOCK_ID]?.[REPLY_INPUT_ID]?.value ?? '';
+  if (!review) return { kind: 'form_errors', errors: { [INPUT]: SLACK_NOTES.reviewGone } };
   const store = review.store as ReplyStore;
   const n = replyLength(text);
-  if (n === 0) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: 'Write the reply first: it cannot be empty.' } };
+  if (n === 0) return { kind: 'form_errors', errors: { [INPUT]: 'Write the reply first: it cannot be empty.' } };
   if (n > slackReplyMax(store)) {
-    return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: `${STORE_NAMES[store]} replies can be ${REPLY_MAX_CHARS[store].toLocaleString('en-US')} characters at most; this one has ${n.toLocaleString('en-US')}.` } };
+    return { kind: 'form_errors', errors: { [INPUT]: `${STORE_NAMES[store]} replies can be ${REPLY_MAX_CHARS[store].toLocaleString('en-US')} characters at most; this one has ${n.toLocaleString('en-US')}.` } };
   }
   const by = who.member.name ?? who.member.email;
   const sending = sendReply({ orgId: who.destination.orgId, userId: who.member.userId, label: `${who.member.email} (from Slack)`, audit: { userId: who.member.userId, email: who.member.email } }, review.id, text);
-  const showWhenDone = (row: Awaited<typeof sending>) =>
-    showReplyInMessage(state.responseUrl, state.destinationId, review.id, { text: row.text, state: row.state, failure: row.failure }, by);
+  const showWhenDone = (row: ReplyRow) => showReplyInMessage(state.responseUrl, state.destinationId, review.id, row, by);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const settled = await Promise.race([
     sending.then(
@@ -180,10 +158,10 @@ async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
     return EMPTY;
   }
   if ('err' in settled) {
-    if (settled.err instanceof HttpError) return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: settled.err.message.replace(/^text: /, '') } };
+    if (settled.err instanceof HttpError) return { kind: 'form_errors', errors: { [INPUT]: settled.err.message.replace(/^text: /, '') } };
     throw settled.err;
   }
-  if (settled.row.state === 'failed') return { kind: 'form_errors', errors: { [REPLY_BLOCK_ID]: settled.row.failure ?? 'The store refused the reply.' } };
+  if (settled.row.state === 'failed') return { kind: 'form_errors', errors: { [INPUT]: settled.row.failure ?? 'The store refused the reply.' } };
   await showWhenDone(settled.row);
   return EMPTY;
 }
@@ -191,6 +169,9 @@ async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
 /** One verified interaction payload → what to answer Slack. Anything ARB did not ask for is acknowledged and ignored. */
 export async function handleInteraction(payload: Payload): Promise<SlackAnswer> {
   if (payload.type === 'block_actions' && payload.actions?.some((a) => a.action_id === REPLY_ACTION_ID)) return onReplyClick(payload);
+  if (payload.type === 'block_actions' && payload.view?.callback_id === REPLY_VIEW_CALLBACK_ID && payload.actions?.some((a) => a.action_id === DRAFT_ACTION_ID)) {
+    return onDraftClick(payload);
+  }
   if (payload.type === 'view_submission' && payload.view?.callback_id === REPLY_VIEW_CALLBACK_ID) return onReplySubmit(payload);
   return EMPTY;
 }

@@ -67,7 +67,7 @@ async function addToSlack(owner: SignedInUser, appId: string): Promise<{ hook: C
   };
   const started = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload: payloadFor({ app_id: appId }) }, as(owner));
   expect(started.status, started.text).toBe(200);
-  expect(new URL(started.json.data.url).searchParams.get('scope')).toBe('incoming-webhook,users:read,users:read.email');
+  expect(new URL(started.json.data.url).searchParams.get('scope')).toBe('incoming-webhook,users:read,users:read.email,chat:write');
   const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
   const back = new URL((await fetch(started.json.data.url, { redirect: 'manual' })).headers.get('location')!);
   const done = await call<{ destination_id: string }>(w.api, 'POST', '/api/v1/oauth/slack/callback', { code: back.searchParams.get('code'), state: back.searchParams.get('state') }, { ...as(owner), headers: { Cookie: cookie } });

@@ -1,0 +1,18 @@
+/**
+ * Review messages in Slack updated when their reply is published (server/slack/published.ts): every few seconds, once
+ * per period across worker processes; each message is also taken by one statement, so overlapping runs never update
+ * one twice.
+ */
+import { registerBackgroundJob } from '../background';
+import { periodicJob } from '../periodic';
+import { showPublishedReplies } from './published';
+
+registerBackgroundJob(
+  periodicJob({
+    name: 'slack-published-replies',
+    everyMs: 10_000,
+    run: async () => {
+      await showPublishedReplies();
+    },
+  }),
+);
