@@ -4,7 +4,10 @@
 // A channel added with "Add to Slack" gets a Reply button; a click from a member of the organisation opens the form
 // with the store's limit; the submission goes to the store and the message then shows the reply and who sent it.
 // Others get a note only they see; unsigned, stale or mis-signed requests change nothing.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// "Draft a reply" in the form: the click is acknowledged at once, and the form updated (views.update, with the view's
+// hash) first to "Drafting…", then with the loopback model's draft under a new input block id; refusals (no model,
+// plan, budget) in words; the person still sends. When the reply is published, the message is updated (chat.update).
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { env } from '@/server/env';
 import { drainDeliveries, pollAppNow } from '@/server/monitor/service';
@@ -13,7 +16,9 @@ import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
 import { startFakeServer, type FakeServer } from '../fakes/http';
 import type { ChatHook } from '../fakes/chatWebhooks';
 import { appStoreConnectRoutes, createAppStoreConnect, createAppStoreConnectKey, type AppStoreConnectFake } from '../fakes/appStoreConnect';
-import { addSlackUser, buttonClick, interactionBody, slackSignatureHeaders, viewSubmission, type SlackUser } from '../fakes/slackOAuth';
+import { addSlackUser, buttonClick, interactionBody, modalAction, shownInputs, slackSignatureHeaders, submitShown, typeInto, viewSubmission, type SlackUser } from '../fakes/slackOAuth';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm';
+import { showPublishedReplies } from '@/server/slack/published';
 import { newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
@@ -21,8 +26,10 @@ const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 let w: ConnectWorld;
 let stores: FakeServer;
 let asc: AppStoreConnectFake;
+let llm: FakeLlm;
 
 beforeAll(async () => {
+  llm = await startFakeLlm();
   asc = createAppStoreConnect([]);
   stores = await startFakeServer([appStoreConnectRoutes(asc)]);
   w = await startConnectWorld({ APPSTORE_CONNECT_BASE_URL: stores.url });
@@ -31,10 +38,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.close();
   await stores?.close();
+  await llm?.close();
 });
 
 function configure(extra: Record<string, string | undefined> = {}) {
-  w.setEnv({ APPSTORE_CONNECT_BASE_URL: stores.url, SLACK_CLIENT_ID: w.slack.clientId, SLACK_CLIENT_SECRET: w.slack.clientSecret, SLACK_SIGNING_SECRET: SIGNING_SECRET, ...extra });
+  w.setEnv({
+    APPSTORE_CONNECT_BASE_URL: stores.url,
+    SLACK_CLIENT_ID: w.slack.clientId,
+    SLACK_CLIENT_SECRET: w.slack.clientSecret,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_MODEL: 'fake-model',
+    LLM_MAX_RETRIES: '0',
+    ...extra,
+  });
 }
 
 const as = (u: SignedInUser) => ({ token: u.token, ip: newIp() });
@@ -149,14 +166,220 @@ describe('a channel added with "Add to Slack"', () => {
     expect(text).toContain('Crashes when I open settings');
     expect(actionsOf(update)[0]).toMatchObject({ action_id: 'arb_reply', text: { text: 'Edit reply' }, value });
 
+    // Not published yet: the message stays as it is.
+    const showing = (text: string) => w.slack.messageUpdates.filter((u) => JSON.stringify(u.blocks).includes(text));
+    await showPublishedReplies();
+    expect(showing('Sorry Maya — fixed in 2.0.1.')).toEqual([]);
+
     // The next poll finds it on the store: published, as for a reply from the dashboard.
     await pollAppNow({ store: 'apple_app_store', appId: review.app.appId });
     expect((await (await getDb()).selectFrom('replies').select('state').where('id', '=', row.id).executeTakeFirstOrThrow()).state).toBe('published');
+
+    // …and the message is updated once more, in place, with the bot token (chat.update: the response_url expires).
+    await showPublishedReplies();
+    const [published] = showing('Sorry Maya — fixed in 2.0.1.');
+    expect(published).toMatchObject({ channel: 'C0123456789', ts: '1732460000.000100' });
+    expect(w.slack.tokens.get(published.token)).toBe(channel.teamId);
+    const shown = JSON.stringify(published.blocks);
+    expect(shown).toContain('Published');
+    expect(shown).not.toContain('Pending publish');
+    expect(shown).toContain('Reply by');
+    expect(shown).toContain('Crashes when I open settings');
+    expect(actionsOf({ blocks: published.blocks as Block[] })[0]).toMatchObject({ action_id: 'arb_reply', text: { text: 'Edit reply' }, value });
+    await showPublishedReplies();
+    expect(showing('Sorry Maya — fixed in 2.0.1.')).toHaveLength(1); // once
 
     // Clicking again opens the form with the reply sent, to replace it.
     await click(slackUser, value);
     const again = w.slack.opened.at(-1)!;
     expect(JSON.stringify(again.view.blocks)).toContain('"initial_value":"Sorry Maya — fixed in 2.0.1."');
+  });
+
+  type ViewBlocks = Array<{ type: string; block_id?: string; elements?: Array<{ action_id?: string; text?: string | { text: string } }>; element?: { initial_value?: string } }>;
+  const blocksOf = (view: Record<string, unknown>) => view.blocks as ViewBlocks;
+  const noteOf = (view: Record<string, unknown>) => {
+    const b = blocksOf(view).find((x) => x.block_id === 'arb_draft_note');
+    return (b?.elements?.[0]?.text as string | undefined) ?? null;
+  };
+  const hasDraftButton = (view: Record<string, unknown>) => blocksOf(view).some((b) => b.elements?.some((e) => e.action_id === 'arb_draft_reply'));
+  const inputIdOf = (view: Record<string, unknown>) => blocksOf(view).find((b) => b.type === 'input')!.block_id!;
+
+  /** A member's Reply click: the form, as Slack holds it. */
+  async function openForm(name: string) {
+    const slackUser = addSlackUser(w.slack, channel.teamId, owner.email, name);
+    await click(slackUser, value);
+    return { slackUser, form: w.slack.opened.at(-1)! };
+  }
+
+  const updatesSoFar = (viewId: string) => w.slack.viewUpdates.filter((u) => u.viewId === viewId).length;
+
+  /** The updates of form `viewId` after its first `since`, once `n` of them arrived (the draft follows the acknowledgement). */
+  async function updatesOf(viewId: string, since: number, n: number) {
+    return vi.waitFor(
+      () => {
+        const list = w.slack.viewUpdates.filter((u) => u.viewId === viewId).slice(since);
+        if (list.length < n) throw new Error(`${list.length} of ${n} updates of the form so far`);
+        return list;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+  }
+
+  test('Draft a reply: acknowledged at once even with a slow model; "Drafting…", then the draft replaces the typed text; the person edits and sends it', async () => {
+    const { slackUser, form } = await openForm('drafter');
+    expect(hasDraftButton(form.view)).toBe(true);
+    typeInto(w.slack, form.id, 'reply', 'Thanks for');
+    const hash = w.slack.views.get(form.id)!.hash;
+    const before = llm.chatBodies().length;
+    const since = updatesSoFar(form.id);
+    llm.reply({ text: 'Thank you, Maya! Settings no longer crash in version 2.0.1.', firstTokenDelayMs: 3_500 });
+
+    const started = Date.now();
+    const r = await post(modalAction(w.slack, slackUser, form.id, 'arb_draft_reply'));
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toBe('');
+    expect(Date.now() - started).toBeLessThan(2_000); // Slack's 3 s, with the model still thinking
+
+    const [drafting, drafted] = await updatesOf(form.id, since, 2);
+    // First "Drafting…", with the hash of the form the click came from; what was typed stays (same block id).
+    expect(drafting).toMatchObject({ answer: 'ok', hash });
+    expect(noteOf(drafting.view)).toMatch(/^Drafting a reply with the language model/);
+    expect(hasDraftButton(drafting.view)).toBe(false);
+    expect(inputIdOf(drafting.view)).toBe('reply');
+    expect(drafted.at - drafting.at).toBeGreaterThan(3_000);
+    // Then the draft, with the hash the first update gave, under a new input block id: Slack shows the draft.
+    expect(drafted.answer).toBe('ok');
+    expect(drafted.hash).not.toBe(hash);
+    const draftInput = inputIdOf(drafted.view);
+    expect(draftInput).not.toBe('reply');
+    expect(shownInputs(w.slack, form.id)).toEqual({ [draftInput]: 'Thank you, Maya! Settings no longer crash in version 2.0.1.' });
+    expect(noteOf(drafted.view)).toBe('Drafted by the language model in English, friendly tone: read and edit it, then send it yourself.');
+    expect(blocksOf(drafted.view).find((b) => b.block_id === 'arb_draft')!.elements![0].text).toMatchObject({ text: 'Draft again' });
+    expect(drafted.view.private_metadata).toBe(form.view.private_metadata);
+    // The model had the review as data, in the app's tone.
+    const [asked] = llm.chatBodies().slice(before);
+    expect(asked.messages[0].content).toMatch(/Tone: warm and friendly/);
+    expect(asked.messages[1].content).toContain('Crashes when I open settings');
+    // Nothing was sent: the person edits the draft and sends it; the submission reads the input under its new id.
+    typeInto(w.slack, form.id, draftInput, 'Thank you, Maya! Settings no longer crash in 2.0.1 — update when you can.');
+    const posts = asc.responsePosts.length;
+    const sent = await post(submitShown(w.slack, slackUser, form.id));
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.text).toBe('');
+    expect(asc.responsePosts.slice(posts)).toEqual([{ reviewId: review.storeReview.id, responseBody: 'Thank you, Maya! Settings no longer crash in 2.0.1 — update when you can.' }]);
+    // An empty draft input is refused under its own block id.
+    typeInto(w.slack, form.id, draftInput, '  ');
+    const empty = await post(submitShown(w.slack, slackUser, form.id));
+    expect((empty.json as unknown as { errors: Record<string, string> }).errors).toEqual({ [draftInput]: 'Write the reply first: it cannot be empty.' });
+  });
+
+  test('a click from a form that changed meanwhile (an older hash) leaves the form alone', async () => {
+    const { slackUser, form } = await openForm('racer');
+    const stale = modalAction(w.slack, slackUser, form.id, 'arb_draft_reply');
+    llm.reply({ text: 'First draft.' });
+    const since = updatesSoFar(form.id);
+    await post(modalAction(w.slack, slackUser, form.id, 'arb_draft_reply'));
+    await updatesOf(form.id, since, 2);
+    const before = llm.chatBodies().length;
+    const r = await post(stale);
+    expect(r.status).toBe(200);
+    const [refused] = await updatesOf(form.id, since + 2, 1);
+    expect(refused.answer).toBe('hash_conflict');
+    await new Promise((done) => setTimeout(done, 300));
+    expect(updatesSoFar(form.id)).toBe(since + 3);
+    expect(llm.chatBodies().length).toBe(before); // the model is not asked for a form that moved on
+    expect(Object.values(shownInputs(w.slack, form.id))).toEqual(['First draft.']);
+  });
+
+  test('refusals in words inside the form, the typed text kept: the plan, the token budget, a failing model', async () => {
+    const { slackUser, form } = await openForm('refused');
+    typeInto(w.slack, form.id, 'reply', 'My own words');
+    const before = llm.chatBodies().length;
+
+    configure({ STRIPE_SECRET_KEY: 'sk_test_slack_drafts' });
+    try {
+      const since = updatesSoFar(form.id);
+      await post(modalAction(w.slack, slackUser, form.id, 'arb_draft_reply'));
+      const [plan] = await updatesOf(form.id, since, 1);
+      expect(noteOf(plan.view)).toBe('Could not draft a reply: Your Free plan does not include replies. Upgrade to Startup for replies through App Store Connect and Google Play Developer API.');
+      expect(hasDraftButton(plan.view)).toBe(true);
+      expect(shownInputs(w.slack, form.id)).toEqual({ reply: 'My own words' });
+    } finally {
+      configure();
+    }
+
+    configure({ LLM_MONTHLY_TOKENS_PER_ORG: '10' });
+    try {
+      await (await getDb()).insertInto('org_usage_months').values({ org_id: owner.orgId, month: new Date().toISOString().slice(0, 7), llm_tokens: 10 }).onConflict((oc) => oc.columns(['org_id', 'month']).doUpdateSet({ llm_tokens: 10 })).execute();
+      const since = updatesSoFar(form.id);
+      await post(modalAction(w.slack, slackUser, form.id, 'arb_draft_reply'));
+      const [, budget] = await updatesOf(form.id, since, 2);
+      expect(noteOf(budget.view)).toMatch(/^Could not draft a reply: .*used its 10 language-model tokens for this month/);
+      expect(shownInputs(w.slack, form.id)).toEqual({ reply: 'My own words' });
+    } finally {
+      configure();
+    }
+    expect(llm.chatBodies().length).toBe(before); // refused before the model was asked
+
+    llm.reply({ status: 500 });
+    const since = updatesSoFar(form.id);
+    await post(modalAction(w.slack, slackUser, form.id, 'arb_draft_reply'));
+    const [, failed] = await updatesOf(form.id, since, 2);
+    expect(noteOf(failed.view)).toBe("Could not draft a reply: The language model did not answer: The model's server answered 500: The server had an error");
+    expect(shownInputs(w.slack, form.id)).toEqual({ reply: 'My own words' });
+  });
+
+  test('without a language model the form has no Draft button, and says in one line what to configure', async () => {
+    const { slackUser, form: withModel } = await openForm('nomodel');
+    configure({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    try {
+      const { form } = await openForm('nomodel2');
+      expect(hasDraftButton(form.view)).toBe(false);
+      expect(noteOf(form.view)).toBe('Draft a reply needs a language model on the ARB server: set LLM_BASE_URL and LLM_MODEL there.');
+      // A form opened while a model was configured: the click says the same.
+      const since = updatesSoFar(withModel.id);
+      await post(modalAction(w.slack, slackUser, withModel.id, 'arb_draft_reply'));
+      const [update] = await updatesOf(withModel.id, since, 1);
+      expect(hasDraftButton(update.view)).toBe(false);
+      expect(noteOf(update.view)).toMatch(/needs a language model/);
+    } finally {
+      configure();
+    }
+  });
+
+  test('a reply sent from the dashboard to a review whose message had Reply clicked: the message shows it once published', async () => {
+    const other = await iosAppWithReview(owner, `Widgets vanish after the update ${Date.now()}`);
+    const otherChannel = await addToSlack(owner, other.app.appId);
+    const message = await messageAbout(otherChannel.hook, other.app.appId, 'Widgets vanish after the update');
+    const [button] = actionsOf(message);
+    const clicker = addSlackUser(w.slack, otherChannel.teamId, owner.email, 'owner-dash');
+    const c = buttonClick(w.slack, w.slack.url, clicker, { action_id: 'arb_reply', value: button.value! }, 'C0DASHBOARD1');
+    expect((await post(c.payload)).status).toBe(200); // opened, then closed without sending
+    const r = await call(w.api, 'POST', `/api/v1/org/reviews/${other.reviewId}/reply`, { text: 'Widgets are back in 3.1.' }, as(owner));
+    expect(r.status, r.text).toBe(200);
+    await pollAppNow({ store: 'apple_app_store', appId: other.app.appId });
+    await showPublishedReplies();
+    const update = w.slack.messageUpdates.find((u) => u.channel === 'C0DASHBOARD1');
+    expect(JSON.stringify(update?.blocks)).toContain('Widgets are back in 3.1.');
+    expect(JSON.stringify(update?.blocks)).toContain('Published');
+  });
+
+  test('a workspace installed before chat:write was asked for: the published reply is not shown, and not tried again', async () => {
+    const other = await iosAppWithReview(owner, `Login loops forever ${Date.now()}`);
+    const otherChannel = await addToSlack(owner, other.app.appId);
+    const [button] = actionsOf(await messageAbout(otherChannel.hook, other.app.appId, 'Login loops forever'));
+    const token = [...w.slack.tokens].find(([, team]) => team === otherChannel.teamId)![0];
+    w.slack.tokenScopes.set(token, 'incoming-webhook,users:read,users:read.email');
+    const clicker = addSlackUser(w.slack, otherChannel.teamId, owner.email, 'owner-old');
+    await post(buttonClick(w.slack, w.slack.url, clicker, { action_id: 'arb_reply', value: button.value! }, 'C0OLDINSTAL').payload);
+    expect((await call(w.api, 'POST', `/api/v1/org/reviews/${other.reviewId}/reply`, { text: 'Fixed the login loop.' }, as(owner))).status).toBe(200);
+    await pollAppNow({ store: 'apple_app_store', appId: other.app.appId });
+    const updates = w.slack.messageUpdates.length;
+    await showPublishedReplies();
+    await showPublishedReplies();
+    expect(w.slack.messageUpdates.length).toBe(updates);
+    const row = await (await getDb()).selectFrom('slack_reply_messages').selectAll().where('review_id', '=', Number(other.reviewId)).executeTakeFirstOrThrow();
+    expect(row.shown_published_at).not.toBeNull(); // given up for good, not retried every few seconds
   });
 
   test('someone who is not a member gets a note only they see, saying how to join; no form opens', async () => {

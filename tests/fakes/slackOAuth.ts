@@ -9,7 +9,13 @@
  *
  * And the interactive side, for the Reply button (Slack's real formats, bot tokens from the installs above checked):
  *   GET  /api/users.info?user=U…   → { ok, user: { id, team_id, name, profile: { email } } } | { ok: false, error }
- *   POST /api/views.open { trigger_id, view }  → { ok, view } (a trigger id is good once, for 3 s) | { ok: false, error }
+ *   POST /api/views.open { trigger_id, view }  → { ok, view: { id, hash, … } } (a trigger id is good once, for 3 s) | { ok: false, error }
+ *   POST /api/views.update { view_id, hash?, view } → { ok, view: { id, hash, … } } | { ok: false, error: not_found | hash_conflict }
+ *        Like Slack, an input keeps what the person typed when its block id and action id stay; otherwise it shows the
+ *        new initial_value (`typeInto` types, `shownInputs` reads what the person sees, `modalAction` clicks a button
+ *        in the form, `submitShown` submits it as it stands)
+ *   POST /api/chat.update { channel, ts, text, blocks } → { ok, channel, ts } | { ok: false, error: missing_scope } (a
+ *        token whose install did not grant chat:write)
  *   POST /actions/T…/…/…           an interaction's response_url: records what ARB posts there
  *   interaction(…)                 a signed request body and headers, as Slack sends a click or a form submission
  *
@@ -28,7 +34,11 @@ export type SlackOAuthOptions = {
 };
 
 export type SlackUser = { id: string; teamId: string; name: string; email: string | null };
-export type OpenedView = { token: string; triggerId: string; view: Record<string, unknown> };
+export type OpenedView = { token: string; triggerId: string; view: Record<string, unknown>; id: string };
+/** A form as Slack holds it: its view, hash, and the value each input shows (block id → action id → text). */
+export type HeldView = { id: string; team: string; view: Record<string, unknown>; hash: string; values: Record<string, Record<string, string>> };
+export type ViewUpdate = { token: string; viewId: string; hash: string | undefined; view: Record<string, unknown>; answer: string; at: number };
+export type MessageUpdate = { token: string; channel: string; ts: string; text?: string; blocks?: unknown[] };
 
 export type SlackOAuthState = {
   clientId: string;
@@ -47,6 +57,16 @@ export type SlackOAuthState = {
   responses: Map<string, unknown[]>;
   /** The next views.open calls answer this error. */
   viewsOpenError: string | null;
+  /** The scopes each bot token was granted. */
+  tokenScopes: Map<string, string>;
+  /** Open forms by view id. */
+  views: Map<string, HeldView>;
+  /** Every views.update received, with what Slack answered ('ok' or the error). */
+  viewUpdates: ViewUpdate[];
+  /** Every chat.update taken. */
+  messageUpdates: MessageUpdate[];
+  /** The next chat.update calls answer this error. */
+  chatUpdateError: string | null;
 };
 
 const rand = (n: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') => Array.from(randomBytes(n), (b) => alphabet[b % alphabet.length]).join('');
@@ -66,6 +86,11 @@ export function createSlackOAuthState(options: SlackOAuthOptions = {}): SlackOAu
     opened: [],
     responses: new Map(),
     viewsOpenError: null,
+    tokenScopes: new Map(),
+    views: new Map(),
+    viewUpdates: [],
+    messageUpdates: [],
+    chatUpdateError: null,
   };
 }
 
@@ -131,6 +156,95 @@ export function viewSubmission(user: SlackUser, opened: OpenedView, values: Reco
     api_app_id: 'A0KRD7HC3',
     trigger_id: `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`,
     view: { id: `V${rand(10)}`, team_id: user.teamId, type: 'modal', callback_id: v.callback_id, private_metadata: v.private_metadata, blocks: v.blocks, state: { values: state }, hash: rand(16) },
+    response_urls: [],
+  };
+}
+
+type InputBlock = { type: string; block_id?: string; element?: { type?: string; action_id?: string; initial_value?: string } };
+const inputsOf = (view: Record<string, unknown>) => ((view.blocks as InputBlock[] | undefined) ?? []).filter((b) => b.type === 'input' && b.block_id && b.element?.action_id);
+const viewHash = () => `${Math.floor(Date.now() / 1000)}.${rand(8, '0123456789')}`;
+
+/** What each input of a form shows: kept from `before` where its block id and action id are the same, else its initial value. */
+function shownValues(view: Record<string, unknown>, before: Record<string, Record<string, string>> = {}): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const b of inputsOf(view)) {
+    const kept = before[b.block_id!]?.[b.element!.action_id!];
+    out[b.block_id!] = { [b.element!.action_id!]: kept ?? b.element!.initial_value ?? '' };
+  }
+  return out;
+}
+
+/** The person types `text` into the form's input `blockId` (replacing what it showed). */
+export function typeInto(state: SlackOAuthState, viewId: string, blockId: string, text: string): void {
+  const held = state.views.get(viewId)!;
+  const input = inputsOf(held.view).find((b) => b.block_id === blockId);
+  if (!input) throw new Error(`no input ${blockId} in the form (${inputsOf(held.view).map((b) => b.block_id).join(', ')})`);
+  held.values[blockId] = { [input.element!.action_id!]: text };
+}
+
+/** What the person sees in the form's inputs: block id → text. */
+export function shownInputs(state: SlackOAuthState, viewId: string): Record<string, string> {
+  const held = state.views.get(viewId)!;
+  return Object.fromEntries(Object.entries(held.values).map(([block, v]) => [block, Object.values(v)[0] ?? '']));
+}
+
+function viewPayload(held: HeldView) {
+  const values = Object.fromEntries(
+    Object.entries(held.values).map(([block, inputs]) => [block, Object.fromEntries(Object.entries(inputs).map(([id, value]) => [id, { type: 'plain_text_input', value: value === '' ? null : value }]))]),
+  );
+  const v = held.view;
+  return {
+    id: held.id,
+    team_id: held.team,
+    type: 'modal',
+    callback_id: v.callback_id,
+    private_metadata: v.private_metadata,
+    blocks: v.blocks,
+    title: v.title,
+    submit: v.submit,
+    close: v.close,
+    state: { values },
+    hash: held.hash,
+    root_view_id: held.id,
+    previous_view_id: null,
+    app_id: 'A0KRD7HC3',
+    bot_id: 'B0KRD7HC3',
+  };
+}
+
+/** A click on button `actionId` inside the open form `viewId`, as Slack posts it (a block_actions from a view: no response_url). */
+export function modalAction(state: SlackOAuthState, user: SlackUser, viewId: string, actionId: string): Record<string, unknown> {
+  const held = state.views.get(viewId)!;
+  const block = ((held.view.blocks as Array<{ type: string; block_id?: string; elements?: Array<{ action_id?: string; text?: unknown; value?: string }> }>) ?? []).find((b) =>
+    b.elements?.some((e) => e.action_id === actionId),
+  );
+  if (!block) throw new Error(`no button ${actionId} in the form`);
+  const button = block.elements!.find((e) => e.action_id === actionId)!;
+  return {
+    type: 'block_actions',
+    user: { id: user.id, username: user.name, name: user.name, team_id: user.teamId },
+    api_app_id: 'A0KRD7HC3',
+    token: 'verification-token-deprecated',
+    container: { type: 'view', view_id: viewId },
+    trigger_id: `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`,
+    team: { id: user.teamId, domain: 'reviews-team' },
+    enterprise: null,
+    is_enterprise_install: false,
+    view: viewPayload(held),
+    actions: [{ type: 'button', action_id: actionId, block_id: block.block_id, text: button.text, ...(button.value ? { value: button.value } : {}), action_ts: `${Date.now() / 1000}` }],
+  };
+}
+
+/** The submission of the open form `viewId` as it stands (what the person sees in its inputs). */
+export function submitShown(state: SlackOAuthState, user: SlackUser, viewId: string): Record<string, unknown> {
+  const held = state.views.get(viewId)!;
+  return {
+    type: 'view_submission',
+    team: { id: user.teamId, domain: 'reviews-team' },
+    user: { id: user.id, username: user.name, name: user.name, team_id: user.teamId },
+    api_app_id: 'A0KRD7HC3',
+    trigger_id: `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`,
+    view: viewPayload(held),
     response_urls: [],
   };
 }
@@ -203,8 +317,46 @@ export function slackOAuthRoutes(state: SlackOAuthState): FakeHandler {
       if (!expires || expires < Date.now()) return json(res, 200, { ok: false, error: expires ? 'expired_trigger_id' : 'invalid_trigger_id' }), true;
       state.triggers.delete(body.trigger_id!);
       if (!body.view || body.view.type !== 'modal') return json(res, 200, { ok: false, error: 'invalid_arguments' }), true;
-      state.opened.push({ token: req.headers.authorization!.slice(7), triggerId: body.trigger_id!, view: body.view });
-      json(res, 200, { ok: true, view: { id: `V${rand(10)}`, team_id: team, ...body.view } });
+      const id = `V${rand(10)}`;
+      const held: HeldView = { id, team, view: body.view, hash: viewHash(), values: shownValues(body.view) };
+      state.views.set(id, held);
+      state.opened.push({ token: req.headers.authorization!.slice(7), triggerId: body.trigger_id!, view: body.view, id });
+      json(res, 200, { ok: true, view: viewPayload(held) });
+      return true;
+    }
+    if (req.method === 'POST' && req.path === '/api/views.update') {
+      const team = bearerTeam(state, req);
+      if (!team) return json(res, 200, { ok: false, error: 'invalid_auth' }), true;
+      let body: { view_id?: string; hash?: string; view?: Record<string, unknown> | string };
+      try {
+        body = JSON.parse(req.body) as typeof body;
+      } catch {
+        return json(res, 200, { ok: false, error: 'invalid_json' }), true;
+      }
+      const view = typeof body.view === 'string' ? (JSON.parse(body.view) as Record<string, unknown>) : body.view;
+      const record = (answer: string) => state.viewUpdates.push({ token: req.headers.authorization!.slice(7), viewId: body.view_id ?? '', hash: body.hash, view: view ?? {}, answer, at: Date.now() });
+      const held = state.views.get(body.view_id ?? '');
+      if (!held || held.team !== team) return record('not_found'), json(res, 200, { ok: false, error: 'not_found' }), true;
+      if (body.hash !== undefined && body.hash !== held.hash) return record('hash_conflict'), json(res, 200, { ok: false, error: 'hash_conflict' }), true;
+      if (!view || view.type !== 'modal') return record('invalid_arguments'), json(res, 200, { ok: false, error: 'invalid_arguments' }), true;
+      record('ok');
+      held.values = shownValues(view, held.values);
+      held.view = view;
+      held.hash = viewHash();
+      json(res, 200, { ok: true, view: viewPayload(held) });
+      return true;
+    }
+    if (req.method === 'POST' && req.path === '/api/chat.update') {
+      const team = bearerTeam(state, req);
+      if (!team) return json(res, 200, { ok: false, error: 'invalid_auth' }), true;
+      const token = req.headers.authorization!.slice(7);
+      const granted = (state.tokenScopes.get(token) ?? '').split(',');
+      if (!granted.includes('chat:write')) return json(res, 200, { ok: false, error: 'missing_scope', needed: 'chat:write', provided: granted.join(',') }), true;
+      if (state.chatUpdateError) return json(res, 200, { ok: false, error: state.chatUpdateError }), true;
+      const body = JSON.parse(req.body) as { channel?: string; ts?: string; text?: string; blocks?: unknown[] };
+      if (!body.channel || !body.ts) return json(res, 200, { ok: false, error: body.channel ? 'message_not_found' : 'channel_not_found' }), true;
+      state.messageUpdates.push({ token, channel: body.channel, ts: body.ts, text: body.text, blocks: body.blocks });
+      json(res, 200, { ok: true, channel: body.channel, ts: body.ts, text: body.text ?? '' });
       return true;
     }
     if (req.method === 'POST' && req.path.startsWith('/actions/')) {
@@ -230,6 +382,7 @@ export function slackOAuthRoutes(state: SlackOAuthState): FakeHandler {
       const teamId = hookPath[2] ?? `T${rand(9)}`;
       const token = `xoxb-${rand(11, '0123456789')}-${rand(12, '0123456789')}-${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
       state.tokens.set(token, teamId);
+      state.tokenScopes.set(token, entry.scope);
       json(res, 200, {
         ok: true,
         app_id: 'A0KRD7HC3',
