@@ -5,6 +5,9 @@
  *   click (block_actions, arb_reply)   → is the clicker a member of the destination's ARB organisation? (their Slack
  *                                        profile's e-mail against the organisation's members) → views.open: the form,
  *                                        with the store's limit; otherwise a note only they see, saying how to join
+ *                                        (and where the message is, to update it when the reply is published:
+ *                                        server/slack/published.ts)
+ *   "Draft a reply" (block_actions from the form) → acknowledged at once; the draft follows (server/slack/draft.ts)
  *   submission (view_submission)       → the same check again, then the reply goes out through the replies service
  *                                        (the store API, its retries and states); refusals come back inside the form;
  *                                        the message is updated to show the reply and who sent it

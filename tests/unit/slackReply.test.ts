@@ -1,11 +1,11 @@
 // The pure parts of replying from Slack: Slack's request signature check (against signatures made by the fake's own
 // implementation of the scheme), the Reply / "Reply in ARB" / sent-reply blocks of a review message within Block Kit's
-// rules, and the reply form with each store's limit inside Slack's.
+// rules, and the reply form with each store's limit inside Slack's, its Draft part, and reading its input wherever it is.
 import { describe, expect, test } from 'vitest';
 import { formatReviewFor } from '@/server/destinations/format';
 import type { SlackPayload } from '@/server/destinations/format/slack';
 import { verifySlackRequest } from '@/server/slack/signature';
-import { decodeFormState, encodeFormState, replyForm } from '@/server/slack/replyView';
+import { decodeFormState, draftInputBlockId, encodeFormState, readReplyInput, replyForm, REPLY_BLOCK_ID } from '@/server/slack/replyView';
 import { slackSignatureHeaders } from '../fakes/slackOAuth';
 import { slackProblems } from './format/platformRules';
 import { reviewInput } from './format/sampleReviews';
@@ -102,5 +102,44 @@ describe('the reply form', () => {
     expect(encodeFormState(state).length).toBeLessThan(3000);
     expect(decodeFormState('{"d":1}')).toBeNull();
     expect(decodeFormState('not json')).toBeNull();
+  });
+
+  type Blocks = Array<{ type: string; block_id?: string; elements?: Array<{ action_id?: string; text?: unknown }>; element?: { action_id?: string; initial_value?: string } }>;
+
+  test('the Draft part: a button, a note, "Drafting…", or one line saying what to configure; block ids unique', () => {
+    const blocksOf = (draft: Parameters<typeof replyForm>[3]) => (replyForm({ ...review, store: 'google_play_store' }, state, null, draft) as { blocks: Blocks }).blocks;
+    const ready = blocksOf({ draft: { kind: 'ready', note: 'Could not draft a reply: no.' } });
+    expect(ready.find((b) => b.type === 'actions')!.elements![0]).toMatchObject({ action_id: 'arb_draft_reply', text: { text: 'Draft a reply' } });
+    expect(JSON.stringify(ready)).toContain('Could not draft a reply: no.');
+    const working = blocksOf({ draft: { kind: 'working' } });
+    expect(working.some((b) => b.type === 'actions')).toBe(false);
+    expect(JSON.stringify(working)).toContain('Drafting a reply');
+    const none = blocksOf({ draft: { kind: 'unavailable' } });
+    expect(none.some((b) => b.type === 'actions')).toBe(false);
+    expect(JSON.stringify(none)).toContain('LLM_BASE_URL and LLM_MODEL');
+    expect(blocksOf({}).some((b) => b.block_id?.startsWith('arb_draft'))).toBe(false);
+    for (const blocks of [ready, working, none]) {
+      const ids = blocks.map((b) => b.block_id).filter(Boolean);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+  });
+
+  test('a draft comes under a new input block id with the draft as its value; the input is read wherever it is', () => {
+    const blockId = draftInputBlockId();
+    expect(blockId).not.toBe(REPLY_BLOCK_ID);
+    expect(blockId.length).toBeLessThanOrEqual(255);
+    expect(draftInputBlockId()).not.toBe(blockId);
+    const form = replyForm({ ...review, store: 'google_play_store' }, state, 'Sent before', { input: { blockId, initial: 'The draft' } }) as { blocks: Blocks };
+    const input = form.blocks.find((b) => b.type === 'input')!;
+    expect(input).toMatchObject({ block_id: blockId, element: { action_id: 'text', initial_value: 'The draft' } });
+    // A draft over the input's limit is not put in (the person would not be able to send it as it is).
+    const long = replyForm({ ...review, store: 'google_play_store' }, state, null, { input: { blockId, initial: 'x'.repeat(351) } }) as { blocks: Blocks };
+    expect(long.blocks.find((b) => b.type === 'input')!.element!.initial_value).toBeUndefined();
+
+    const values = { [blockId]: { text: { value: 'Edited draft' } } };
+    expect(readReplyInput({ blocks: form.blocks, state: { values } })).toEqual({ blockId, text: 'Edited draft' });
+    expect(readReplyInput({ state: { values } })).toEqual({ blockId, text: 'Edited draft' });
+    expect(readReplyInput({ state: { values: { reply: { text: { value: null } } } } })).toEqual({ blockId: 'reply', text: '' });
+    expect(readReplyInput(undefined)).toEqual({ blockId: 'reply', text: '' });
   });
 });
