@@ -116,6 +116,8 @@ export function slackSignatureHeaders(secret: string, body: string, timestamp = 
   return { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Slack-Request-Timestamp': String(timestamp), 'X-Slack-Signature': signature };
 }
 
+const newTriggerId = () => `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`;
+
 /** A click on a message button, as Slack posts it to the app's Interactivity Request URL (form field `payload`). */
 export function buttonClick(
   state: SlackOAuthState,
@@ -124,7 +126,7 @@ export function buttonClick(
   action: { action_id: string; value: string },
   channel = 'C0123456789',
 ): { payload: Record<string, unknown>; responseUrl: string; triggerId: string } {
-  const triggerId = `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`;
+  const triggerId = newTriggerId();
   state.triggers.set(triggerId, Date.now() + 3000);
   const responseUrl = `${baseUrl}/actions/${user.teamId}/${rand(13, '0123456789')}/${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
   const payload = {
@@ -143,21 +145,26 @@ export function buttonClick(
   return { payload, responseUrl, triggerId };
 }
 
+/** A view_submission of `view` by `user`, as Slack posts it. */
+function submission(user: SlackUser, view: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: 'view_submission',
+    team: { id: user.teamId, domain: 'reviews-team' },
+    user: { id: user.id, username: user.name, name: user.name, team_id: user.teamId },
+    api_app_id: 'A0KRD7HC3',
+    trigger_id: newTriggerId(),
+    view,
+    response_urls: [],
+  };
+}
+
 /** The submission of a modal ARB opened, with `values` typed in its inputs (block id → action id → text). */
 export function viewSubmission(user: SlackUser, opened: OpenedView, values: Record<string, Record<string, string>>): Record<string, unknown> {
   const v = opened.view;
   const state = Object.fromEntries(
     Object.entries(values).map(([block, inputs]) => [block, Object.fromEntries(Object.entries(inputs).map(([id, value]) => [id, { type: 'plain_text_input', value }]))]),
   );
-  return {
-    type: 'view_submission',
-    team: { id: user.teamId, domain: 'reviews-team' },
-    user: { id: user.id, username: user.name, name: user.name, team_id: user.teamId },
-    api_app_id: 'A0KRD7HC3',
-    trigger_id: `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`,
-    view: { id: `V${rand(10)}`, team_id: user.teamId, type: 'modal', callback_id: v.callback_id, private_metadata: v.private_metadata, blocks: v.blocks, state: { values: state }, hash: rand(16) },
-    response_urls: [],
-  };
+  return submission(user, { id: `V${rand(10)}`, team_id: user.teamId, type: 'modal', callback_id: v.callback_id, private_metadata: v.private_metadata, blocks: v.blocks, state: { values: state }, hash: rand(16) });
 }
 
 type InputBlock = { type: string; block_id?: string; element?: { type?: string; action_id?: string; initial_value?: string } };
@@ -226,7 +233,7 @@ export function modalAction(state: SlackOAuthState, user: SlackUser, viewId: str
     api_app_id: 'A0KRD7HC3',
     token: 'verification-token-deprecated',
     container: { type: 'view', view_id: viewId },
-    trigger_id: `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`,
+    trigger_id: newTriggerId(),
     team: { id: user.teamId, domain: 'reviews-team' },
     enterprise: null,
     is_enterprise_install: false,
@@ -237,16 +244,7 @@ export function modalAction(state: SlackOAuthState, user: SlackUser, viewId: str
 
 /** The submission of the open form `viewId` as it stands (what the person sees in its inputs). */
 export function submitShown(state: SlackOAuthState, user: SlackUser, viewId: string): Record<string, unknown> {
-  const held = state.views.get(viewId)!;
-  return {
-    type: 'view_submission',
-    team: { id: user.teamId, domain: 'reviews-team' },
-    user: { id: user.id, username: user.name, name: user.name, team_id: user.teamId },
-    api_app_id: 'A0KRD7HC3',
-    trigger_id: `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`,
-    view: viewPayload(held),
-    response_urls: [],
-  };
+  return submission(user, viewPayload(state.views.get(viewId)!));
 }
 
 /** The form body Slack posts: `payload=<JSON>`. */
