@@ -418,6 +418,8 @@ export interface SlackReplyMessagesTable {
   review_id: number;
   channel_id: string;
   message_ts: string;
+  response_url: string | null;
+  response_url_at: Timestamp | null;
   shown_published_at: Timestamp | null;
   failures: Generated<number>;
   next_try_at: Timestamp | null;

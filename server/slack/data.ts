@@ -108,14 +108,22 @@ export async function reviewWithApp(reviewId: string): Promise<{ review: StoredR
 
 // ── the messages a Reply was clicked on, updated again when the reply is published ──────────────────────────────────
 
-/** Keeps where the review's message is in the channel (a click tells it; an incoming webhook never does). */
-export async function rememberReplyMessage(destinationId: string, reviewId: string, channelId: string, messageTs: string): Promise<void> {
+/**
+ * Keeps where the review's message is in the channel (a click tells it; an incoming webhook never does), and the
+ * click's response_url with its time (Slack takes message updates there for 30 minutes).
+ */
+export async function rememberReplyMessage(destinationId: string, reviewId: string, channelId: string, messageTs: string, responseUrl: string): Promise<void> {
   const db = await getDb();
   await sql`
-    insert into slack_reply_messages (destination_id, review_id, channel_id, message_ts)
-    values (${destinationId}, ${reviewId}::bigint, ${channelId}, ${messageTs})
-    on conflict (destination_id, review_id) do update set channel_id = excluded.channel_id, message_ts = excluded.message_ts`.execute(db);
+    insert into slack_reply_messages (destination_id, review_id, channel_id, message_ts, response_url, response_url_at)
+    values (${destinationId}, ${reviewId}::bigint, ${channelId}, ${messageTs}, ${responseUrl}, now())
+    on conflict (destination_id, review_id) do update
+       set channel_id = excluded.channel_id, message_ts = excluded.message_ts, response_url = excluded.response_url,
+           response_url_at = excluded.response_url_at`.execute(db);
 }
+
+/** A response_url younger than this is used first (Slack's 30 minutes, less a margin for the call itself). */
+const RESPONSE_URL_SECONDS = 29 * 60;
 
 /** Records that the message now shows the reply published at `publishedAt` (it was updated some other way). */
 export async function markPublishedShown(destinationId: string, reviewId: string, publishedAt: Date): Promise<void> {
@@ -131,6 +139,8 @@ export type PublishedToShow = {
   reviewId: string;
   channelId: string;
   messageTs: string;
+  /** The click's response_url while Slack still takes updates there; null after. */
+  responseUrl: string | null;
   botToken: string;
   failures: number;
   previous: Date | null;
@@ -146,7 +156,7 @@ export type PublishedToShow = {
 export async function takePublishedToShow(limit: number): Promise<PublishedToShow[]> {
   const db = await getDb();
   const r = await sql<{
-    destination_id: string; review_id: string; channel_id: string; message_ts: string; bot_token_enc: string; failures: number;
+    destination_id: string; review_id: string; channel_id: string; message_ts: string; response_url: string | null; bot_token_enc: string; failures: number;
     previous: Date | null; published_at: Date; text: string; by: string;
   }>`
     with due as (
@@ -168,12 +178,14 @@ export async function takePublishedToShow(limit: number): Promise<PublishedToSho
       from due
      where m.destination_id = due.destination_id and m.review_id = due.review_id
     returning m.destination_id, m.review_id::text as review_id, m.channel_id, m.message_ts, m.failures, due.previous, due.published_at,
+              case when m.response_url_at > now() - ${RESPONSE_URL_SECONDS} * interval '1 second' then m.response_url end as response_url,
               due.text, due.by, due.bot_token_enc`.execute(db);
   return r.rows.map((x) => ({
     destinationId: x.destination_id,
     reviewId: x.review_id,
     channelId: x.channel_id,
     messageTs: x.message_ts,
+    responseUrl: x.response_url,
     botToken: decryptSecret(x.bot_token_enc),
     failures: x.failures,
     previous: x.previous,

@@ -28,7 +28,7 @@ import { onDraftClick } from './draft';
 import { LOST_ACCESS, replierFor, type SlackUser } from './replier';
 import { replyMessageBody } from './replyMessage';
 import { DRAFT_ACTION_ID, REPLY_VIEW_CALLBACK_ID, SLACK_NOTES, decodeFormState, readReplyInput, replyForm, slackReplyMax } from './replyView';
-import { SlackApiError, openView, postToResponseUrl } from './web';
+import { SlackApiError, isSlackResponseUrl, openView, postToResponseUrl } from './web';
 
 /** How long a submission waits for the store before the form closes and the message update follows later. */
 const SUBMIT_WAIT_MS = 2_000;
@@ -52,22 +52,6 @@ type Payload = {
   actions?: Array<{ action_id?: string; value?: string }>;
   view?: SlackView;
 };
-
-/**
- * A response_url is where Slack lets the app update the message: only Slack's own hooks host (a loopback host passes
- * too where ALLOW_PRIVATE_WEBHOOKS lets test fakes stand in for Slack).
- */
-export function isSlackResponseUrl(raw: string, allowPrivate: boolean): boolean {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return false;
-  }
-  if (!url.pathname.startsWith('/actions/') || url.username || url.password) return false;
-  if (url.protocol === 'https:' && (url.hostname === 'hooks.slack.com' || url.hostname === 'hooks.slack-gov.com') && !url.port) return true;
-  return allowPrivate && (url.protocol === 'http:' || url.protocol === 'https:');
-}
 
 function ephemeral(responseUrl: string | undefined, text: string): Promise<boolean> {
   if (!responseUrl || !isSlackResponseUrl(responseUrl, env().ALLOW_PRIVATE_WEBHOOKS)) return Promise.resolve(false);
@@ -115,7 +99,7 @@ async function onReplyClick(p: Payload): Promise<SlackAnswer> {
   }
   // Where the message is, so it can be updated when a reply to the review is published (its response_url expires).
   const where = p.container?.type === 'message' ? p.container : undefined;
-  if (where?.channel_id && where.message_ts) await rememberReplyMessage(target.destinationId, review.id, where.channel_id, where.message_ts);
+  if (where?.channel_id && where.message_ts) await rememberReplyMessage(target.destinationId, review.id, where.channel_id, where.message_ts, p.response_url);
   return EMPTY;
 }
 

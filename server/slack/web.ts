@@ -91,6 +91,22 @@ export async function updateMessage(botToken: string, channel: string, ts: strin
 }
 
 /**
+ * A response_url is where Slack lets the app update the message: only Slack's own hooks host (a loopback host passes
+ * too where ALLOW_PRIVATE_WEBHOOKS lets test fakes stand in for Slack).
+ */
+export function isSlackResponseUrl(raw: string, allowPrivate: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (!url.pathname.startsWith('/actions/') || url.username || url.password) return false;
+  if (url.protocol === 'https:' && (url.hostname === 'hooks.slack.com' || url.hostname === 'hooks.slack-gov.com') && !url.port) return true;
+  return allowPrivate && (url.protocol === 'http:' || url.protocol === 'https:');
+}
+
+/**
  * Posts to an interaction's response_url: `{ replace_original: true, …message }` updates the message the button was
  * on, `{ response_type: 'ephemeral', text }` shows a note only the clicker sees. Slack answers 200 "ok" (not JSON).
  */

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 // Where a review's message sits in a Slack channel (channel id and message ts, as Slack's Reply click tells them; an
 // incoming webhook answers "ok" and never says), so the message can be updated again with chat.update when the reply
-// to that review is published — which may be hours after the click, long after its response_url has expired.
+// to that review is published — which may be hours after the click, long after its response_url has expired (30
+// minutes; while it lasts it is used first: it needs no scope).
 // `shown_published_at` is the reply's published_at the message last showed; `failures`/`next_try_at` space out the
 // retries of an update Slack did not take.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -12,6 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('review_id', 'bigint', (c) => c.notNull().references('reviews.id').onDelete('cascade'))
     .addColumn('channel_id', 'text', (c) => c.notNull())
     .addColumn('message_ts', 'text', (c) => c.notNull())
+    .addColumn('response_url', 'text')
+    .addColumn('response_url_at', 'timestamptz')
     .addColumn('shown_published_at', 'timestamptz')
     .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_try_at', 'timestamptz')
