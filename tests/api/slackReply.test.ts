@@ -355,7 +355,7 @@ describe('a channel added with "Add to Slack"', () => {
   const expireResponseUrl = async (reviewId: string) =>
     (await getDb()).updateTable('slack_reply_messages').set({ response_url_at: new Date(Date.now() - 31 * 60_000) }).where('review_id', '=', Number(reviewId)).execute();
 
-  test('a reply sent from the dashboard to a review whose message had Reply clicked: the message shows it once published', async () => {
+  test('a reply sent from the dashboard to a review whose message had Reply clicked: once published, the message shows it (chat.update, again after Slack was busy)', async () => {
     const other = await iosAppWithReview(owner, `Widgets vanish after the update ${Date.now()}`);
     const otherChannel = await addToSlack(owner, other.app.appId);
     const message = await messageAbout(otherChannel.hook, other.app.appId, 'Widgets vanish after the update');
@@ -368,6 +368,19 @@ describe('a channel added with "Add to Slack"', () => {
     // Apple publishes it after the click's response_url has expired: the message is updated with the bot token.
     await expireResponseUrl(other.reviewId);
     await pollAppNow({ store: 'apple_app_store', appId: other.app.appId });
+    // Slack is busy at first (ratelimited): the update waits and is tried again.
+    w.slack.chatUpdateError = 'ratelimited';
+    try {
+      await showPublishedReplies();
+    } finally {
+      w.slack.chatUpdateError = null;
+    }
+    const waiting = await (await getDb()).selectFrom('slack_reply_messages').selectAll().where('review_id', '=', Number(other.reviewId)).executeTakeFirstOrThrow();
+    expect(waiting).toMatchObject({ failures: 1, shown_published_at: null });
+    expect(new Date(waiting.next_try_at!).getTime()).toBeGreaterThan(Date.now());
+    await showPublishedReplies();
+    expect(w.slack.messageUpdates.find((u) => u.channel === 'C0DASHBOARD1')).toBeUndefined(); // not before its time
+    await (await getDb()).updateTable('slack_reply_messages').set({ next_try_at: new Date(Date.now() - 1000) }).where('review_id', '=', Number(other.reviewId)).execute();
     await showPublishedReplies();
     const update = w.slack.messageUpdates.find((u) => u.channel === 'C0DASHBOARD1')!;
     expect(update).toMatchObject({ ts: '1732460000.000100' });
@@ -376,6 +389,7 @@ describe('a channel added with "Add to Slack"', () => {
     expect(JSON.stringify(update.blocks)).toContain('Published');
     expect(JSON.stringify(update.blocks)).toContain('Reply by');
     expect(w.slack.responses.get(new URL(c.responseUrl).pathname)).toBeUndefined();
+    expect(await (await getDb()).selectFrom('slack_reply_messages').select('failures').where('review_id', '=', Number(other.reviewId)).executeTakeFirstOrThrow()).toEqual({ failures: 0 });
   });
 
   test('a workspace installed before chat:write was asked for: the published reply is not shown, and not tried again', async () => {
