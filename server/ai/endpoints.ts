@@ -13,7 +13,7 @@ import { log } from '../log';
 import { membershipOf } from '../org/membership';
 import { assertFeature } from '../plans/features';
 import { reviewIdParam } from '../replies/endpoints';
-import { DEFAULT_REPLY_TONE, DRAFTS_NOT_CONFIGURED, REPLY_TONES, type ReplyTone } from '@/shared/ai';
+import { DRAFTS_NOT_CONFIGURED, REPLY_TONES } from '@/shared/ai';
 import { REPLY_MAX_CHARS, type ReplyStore } from '@/shared/replies';
 import { orgReview, setReplyTone, type OrgReview } from './data';
 import { draftLanguage, draftReply, toneOf } from './drafts';
