@@ -34,7 +34,7 @@ import { SlackApiError, isSlackResponseUrl, openView, postToResponseUrl } from '
 const SUBMIT_WAIT_MS = 2_000;
 
 /**
- * What ARB answers Slack: nothing (200, empty), or errors to show inside the form. `then` is work that follows the
+ * What ARB answers Slack: nothing (200, empty), or errors to show inside the form. `after` is work that follows the
  * answer: Slack wants it within 3 seconds, and a language model can take longer.
  */
 export type SlackAnswer = { kind: 'empty'; after?: () => Promise<void> } | { kind: 'form_errors'; errors: Record<string, string> };
@@ -114,18 +114,18 @@ async function showReplyInMessage(responseUrl: string, destinationId: string, re
 
 async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
   // A draft puts the input under a new block id: the text is read, and errors shown, wherever it is now.
-  const { blockId: INPUT, text } = readReplyInput(p.view);
+  const { blockId: inputBlock, text } = readReplyInput(p.view);
   const state = decodeFormState(p.view?.private_metadata);
-  if (!state) return { kind: 'form_errors', errors: { [INPUT]: 'This form could not be read. Close it and click Reply on the message again.' } };
+  if (!state) return { kind: 'form_errors', errors: { [inputBlock]: 'This form could not be read. Close it and click Reply on the message again.' } };
   const who = await replierFor(state.destinationId, p.team?.id ?? undefined, p.user);
-  if ('note' in who) return { kind: 'form_errors', errors: { [INPUT]: who.note } };
+  if ('note' in who) return { kind: 'form_errors', errors: { [inputBlock]: who.note } };
   const review = await reviewForSlack(who.destination.orgId, state.reviewId);
-  if (!review) return { kind: 'form_errors', errors: { [INPUT]: SLACK_NOTES.reviewGone } };
+  if (!review) return { kind: 'form_errors', errors: { [inputBlock]: SLACK_NOTES.reviewGone } };
   const store = review.store as ReplyStore;
   const n = replyLength(text);
-  if (n === 0) return { kind: 'form_errors', errors: { [INPUT]: 'Write the reply first: it cannot be empty.' } };
+  if (n === 0) return { kind: 'form_errors', errors: { [inputBlock]: 'Write the reply first: it cannot be empty.' } };
   if (n > slackReplyMax(store)) {
-    return { kind: 'form_errors', errors: { [INPUT]: `${STORE_NAMES[store]} replies can be ${REPLY_MAX_CHARS[store].toLocaleString('en-US')} characters at most; this one has ${n.toLocaleString('en-US')}.` } };
+    return { kind: 'form_errors', errors: { [inputBlock]: `${STORE_NAMES[store]} replies can be ${REPLY_MAX_CHARS[store].toLocaleString('en-US')} characters at most; this one has ${n.toLocaleString('en-US')}.` } };
   }
   const by = who.member.name ?? who.member.email;
   const sending = sendReply({ orgId: who.destination.orgId, userId: who.member.userId, label: `${who.member.email} (from Slack)`, audit: { userId: who.member.userId, email: who.member.email } }, review.id, text);
@@ -145,10 +145,10 @@ async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
     return EMPTY;
   }
   if ('err' in settled) {
-    if (settled.err instanceof HttpError) return { kind: 'form_errors', errors: { [INPUT]: settled.err.message.replace(/^text: /, '') } };
+    if (settled.err instanceof HttpError) return { kind: 'form_errors', errors: { [inputBlock]: settled.err.message.replace(/^text: /, '') } };
     throw settled.err;
   }
-  if (settled.row.state === 'failed') return { kind: 'form_errors', errors: { [INPUT]: settled.row.failure ?? 'The store refused the reply.' } };
+  if (settled.row.state === 'failed') return { kind: 'form_errors', errors: { [inputBlock]: settled.row.failure ?? 'The store refused the reply.' } };
   await showWhenDone(settled.row);
   return EMPTY;
 }

@@ -121,6 +121,8 @@ describe('the reply form', () => {
     for (const blocks of [ready, working, none]) {
       const ids = blocks.map((b) => b.block_id).filter(Boolean);
       expect(new Set(ids).size).toBe(ids.length);
+      // Within Block Kit's rules (the input block is the form's own, checked above).
+      expect(slackProblems({ text: 'form', blocks: blocks.filter((b) => b.type !== 'input') })).toEqual([]);
     }
   });
 
