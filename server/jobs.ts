@@ -8,4 +8,5 @@ import './subscriptions/jobs';
 import './ai/jobs';
 import './alerts/jobs';
 import './insights/jobs';
+import './insights/weeklyJobs';
 export {};
