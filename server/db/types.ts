@@ -297,7 +297,7 @@ export interface EmailSubscriptionsTable {
   digest_confirmed_at: NullableTimestamp;
   digest_cursor: NullableTimestamp;
   /** 0027: the weekly summary of the app by e-mail, turned on from a link the mailbox received. */
-  weekly_status: Generated<'off' | 'active'>;
+  weekly_status: Generated<'off' | 'offered' | 'active'>;
   weekly_confirmed_at: NullableTimestamp;
   created_ip: string | null;
   created_at: Generated<Timestamp>;

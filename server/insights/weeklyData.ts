@@ -96,11 +96,11 @@ export async function queueSummaryEmails(db: DB, summaryId: number, subscription
   return Number(r.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** Turns the weekly summary on or off for one e-mail subscription. */
-export async function setWeeklyStatus(db: DB, subscriptionId: string, on: boolean): Promise<void> {
+/** The weekly summary of one e-mail subscription: `offered` (asked on the form), `active` (the mailbox clicked), `off`. */
+export async function setWeeklyStatus(db: DB, subscriptionId: string, status: 'off' | 'offered' | 'active'): Promise<void> {
   await db
     .updateTable('email_subscriptions')
-    .set(on ? { weekly_status: 'active', weekly_confirmed_at: sql`coalesce(weekly_confirmed_at, now())`, updated_at: sql`now()` } : { weekly_status: 'off', updated_at: sql`now()` })
+    .set({ weekly_status: status, updated_at: sql`now()`, ...(status === 'active' ? { weekly_confirmed_at: sql`coalesce(weekly_confirmed_at, now())` } : {}) })
     .where('id', '=', subscriptionId)
     .execute();
 }

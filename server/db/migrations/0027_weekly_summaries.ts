@@ -26,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create unique index deliveries_one_welcome_idx on deliveries (destination_id, app_key) where review_id is null and alert_episode_id is null and weekly_summary_id is null`.execute(db);
   await sql`create unique index deliveries_one_summary_idx on deliveries (destination_id, weekly_summary_id) where weekly_summary_id is not null`.execute(db);
 
-  await sql`alter table email_subscriptions add column weekly_status text not null default 'off'`.execute(db); // off | active
+  await sql`alter table email_subscriptions add column weekly_status text not null default 'off'`.execute(db); // off | offered (asked on the form) | active
   await sql`alter table email_subscriptions add column weekly_confirmed_at timestamptz`.execute(db);
   await sql`alter table email_requests add column weekly_summary_id bigint references weekly_summaries(id) on delete cascade`.execute(db);
   await sql`create unique index email_requests_one_summary_idx on email_requests (subscription_id, weekly_summary_id) where weekly_summary_id is not null`.execute(db);
