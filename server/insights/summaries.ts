@@ -55,6 +55,7 @@ async function buildExtractive(app: App, periods: Periods): Promise<Built> {
     figures: now.figures,
     previous_figures: before.figures,
     versions: now.versions,
+    previous_versions: before.versions,
     comparison,
     rows: terms.rows,
   });

@@ -5,7 +5,7 @@
  */
 import type { AppInfo, SummaryMessageInput, SummaryQuote } from '../destinations/types';
 import { filtersToQuery } from '@/lib/reviewFilters';
-import { figureLines, type Quote } from './extractive';
+import { figureLines, versionNotes, type Quote } from './extractive';
 import type { SummaryContent } from './summaries';
 
 export type StoredWeeklySummary = { id: number; week_start: string; method: 'extractive' | 'llm'; content: unknown; note: string | null };
@@ -34,7 +34,8 @@ export function summaryMessageInput(s: StoredWeeklySummary, app: AppInfo, appUrl
     changes: llm ? c.changes || null : null,
     themes: llm ? (c.themes ?? []).map((t) => ({ title: t.title, summary: t.summary, reviews: t.reviews, review_ids: t.review_ids, quotes: t.quotes.map(quote) })) : [],
     quotes: llm ? [] : (c.quotes ?? []).map(quote),
-    figureLines: figureLines(c),
+    // Per-version notes against the week before replace the one "By version" line.
+    figureLines: [...figureLines(c).filter((l) => !l.startsWith('By version:')), ...versionNotes(c)],
     figures: {
       reviews: c.figures.reviews,
       previous_reviews: c.previous_figures.reviews,
