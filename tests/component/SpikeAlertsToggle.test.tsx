@@ -22,6 +22,7 @@ const destination = (spikeAlerts: boolean): OrgDestination => ({
   filters: {},
   translate_to: null,
   spike_alerts: spikeAlerts,
+  weekly_summaries: false,
   status: 'active',
   status_reason: null,
   cause: null,
