@@ -6,16 +6,12 @@
 import { describe, expect, test } from 'vitest';
 import { formatFor } from '@/server/destinations/format';
 import type { DiscordPayload } from '@/server/destinations/format/discord';
-import type { MattermostPayload } from '@/server/destinations/format/mattermost';
-import type { TeamsPayload } from '@/server/destinations/format/msteams';
-import type { SlackPayload } from '@/server/destinations/format/slack';
-import type { WebexPayload } from '@/server/destinations/format/webex';
 import { weekLabel } from '@/server/destinations/format/summaryView';
-import type { FormattedMessage, Platform, SummaryMessageInput } from '@/server/destinations/types';
-import { discordProblems, emailProblems, jsonProblems, mattermostProblems, slackProblems, teamsProblems, webexProblems } from './platformRules';
+import type { Platform, SummaryMessageInput } from '@/server/destinations/types';
+import { ATTACKS, expectHarmless, json } from './harmless';
+import { emailProblems } from './platformRules';
 import { UNSUBSCRIBE } from './sampleReviews';
 
-const ATTACKS = '<!channel> @here @everyone <@U123> <@all> <https://evil.example|click> [click](https://evil.example) **b** `c` <script>x</script> 👨‍👩‍👧‍👦';
 const HUGE = `${ATTACKS} 電池の消耗がひどい `.repeat(200);
 const LINK = (id: number) => `https://arb.example/dashboard/reviews?review=${id}`;
 const INBOX = 'https://arb.example/dashboard/reviews?app=apple_app_store__1488000123&from=2026-11-16&to=2026-11-22';
@@ -54,13 +50,6 @@ const extractive = summary({ method: 'extractive', read: null, overview: null, c
 
 const ctx = { unsubscribeUrl: UNSUBSCRIBE };
 const format = (platform: Platform, input: SummaryMessageInput) => formatFor(platform, { type: 'summary', input }, ctx);
-const json = <T,>(m: FormattedMessage): T => {
-  if (m.kind !== 'json') throw new Error('not JSON');
-  return m.body as T;
-};
-const unescaped = (s: string) => s.replace(/\\[\s\S]/g, '·');
-const LIVE_AT_MENTION = /@(everyone|here|channel|all)\b/i;
-
 describe('the summary says how it was made, what changed, and cites reviews with links', () => {
   test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex'] as const)('%s', (platform) => {
     for (const [input, label] of [
@@ -104,56 +93,9 @@ describe('the summary says how it was made, what changed, and cites reviews with
 });
 
 describe('the largest hostile summary renders harmlessly within every limit', () => {
-  test('Slack', () => {
-    const p = json<SlackPayload>(format('slack', hostile));
-    expect([...jsonProblems(p), ...slackProblems(p)]).toEqual([]);
-    for (const b of p.blocks) {
-      const texts = b.type === 'section' ? [b.text?.text ?? ''] : b.type === 'context' ? b.elements.map((e) => e.text) : [];
-      for (const t of texts) {
-        const rest = t.replace(/<(https:\/\/[^|>]+)\|[^<>]*>/g, (_, url: string) => (url.startsWith('https://arb.example/') ? '' : 'FOREIGN LINK'));
-        expect(rest).not.toContain('<');
-        expect(rest).not.toMatch(LIVE_AT_MENTION);
-      }
-    }
-  });
+  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'] as const)('%s', (platform) => expectHarmless(platform, format(platform, hostile)));
 
-  test('Microsoft Teams', () => {
-    const p = json<TeamsPayload>(format('msteams', hostile));
-    expect([...jsonProblems(p), ...teamsProblems(p)]).toEqual([]);
-    for (const b of p.attachments[0].content.body) {
-      if (b.type !== 'TextBlock') continue;
-      for (const m of unescaped(b.text).matchAll(/\]\(([^)]*)\)/g)) expect(m[1].startsWith('https://arb.example/')).toBe(true);
-    }
-  });
-
-  test('Mattermost', () => {
-    const p = json<MattermostPayload>(format('mattermost', hostile));
-    expect([...jsonProblems(p), ...mattermostProblems(p)]).toEqual([]);
-    const a = p.attachments[0];
-    for (const t of [a.text, a.title, ...a.fields.map((f) => f.value)]) {
-      const live = unescaped(t).replace(/\]\(https:\/\/arb\.example\/[^)]*\)/g, '');
-      expect(live).not.toContain('<');
-      expect(live).not.toMatch(LIVE_AT_MENTION);
-    }
-  });
-
-  test('Discord', () => {
-    const p = json<DiscordPayload>(format('discord', hostile));
-    expect([...jsonProblems(p), ...discordProblems(p)]).toEqual([]);
-    expect(p.allowed_mentions).toEqual({ parse: [] });
-    expect(p.embeds[0].fields!.length).toBeGreaterThan(0);
-  });
-
-  test('Webex', () => {
-    const p = json<WebexPayload>(format('webex', hostile));
-    expect([...jsonProblems(p), ...webexProblems(p)]).toEqual([]);
-    expect(unescaped(p.markdown).replace(/\]\(https:\/\/arb\.example\/[^)]*\)/g, '')).not.toContain('<');
-  });
-
-  test('e-mail', () => {
-    const m = format('email', hostile);
-    if (m.kind !== 'email') throw new Error('expected an e-mail');
-    expect(emailProblems(m, UNSUBSCRIBE)).toEqual([]);
-    expect(m.html).not.toContain('<script>');
+  test('Discord keeps themes while the embed fits', () => {
+    expect(json<DiscordPayload>(format('discord', hostile)).embeds[0].fields!.length).toBeGreaterThan(0);
   });
 });
