@@ -6,6 +6,9 @@
 // with a box on the form and one click from their mailbox, and unsubscribing stops it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runWeeklySummaries, lastCompleteWeek } from '@/server/insights/weekly';
+import { composeSummary } from '@/server/insights/summaries';
+import { periodsOf } from '@/server/insights/period';
+import { storeWeeklySummary } from '@/server/insights/weeklyData';
 import { getDb } from '@/server/db/client';
 import { emailRequestsSettled } from '@/server/subscriptions/service';
 import { call } from '../helpers/request';
@@ -187,6 +190,31 @@ describe('weekly summaries to destinations', () => {
     } finally {
       t.w.setEnv({});
     }
+  });
+
+  test('a run stopped after storing the summary: the next one sends that stored summary, never a rewritten one', async () => {
+    const owner = await newOwner();
+    const app = appWithTwoWeeks();
+    const d = await connect(owner, app.appId, 'mattermost');
+    expect((await patch(owner, d.id, { weekly_summaries: true })).status).toBe(200);
+    // What a run that died between storing and queueing leaves behind: the week's summary, no delivery.
+    const week = lastCompleteWeek(new Date());
+    const from = new Date(`${week}T00:00:00Z`);
+    const composed = await composeSummary({ key: app.key, title: app.title, store: 'apple_app_store' }, periodsOf({ from, to: new Date(from.getTime() + 6 * DAY) }), { orgId: null, model: false });
+    await storeWeeklySummary(await getDb(), { app_key: app.key, week_start: week, ...composed });
+    // A model configured meanwhile does not rewrite it: the retry says what was stored.
+    t.w.setEnv({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', LLM_SENTIMENT_REVIEWS_PER_MINUTE: '0' });
+    const asked = llm.chatBodies().length;
+    try {
+      const r = await runWeeklySummaries();
+      expect(r).toMatchObject({ written: 0, deliveries: 1 });
+    } finally {
+      t.w.setEnv({});
+    }
+    expect(llm.chatBodies().length).toBe(asked);
+    const [msg] = await d.hook.waitForRequests(1, isSummary, 20_000);
+    expect(JSON.stringify(msg.body)).toContain('Extractive summary');
+    expect(await summaryDeliveries(app.key)).toHaveLength(1);
   });
 
   test('opting out stops the next week; a plan without summaries refuses the opt-in and gets nothing', async () => {

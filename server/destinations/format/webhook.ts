@@ -2,7 +2,8 @@
  * Signed webhooks (any HTTPS endpoint: n8n, Zapier, Make, a customer's own service): the review as JSON in the public
  * API's review shape (GET v1/apps/{appKey}/reviews), wrapped in the Standard Webhooks envelope
  * `{ type, timestamp, data }`. Types: `review.created`, `review.updated`, `review.test` (the dashboard's test message,
- * which is no stored review: its `id` is null) and `destination.connected` (the welcome, before the recent reviews).
+ * which is no stored review: its `id` is null), `destination.connected` (the welcome, before the recent reviews),
+ * `alert.spike` (a spike alert) and `summary.weekly` (an app's weekly summary).
  * No length limits: the receiver is a program, not a chat. The body only depends on the message, so a retry sends the
  * same bytes (signed again with the time of the retry).
  */
