@@ -22,7 +22,7 @@ import { wake } from '../monitor/wake';
 import { orgHasFeature } from '../plans/features';
 import { kickEmailRequests } from '../subscriptions/service';
 import { periodsOf } from './period';
-import { composeSummary } from './summaries';
+import { composeSummary, type SummaryContent } from './summaries';
 import { appsWithWeeklyRecipients, queueSummaryDeliveries, queueSummaryEmails, storeWeeklySummary, weeklyDestinationsOf, weeklySubscriptionsOf, weeklySummaryOf } from './weeklyData';
 
 const DAY_MS = 86_400_000;
@@ -61,6 +61,8 @@ export async function runWeeklySummaries(now = new Date()): Promise<WeeklyRunRes
         summary = await storeWeeklySummary(db, { app_key: app.key, week_start: week, ...composed });
         result.written++;
       }
+      // A week without a review says nothing worth a message (like a digest day without reviews): stored, not sent.
+      if ((summary.content as SummaryContent).figures.reviews === 0) continue;
       result.deliveries += await queueSummaryDeliveries(db, summary.id, app.key, destinations);
       result.emails += await queueSummaryEmails(db, summary.id, subscriptions);
     } catch (err) {

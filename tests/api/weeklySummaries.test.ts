@@ -39,6 +39,9 @@ function appWithTwoWeeks() {
   for (let i = 0; i < 8; i++) t.w.feed.publish(app.appId, 'us', { title: `Battery ${++n}`, content: `Battery drain since the 2.0 update, phone dies by noon ${i}`, rating: 1, version: '2.0.0', updated: new Date(start + (i % 7) * DAY + 3_600_000 * (i + 1)) });
   for (let i = 0; i < 3; i++) t.w.feed.publish(app.appId, 'us', { title: `Nice ${++n}`, content: `Nice music selection still ${i}`, rating: 5, version: '2.0.0', updated: new Date(start + 2 * DAY + 3_600_000 * (i + 1)) });
   t.w.feed.publish(app.appId, 'us', { title: 'Hm', content: HOSTILE, rating: 3, version: '2.0.0', updated: new Date(start + 3 * DAY) });
+  // Two in the current week, before now: the week summarised by a run a week from now.
+  const thisWeek = start + WEEK;
+  for (let i = 1; i <= 2; i++) t.w.feed.publish(app.appId, 'us', { title: `Now ${++n}`, content: `Nice music selection this week ${i}`, rating: 4, version: '2.0.1', updated: new Date(thisWeek + ((Date.now() - thisWeek) * i) / 3) });
   return { ...app, key: `apple_app_store__${app.appId}` };
 }
 
@@ -217,6 +220,19 @@ describe('weekly summaries to destinations', () => {
     expect(await summaryDeliveries(app.key)).toHaveLength(1);
   });
 
+  test('a week without a single review is stored and sent to nobody', async () => {
+    const owner = await newOwner();
+    const app = newIosApp(t.w);
+    const key = `apple_app_store__${app.appId}`;
+    for (let i = 0; i < 6; i++) t.w.feed.publish(app.appId, 'us', { title: `Old ${i}`, content: `Fine ${i}`, rating: 5, updated: new Date(weekStart() - WEEK - (i + 1) * DAY) });
+    const d = await connect(owner, app.appId, 'slack');
+    expect((await patch(owner, d.id, { weekly_summaries: true })).status).toBe(200);
+    await runWeeklySummaries();
+    const db = await getDb();
+    expect(await db.selectFrom('weekly_summaries').select('id').where('app_key', '=', key).execute()).toHaveLength(1);
+    expect(await summaryDeliveries(key)).toHaveLength(0);
+  });
+
   test('opting out stops the next week; a plan without summaries refuses the opt-in and gets nothing', async () => {
     const owner = await newOwner();
     const app = appWithTwoWeeks();
@@ -236,16 +252,20 @@ describe('weekly summaries to destinations', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(leaves.hook.requests.filter(isSummary)).toHaveLength(1);
 
-    // The plan changes: the opt-in is refused with the plan's name, and an opted-in destination gets nothing.
+    // The plan changes: the opt-in is refused with the plan's name, and a destination that opted in before gets nothing.
+    const other = appWithTwoWeeks();
+    const downgraded = await connect(owner, other.appId, 'webex');
+    expect((await patch(owner, downgraded.id, { weekly_summaries: true })).status).toBe(200);
     t.w.setEnv({ SELF_HOSTED_PLAN: 'free' });
     try {
       const refused = await patch(owner, leaves.id, { weekly_summaries: true });
       expect(refused.status).toBe(402);
       expect(refused.text).toMatch(/Your Free plan does not include weekly ai summaries/i);
-      const later = await runWeeklySummaries(new Date(Date.now() + 2 * WEEK));
+      const later = await runWeeklySummaries();
       expect(later.deliveries).toBe(0);
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(stays.hook.requests.filter(isSummary)).toHaveLength(2);
+      expect(downgraded.hook.requests.filter(isSummary)).toHaveLength(0);
+      expect(await summaryDeliveries(other.key)).toHaveLength(0);
     } finally {
       t.w.setEnv({});
     }
