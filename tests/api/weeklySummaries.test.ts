@@ -311,6 +311,10 @@ describe('weekly summaries to e-mail subscribers', () => {
     const unsub = await call(t.w.api, 'POST', `${u.pathname}${u.search}`, undefined, { ip: newIp(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody: 'List-Unsubscribe=One-Click' });
     expect(unsub.status, unsub.text).toBe(200);
     expect((await runWeeklySummaries(new Date(Date.now() + WEEK))).emails).toBe(0);
+    // The link from before the unsubscribe cannot turn it back on.
+    const again = await call(t.w.api, 'POST', '/api/v1/public/email/confirm', { token }, { ip: newIp() });
+    expect(again.status).toBe(409);
+    expect((await runWeeklySummaries(new Date(Date.now() + WEEK))).emails).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(toMe()).toHaveLength(2);
   });
