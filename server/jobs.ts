@@ -9,4 +9,5 @@ import './ai/jobs';
 import './alerts/jobs';
 import './insights/jobs';
 import './slack/jobs';
+import './insights/weeklyJobs';
 export {};

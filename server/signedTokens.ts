@@ -25,6 +25,7 @@ const KINDS = {
   email_digest: { iss: 'arb-email', aud: 'digest' },
   email_confirm: { iss: 'arb-email', aud: 'confirm' },
   email_destination: { iss: 'arb-email', aud: 'destination' },
+  email_weekly: { iss: 'arb-email', aud: 'weekly' },
 } as const satisfies Record<string, Kind>;
 
 export type TokenPurpose = keyof typeof KINDS;

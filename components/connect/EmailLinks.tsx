@@ -14,9 +14,9 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 const message = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 
 /** What kind of link this is, read (not verified — the server does that) from the token's audience. */
-function linkPurpose(token: string): 'digest' | 'confirm' | 'destination' | null {
+function linkPurpose(token: string): 'digest' | 'weekly' | 'confirm' | 'destination' | null {
   const aud = unverifiedClaims(token)?.aud;
-  return aud === 'digest' || aud === 'confirm' || aud === 'destination' ? aud : null;
+  return aud === 'digest' || aud === 'weekly' || aud === 'confirm' || aud === 'destination' ? aud : null;
 }
 
 type Phase = { kind: 'ready' } | { kind: 'working' } | { kind: 'done'; text: string } | { kind: 'failed'; text: string };
@@ -50,7 +50,9 @@ export function ConfirmEmailLink() {
         text:
           r.action === 'digest_on'
             ? `Your daily digest of ${r.app} is on. New reviews arrive at ${r.email} in one e-mail a day at most, only on days with new reviews.`
-            : r.action === 'destination_on'
+            : r.action === 'weekly_on'
+              ? `Your weekly summary of ${r.app} is on. It arrives at ${r.email} every Monday, for the week before.`
+              : r.action === 'destination_on'
               ? `Confirmed. New reviews of ${r.app} will arrive at ${r.email}, starting with a welcome e-mail and the latest reviews.`
               : `Thanks — the e-mail about ${r.app} is on its way to ${r.email}.`,
       });
@@ -59,7 +61,8 @@ export function ConfirmEmailLink() {
     }
   };
 
-  const heading = purpose === 'digest' ? 'Turn on the daily digest' : purpose === 'destination' ? 'Confirm your address' : 'Confirm your request';
+  const heading =
+    purpose === 'digest' ? 'Turn on the daily digest' : purpose === 'weekly' ? 'Turn on the weekly summary' : purpose === 'destination' ? 'Confirm your address' : 'Confirm your request';
   return (
     <div className={styles.page}>
       <h1 className={styles.pageHeading}>{heading}</h1>
@@ -72,13 +75,23 @@ export function ConfirmEmailLink() {
           <p>
             {purpose === 'digest'
               ? 'Get one e-mail a day with the new reviews, only on days when there are some. Every e-mail has a one-click unsubscribe link.'
-              : purpose === 'destination'
+              : purpose === 'weekly'
+                ? 'Get one e-mail every Monday with a summary of the week’s reviews: themes, what changed and representative reviews. Every e-mail has a one-click unsubscribe link.'
+                : purpose === 'destination'
                 ? 'Someone asked ARB to e-mail every new review of an app to this address. Confirm and the reviews start; otherwise nothing more is sent.'
                 : 'Someone asked ARB to e-mail app reviews to this address. Confirm and we send them; otherwise nothing more is sent.'}
           </p>
           <div className={styles.actions}>
             <button type="button" className={styles.primary} onClick={() => void confirm()} disabled={!token || phase.kind === 'working'}>
-              {phase.kind === 'working' ? 'Confirming…' : purpose === 'digest' ? 'Turn on the daily digest' : purpose === 'destination' ? 'Yes, send me the reviews' : 'Yes, send it'}
+              {phase.kind === 'working'
+                ? 'Confirming…'
+                : purpose === 'digest'
+                  ? 'Turn on the daily digest'
+                  : purpose === 'weekly'
+                    ? 'Turn on the weekly summary'
+                    : purpose === 'destination'
+                      ? 'Yes, send me the reviews'
+                      : 'Yes, send it'}
             </button>
           </div>
         </>

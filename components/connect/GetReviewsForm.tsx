@@ -24,6 +24,7 @@ export default function GetReviewsForm() {
   const authEmail = useAuthStore((s) => s.authData.email);
   const email = storedEmail || '';
   const [summary, setSummary] = useState(false);
+  const [weekly, setWeekly] = useState(false);
   const [touched, setTouched] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const emailOk = looksLikeEmail(email);
@@ -38,13 +39,16 @@ export default function GetReviewsForm() {
       const { requestReviewsByEmail, requestSummaryByEmail } = await import('@/lib/api/publicReviews');
       const address = email.trim();
       const request = { email: address, app_id: app.id, app_store: app.store };
-      const result = (await requestReviewsByEmail({ ...request, ...(app.store === 'apple_app_store' ? { country } : {}) })) as { queued: boolean; confirmation_required?: boolean };
+      const result = (await requestReviewsByEmail({ ...request, ...(app.store === 'apple_app_store' ? { country } : {}), ...(weekly ? { weekly_summary: true } : {}) })) as {
+        queued: boolean;
+        confirmation_required?: boolean;
+      };
       if (summary) await requestSummaryByEmail(request);
       setPhase({
         kind: 'sent',
         text: result.confirmation_required
           ? `${address} unsubscribed from ARB e-mails before, so we sent a confirmation link first. Click it in the e-mail and the reviews of ${app.title} follow.`
-          : `Check your inbox: the recent reviews of ${app.title}${summary ? ' and a summary' : ''} are on their way to ${address}.`,
+          : `Check your inbox: the recent reviews of ${app.title}${summary ? ' and a summary' : ''} are on their way to ${address}.${weekly ? ' Click the button in that e-mail to start the weekly summary.' : ''}`,
       });
     } catch (err) {
       setPhase({ kind: 'error', text: err instanceof Error && err.message ? err.message : 'The request could not be sent. Please try again.' });
@@ -82,6 +86,10 @@ export default function GetReviewsForm() {
       <label className={styles.checkbox}>
         <input type="checkbox" checked={summary} onChange={(e) => setSummary(e.target.checked)} />
         <span>Also send me a summary: ratings, the most mentioned topics and the latest negative reviews.</span>
+      </label>
+      <label className={styles.checkbox}>
+        <input type="checkbox" checked={weekly} onChange={(e) => setWeekly(e.target.checked)} />
+        <span>And a weekly summary every Monday: themes, what changed and representative reviews. You confirm it with one click in the e-mail.</span>
       </label>
       <div className={styles.actions}>
         <button type="submit" className={styles.primary} disabled={!complete || phase.kind === 'sending'}>

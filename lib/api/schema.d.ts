@@ -633,7 +633,7 @@ export interface paths {
         delete: operations["deleteApiV1OrgDestinationsId"];
         options?: never;
         head?: never;
-        /** Pause or resume a destination, or change its filters, apps, translation language or spike alerts (admins and owners) */
+        /** Pause or resume a destination, or change its filters, apps, translation language, spike alerts or weekly summaries (admins and owners) */
         patch: operations["patchApiV1OrgDestinationsId"];
         trace?: never;
     };
@@ -958,7 +958,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm from an e-mail link: turn the daily digest on, send what an unsubscribed address asked for, or start a new e-mail destination */
+        /** Confirm from an e-mail link: turn the daily digest or the weekly summary on, send what an unsubscribed address asked for, or start a new e-mail destination */
         post: operations["postApiV1PublicEmailConfirm"];
         delete?: never;
         options?: never;
@@ -5050,6 +5050,8 @@ export interface operations {
                             /** @description The language each review message is translated into (shown under the review), or null. */
                             translate_to: string | null;
                             warning: string | null;
+                            /** @description Whether the weekly summary of each of its apps (every Monday, UTC, for the week before) is posted here too. Needs the plan feature summaries. */
+                            weekly_summaries: boolean;
                         }[];
                     };
                 };
@@ -5204,6 +5206,7 @@ export interface operations {
                     paused?: boolean;
                     spike_alerts?: boolean;
                     translate_to?: string | null;
+                    weekly_summaries?: boolean;
                 };
             };
         };
@@ -5252,6 +5255,8 @@ export interface operations {
                             /** @description The language each review message is translated into (shown under the review), or null. */
                             translate_to: string | null;
                             warning: string | null;
+                            /** @description Whether the weekly summary of each of its apps (every Monday, UTC, for the week before) is posted here too. Needs the plan feature summaries. */
+                            weekly_summaries: boolean;
                         };
                     };
                 };
@@ -7427,7 +7432,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "digest_on" | "queued" | "destination_on";
+                            action: "digest_on" | "weekly_on" | "queued" | "destination_on";
                             app: string;
                             email: string;
                         };
@@ -7620,6 +7625,8 @@ export interface operations {
                      * @example jane@example.com
                      */
                     email: string;
+                    /** @description Also a weekly summary of the app (every Monday): the e-mail asks for one confirming click; nothing recurring starts without it. */
+                    weekly_summary?: boolean;
                 };
             };
         };
@@ -7706,6 +7713,8 @@ export interface operations {
                      * @example jane@example.com
                      */
                     email: string;
+                    /** @description Also a weekly summary of the app (every Monday): the e-mail asks for one confirming click; nothing recurring starts without it. */
+                    weekly_summary?: boolean;
                 };
             };
         };

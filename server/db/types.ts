@@ -228,6 +228,8 @@ export interface DestinationsTable {
   slack_team_id: string | null;
   /** 0023: whether it receives spike alerts (server/alerts) for its apps. */
   spike_alerts: Generated<boolean>;
+  /** 0027: whether it receives the weekly summary of its apps (server/insights/weekly.ts; plan feature summaries). */
+  weekly_summaries: Generated<boolean>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -257,9 +259,11 @@ export interface DeliveriesTable {
   destination_id: string;
   review_id: number | null;
   app_key: string;
-  kind: 'new' | 'updated' | 'welcome' | 'alert';
+  kind: 'new' | 'updated' | 'welcome' | 'alert' | 'summary';
   /** 0023: for kind 'alert', the spike episode it announces. */
   alert_episode_id: number | null;
+  /** 0027: for kind 'summary', the weekly summary it carries. */
+  weekly_summary_id: Generated<number | null>;
   review_version: Generated<number>;
   status: Generated<'pending' | 'sending' | 'retry' | 'delivered' | 'failed'>;
   attempts: Generated<number>;
@@ -292,17 +296,22 @@ export interface EmailSubscriptionsTable {
   digest_status: Generated<'offered' | 'active' | 'off'>;
   digest_confirmed_at: NullableTimestamp;
   digest_cursor: NullableTimestamp;
+  /** 0027: the weekly summary of the app by e-mail, turned on from a link the mailbox received. */
+  weekly_status: Generated<'off' | 'offered' | 'active'>;
+  weekly_confirmed_at: NullableTimestamp;
   created_ip: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
 
-export type EmailRequestKind = 'recent_reviews' | 'summary' | 'confirm_recent_reviews' | 'confirm_summary';
+export type EmailRequestKind = 'recent_reviews' | 'summary' | 'confirm_recent_reviews' | 'confirm_summary' | 'weekly_summary';
 
 export interface EmailRequestsTable {
   id: Generated<number>;
   subscription_id: string;
   kind: EmailRequestKind;
+  /** 0027: for kind 'weekly_summary', the summary it sends. */
+  weekly_summary_id: Generated<number | null>;
   status: Generated<'pending' | 'sent' | 'failed' | 'cancelled'>;
   attempts: Generated<number>;
   next_attempt_at: Generated<Timestamp>;
@@ -537,6 +546,7 @@ export interface Database {
   review_sentiment_queue: ReviewSentimentQueueTable;
   review_translations: ReviewTranslationsTable;
   review_summaries: ReviewSummariesTable;
+  weekly_summaries: WeeklySummariesTable;
 }
 
 /** Per-app review counters, kept by triggers on reviews (migration 0018): read them, never write them. */
@@ -564,4 +574,18 @@ export interface ReviewSummariesTable {
   created_at: Generated<Timestamp>;
   claimed_at: NullableTimestamp;
   completed_at: NullableTimestamp;
+}
+
+/** 0027: the weekly summary of an app, one per UTC week (server/insights/weekly.ts); what every recipient is sent. */
+export interface WeeklySummariesTable {
+  id: Generated<number>;
+  app_key: string;
+  /** The Monday (UTC) the week began, 'YYYY-MM-DD'. */
+  week_start: ColumnType<Date | string, string, string>;
+  method: 'extractive' | 'llm';
+  text: string;
+  content: ColumnType<unknown, string, string>;
+  citations: Generated<string[]>;
+  note: string | null;
+  created_at: Generated<Timestamp>;
 }

@@ -84,3 +84,44 @@ export type AlertCitedReview = {
   version: string | null;
   link: string;
 };
+
+/**
+ * A weekly summary of an app (server/insights/weekly.ts), as stored for its week: the model's themes with the reviews
+ * they cite (checked by the server), or the extractive summary's quotes, with the server's own figures either way.
+ * Every text in it — the model's included — is treated as hostile as review text.
+ */
+export type SummaryMessageInput = {
+  /** The stored summary's id: what a receiver program may dedupe on. */
+  summaryId: string;
+  app: AppInfo;
+  /** The week's UTC days, Monday and Sunday, 'YYYY-MM-DD'. */
+  from: string;
+  to: string;
+  method: 'extractive' | 'llm';
+  /** With a model: how many of the week's reviews it read. */
+  read: number | null;
+  overview: string | null;
+  /** With a model: its words on what changed against the week before. */
+  changes: string | null;
+  themes: Array<{ title: string; summary: string; reviews: number; review_ids: string[]; quotes: SummaryQuote[] }>;
+  /** Extractive: representative reviews, each with why it was picked. */
+  quotes: SummaryQuote[];
+  /** The server's figures as lines: counts and the week before, the rating change, terms rising and falling, versions. */
+  figureLines: string[];
+  /** The same figures as numbers (the signed webhook's). */
+  figures: {
+    reviews: number;
+    previous_reviews: number;
+    average_rating: number | null;
+    previous_average_rating: number | null;
+    rating_change: number | null;
+    rising_terms: string[];
+    falling_terms: string[];
+    versions: Array<{ version: string | null; reviews: number; average_rating: number | null }>;
+  };
+  note: string | null;
+  /** The week's reviews of the app in ARB's inbox. */
+  inboxUrl: string;
+};
+
+export type SummaryQuote = { reviewId: string; rating: number; text: string; why: string; link: string };

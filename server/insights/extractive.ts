@@ -35,6 +35,8 @@ export type ExtractiveContent = {
   /** Average now minus average before, two decimals; null when either has no reviews. */
   rating_change: number | null;
   versions: VersionNote[];
+  /** The previous period's versions (summaries stored before this was kept have none). */
+  previous_versions?: VersionNote[];
   terms: { rising: SummaryTerm[]; falling: SummaryTerm[]; top: SummaryTerm[] };
   quotes: Quote[];
 };
@@ -85,6 +87,23 @@ export function pickQuotes(rows: PeriodReview[], terms: TermComparison, max = QU
 }
 
 export type ExtractiveInput = Omit<ExtractiveContent, 'rating_change' | 'terms' | 'quotes'> & { comparison: TermComparison; rows: PeriodReview[] };
+
+/**
+ * One line per version of the period, against the period before: its reviews and average, "new" when the period
+ * before had none of it, and the versions that had reviews before and none now. Read with the version, a change of
+ * the rating says whether a release is behind it.
+ */
+export function versionNotes(c: Pick<ExtractiveContent, 'versions' | 'previous_versions'>): string[] {
+  const before = new Map((c.previous_versions ?? []).map((v) => [v.version ?? '', v]));
+  const now = new Set(c.versions.map((v) => v.version ?? ''));
+  const lines = c.versions.map((v) => {
+    const was = before.get(v.version ?? '');
+    const then = c.previous_versions === undefined ? '' : was ? ` (${was.reviews} reviews, average ${stars(was.average_rating)} the period before)` : ' (new: none the period before)';
+    return `Version ${v.version ?? 'unknown'}: ${v.reviews} reviews, average ${stars(v.average_rating)}${then}.`;
+  });
+  for (const v of c.previous_versions ?? []) if (!now.has(v.version ?? '')) lines.push(`Version ${v.version ?? 'unknown'}: no reviews now (${v.reviews} the period before).`);
+  return lines;
+}
 
 export function extractiveContent(input: ExtractiveInput): ExtractiveContent {
   const { comparison, rows, ...rest } = input;

@@ -115,8 +115,8 @@ export function checkAnswer(answer: string, retrieved: PeriodReview[]): AiPart |
   return { overview: parsed.data.overview, changes: parsed.data.changes, themes, read: retrieved.length, dropped_citations: dropped };
 }
 
-/** Asks the model (the organisation's token budget pays) and checks its answer; throws LlmError, or Error when unreadable. */
-export async function aiSummary(content: ExtractiveContent, retrieved: PeriodReview[], orgId: string): Promise<AiPart> {
+/** Asks the model (the organisation's token budget pays, when one is named) and checks its answer; throws LlmError, or Error when unreadable. */
+export async function aiSummary(content: ExtractiveContent, retrieved: PeriodReview[], orgId: string | null): Promise<AiPart> {
   const answer = await chat(
     { messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: summaryPrompt(content, retrieved) }], temperature: 0.2, maxTokens: 1500 },
     { orgId },

@@ -55,6 +55,7 @@ async function buildExtractive(app: App, periods: Periods): Promise<Built> {
     figures: now.figures,
     previous_figures: before.figures,
     versions: now.versions,
+    previous_versions: before.versions,
     comparison,
     rows: terms.rows,
   });
@@ -78,29 +79,38 @@ function aiText(c: ExtractiveContent, ai: AiPart): string {
   return lines.join('\n');
 }
 
+export type ComposedSummary = { method: 'extractive' | 'llm'; text: string; content: SummaryContent; citations: string[]; note: string | null };
+
+/**
+ * The summary of `app` for `periods`, finished: the model's themes over the extractive figures when `model` is true and
+ * the period has reviews (`orgId`'s token budget pays; null: nobody's), else — or when the model fails or answers out
+ * of form — the extractive summary, with a note saying why.
+ */
+export async function composeSummary(app: App, periods: Periods, options: { orgId: string | null; model: boolean }): Promise<ComposedSummary> {
+  const built = await buildExtractive(app, periods);
+  const extractive = { method: 'extractive' as const, text: extractiveText(built.content), content: built.content as SummaryContent, citations: built.content.quotes.map((q) => q.review_id) };
+  if (built.content.figures.reviews === 0) return { ...extractive, note: options.model ? 'No reviews in these days: nothing for a language model to read.' : 'No reviews in these days.' };
+  if (!options.model) return { ...extractive, note: llmConfig() ? null : 'No language model is configured on this server (LLM_BASE_URL), so this is the extractive summary.' };
+  try {
+    const retrieved = retrieveReviews(built.rows, built.comparison, built.content.quotes);
+    const ai = await aiSummary(built.content, retrieved, options.orgId);
+    const citations = [...new Set(ai.themes.flatMap((t) => t.review_ids))];
+    const note = ai.dropped_citations ? `${ai.dropped_citations} citation${ai.dropped_citations === 1 ? '' : 's'} the model gave did not match a review it was shown, and were left out.` : null;
+    return { method: 'llm', text: aiText(built.content, ai), content: { ...built.content, ...ai }, citations, note };
+  } catch (err) {
+    log.warn('AI summary failed: the extractive summary stands', { appKey: app.key, err });
+    return { ...extractive, note: `The language model could not write this summary (${(err as Error).message}), so it is the ${EXTRACTIVE_LABEL}.` };
+  }
+}
+
 /** Writes the model's part of pending summary `id`, or completes it as extractive when the model cannot. */
 export async function runSummary(id: string): Promise<void> {
   const row = await claimSummary(id);
   if (!row) return;
   const app = (row.content as ExtractiveContent).app;
   const periods = periodsOf({ from: new Date(`${row.from_day}T00:00:00Z`), to: new Date(`${row.to_day}T00:00:00Z`) });
-  const built = await buildExtractive(app, periods);
-  const extractive = { method: 'extractive' as const, status: 'ready' as const, text: extractiveText(built.content), content: built.content, citations: built.content.quotes.map((q) => q.review_id) };
-  if (built.content.figures.reviews === 0) {
-    await completeSummary(id, { ...extractive, note: 'No reviews in these days: nothing for a language model to read.' });
-    return;
-  }
-  try {
-    const retrieved = retrieveReviews(built.rows, built.comparison, built.content.quotes);
-    const ai = await aiSummary(built.content, retrieved, row.org_id);
-    const citations = [...new Set(ai.themes.flatMap((t) => t.review_ids))];
-    const content: SummaryContent = { ...built.content, ...ai };
-    const note = ai.dropped_citations ? `${ai.dropped_citations} citation${ai.dropped_citations === 1 ? '' : 's'} the model gave did not match a review it was shown, and were left out.` : null;
-    await completeSummary(id, { method: 'llm', status: 'ready', text: aiText(built.content, ai), content, citations, note });
-  } catch (err) {
-    log.warn('AI summary failed: the extractive summary stands', { summaryId: id, err });
-    await completeSummary(id, { ...extractive, note: `The language model could not write this summary (${(err as Error).message}), so it is the ${EXTRACTIVE_LABEL}.` });
-  }
+  const composed = await composeSummary(app, periods, { orgId: row.org_id, model: true });
+  await completeSummary(id, { ...composed, status: 'ready' });
 }
 
 /** Starts the model's part in this process; a failure is logged (the periodic job retries an unfinished one). */

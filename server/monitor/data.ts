@@ -245,6 +245,7 @@ const ORG_DESTINATION_COLUMNS = [
   'filters',
   'translate_to',
   'spike_alerts',
+  'weekly_summaries',
   'warning',
   'last_delivery_at',
   'last_error',

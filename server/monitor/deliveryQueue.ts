@@ -22,6 +22,8 @@ async function loadQueues(db: DB, destinationIds: string[], limit: number): Prom
              va.rating as at_rating, va.title as at_title, va.body as at_body, va.updated_at as at_updated_at,
              vp.rating as prev_rating, vp.title as prev_title, vp.body as prev_body,
              x.alert_episode_id, e.since as alert_since, e.details as alert_details,
+             x.weekly_summary_id::int as weekly_summary_id, to_char(ws.week_start, 'YYYY-MM-DD') as summary_week_start, ws.method as summary_method,
+             ws.content as summary_content, ws.note as summary_note,
              case when x.kind = 'welcome' then (
                select count(*)::int from deliveries w
                 where w.destination_id = x.destination_id and w.app_key = x.app_key and w.kind = 'new' and w.created_at = x.created_at)
@@ -30,6 +32,7 @@ async function loadQueues(db: DB, destinationIds: string[], limit: number): Prom
         join apps a on a.key = x.app_key
         left join reviews r on r.id = x.review_id
         left join spike_episodes e on e.id = x.alert_episode_id
+        left join weekly_summaries ws on ws.id = x.weekly_summary_id
         left join review_versions va on x.kind = 'updated' and va.review_id = x.review_id and va.version = x.review_version
         left join review_versions vp on x.kind = 'updated' and vp.review_id = x.review_id and vp.version = x.review_version - 1
        where x.destination_id = dd.id and x.status in ${OPEN}

@@ -11,10 +11,11 @@ import type { AppStore, NormalizedReview } from '../sources/types';
 import { appInfoOf, type AppRow } from './apps';
 import { alertMessageInput } from '../alerts/message';
 import type { AlertDetails } from '../alerts/details';
+import { summaryMessageInput } from '../insights/weeklyMessage';
 
 export type OpenDelivery = {
   id: number;
-  kind: 'new' | 'updated' | 'welcome' | 'alert';
+  kind: 'new' | 'updated' | 'welcome' | 'alert' | 'summary';
   review_version: number;
   status: 'pending' | 'sending' | 'retry';
   attempts: number;
@@ -56,6 +57,12 @@ export type OpenDelivery = {
   alert_episode_id: number | null;
   alert_since: Date | null;
   alert_details: AlertDetails | null;
+  /** Weekly summaries only: the stored summary (server/insights/weekly.ts). */
+  weekly_summary_id: number | null;
+  summary_week_start: string | null;
+  summary_method: 'extractive' | 'llm' | null;
+  summary_content: unknown;
+  summary_note: string | null;
 };
 
 function reviewOf(d: OpenDelivery): NormalizedReview {
@@ -143,7 +150,16 @@ export async function buildMessage(
       ? { type: 'welcome', input: { app, recentCount: d.welcome_recent ?? 0, manageUrl: `${env().APP_URL}/dashboard` } }
       : d.kind === 'alert'
         ? { type: 'alert', input: alertMessageInput(d.alert_episode_id!, app, d.alert_since!, d.alert_details!, env().APP_URL) }
-        : {
+        : d.kind === 'summary'
+          ? {
+            type: 'summary',
+            input: summaryMessageInput(
+              { id: d.weekly_summary_id!, week_start: d.summary_week_start!, method: d.summary_method!, content: d.summary_content, note: d.summary_note },
+              app,
+              env().APP_URL,
+            ),
+          }
+          : {
           type: 'review',
           input: {
             kind: d.kind,

@@ -384,6 +384,8 @@ export type DestinationSettings = {
   translateTo?: string | null;
   /** Whether it receives spike alerts for its apps (server/alerts). */
   spikeAlerts?: boolean;
+  /** Whether it receives the weekly summary of its apps (server/insights/weekly.ts). */
+  weeklySummaries?: boolean;
 };
 
 /** App Store storefronts a destination's country filter asks for (those that are storefronts), 'us' without one. */
@@ -411,6 +413,7 @@ export async function updateDestinationSettings(id: string, settings: Destinatio
       ...(settings.filters ? { filters: JSON.stringify(filters) } : {}),
       ...(settings.translateTo !== undefined ? { translate_to: settings.translateTo } : {}),
       ...(settings.spikeAlerts !== undefined ? { spike_alerts: settings.spikeAlerts } : {}),
+      ...(settings.weeklySummaries !== undefined ? { weekly_summaries: settings.weeklySummaries } : {}),
     });
     await unlinkDestinationApps(
       trx,

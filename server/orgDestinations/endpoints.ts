@@ -1,7 +1,7 @@
 /**
  * The dashboard's destination calls: validate → who is calling, with which role → service → answer.
  *   GET    v1/org/destinations             every destination of the organisation, with its state (members)
- *   PATCH  v1/org/destinations/{id}        { paused?, filters?, apps?, translate_to?, spike_alerts? } (admins)
+ *   PATCH  v1/org/destinations/{id}        { paused?, filters?, apps?, translate_to?, spike_alerts?, weekly_summaries? } (admins)
  *   DELETE v1/org/destinations/{id}        (admins)
  *   POST   v1/org/destinations/{id}/test   a test message now, answering what the platform said (admins)
  * A destination of another organisation is not found (404), whatever the caller's role.
@@ -73,6 +73,7 @@ const destinationShape = z.object({
   filters: z.object({ ratings: z.array(z.number()).optional(), countries: z.array(z.string()).optional(), languages: z.array(z.string()).optional(), keywords: z.array(z.string()).optional() }),
   translate_to: z.string().nullable().meta({ description: 'The language each review message is translated into (shown under the review), or null.' }),
   spike_alerts: z.boolean().meta({ description: 'Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too.' }),
+  weekly_summaries: z.boolean().meta({ description: 'Whether the weekly summary of each of its apps (every Monday, UTC, for the week before) is posted here too. Needs the plan feature summaries.' }),
   status: z.enum(['active', 'paused', 'disabled', 'pending_confirmation']),
   status_reason: z.string().nullable(),
   cause: z.enum(['owner', 'unsubscribed', 'receiver_refused', 'rate_limited', 'anonymous_expired']).nullable(),
@@ -93,7 +94,7 @@ export const listOrgDestinations = endpoint({
 });
 
 export const updateOrgDestination = endpoint({
-  summary: 'Pause or resume a destination, or change its filters, apps, translation language or spike alerts (admins and owners)',
+  summary: 'Pause or resume a destination, or change its filters, apps, translation language, spike alerts or weekly summaries (admins and owners)',
   tags: ['org'],
   auth: 'user',
   params: idParam,
@@ -115,11 +116,15 @@ export const updateOrgDestination = endpoint({
           .nullable()
           .optional(),
         spike_alerts: z.boolean('spike_alerts must be true or false.').optional(),
+        weekly_summaries: z.boolean('weekly_summaries must be true or false.').optional(),
       },
-      { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Only paused, filters, apps, translate_to and spike_alerts can be changed.' : 'The body must be a JSON object.') },
+      {
+        error: (iss) =>
+          iss.code === 'unrecognized_keys' ? 'Only paused, filters, apps, translate_to, spike_alerts and weekly_summaries can be changed.' : 'The body must be a JSON object.',
+      },
     )
     .strict()
-    .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to change: send paused, filters, apps, translate_to or spike_alerts.'),
+    .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to change: send paused, filters, apps, translate_to, spike_alerts or weekly_summaries.'),
   response: destinationShape,
   handler: async ({ auth, params, body }) => changeDestination(await requireRole(auth, 'admin', 'change destinations'), params.id, body),
 });

@@ -24,6 +24,7 @@ import { orgAppKeys } from '../orgApps/data';
 import type { Membership } from '../org/membership';
 import { fixFor } from './status';
 import { assertWithinLimit } from '../plans/limits';
+import { assertFeature } from '../plans/features';
 
 export const TEST_MESSAGE_LIMITS = {
   /** A test is for checking a channel, not for posting into it: a few per destination… */
@@ -45,6 +46,8 @@ export type OrgDestination = {
   translate_to: string | null;
   /** Whether spike alerts for its apps are posted here too. */
   spike_alerts: boolean;
+  /** Whether the weekly summary of its apps is posted here (plan feature `summaries`). */
+  weekly_summaries: boolean;
   status: 'active' | 'paused' | 'disabled' | 'pending_confirmation';
   status_reason: string | null;
   /** Who or what stopped it, as a value (null while active or pending). */
@@ -57,7 +60,7 @@ export type OrgDestination = {
   created_at: string;
 };
 
-export type DestinationChange = { paused?: boolean; filters?: DestinationFilters; apps?: string[]; translate_to?: string | null; spike_alerts?: boolean };
+export type DestinationChange = { paused?: boolean; filters?: DestinationFilters; apps?: string[]; translate_to?: string | null; spike_alerts?: boolean; weekly_summaries?: boolean };
 
 export type TestResult = { ok: boolean; status: number; message: string };
 
@@ -81,6 +84,7 @@ function toJson(d: Row, apps: AppLink[]): OrgDestination {
     filters: readFilters(d.filters),
     translate_to: d.translate_to,
     spike_alerts: d.spike_alerts,
+    weekly_summaries: d.weekly_summaries,
     status: d.status,
     status_reason: d.status_reason,
     cause: d.disabled_cause,
@@ -134,8 +138,16 @@ export async function changeDestination(m: Membership, id: string, change: Desti
     throw new HttpError(409, 'address_unsubscribed', 'The recipient unsubscribed from these e-mails: only they can sign up again, from a confirmation link sent to them.');
   }
   if (change.paused === false && before.status === 'paused') await assertWithinLimit(m.orgId, 'channels');
-  if (change.filters || change.apps || change.translate_to !== undefined || change.spike_alerts !== undefined) {
-    await updateDestinationSettings(id, { filters: change.filters, appKeys: change.apps, translateTo: change.translate_to, spikeAlerts: change.spike_alerts });
+  // Turning weekly summaries on needs the plan's summaries (402 naming the plan); turning them off never does.
+  if (change.weekly_summaries) await assertFeature(m.orgId, 'summaries');
+  if (change.filters || change.apps || change.translate_to !== undefined || change.spike_alerts !== undefined || change.weekly_summaries !== undefined) {
+    await updateDestinationSettings(id, {
+      filters: change.filters,
+      appKeys: change.apps,
+      translateTo: change.translate_to,
+      spikeAlerts: change.spike_alerts,
+      weeklySummaries: change.weekly_summaries,
+    });
   }
   if (change.paused !== undefined && (change.paused ? before.status !== 'paused' : before.status !== 'active')) {
     await setDestinationPaused(id, change.paused, 'Paused from the dashboard.');
@@ -146,6 +158,7 @@ export async function changeDestination(m: Membership, id: string, change: Desti
   if (change.apps) details.apps = after.apps.map((a) => a.app_key);
   if (change.translate_to !== undefined) details.translate_to = after.translate_to;
   if (change.spike_alerts !== undefined) details.spike_alerts = after.spike_alerts;
+  if (change.weekly_summaries !== undefined) details.weekly_summaries = after.weekly_summaries;
   if (Object.keys(details).length) await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'destination.updated', target: nameOf(after), details });
   if (after.status !== before.status && change.paused !== undefined) {
     await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: change.paused ? 'destination.paused' : 'destination.resumed', target: nameOf(after), details: { id } });

@@ -26,3 +26,9 @@ export async function assertFeature(orgId: string, feature: FeatureKey): Promise
   const plan = planFor(row);
   if (!plan.features[feature]) throw featureError(feature, plan.name);
 }
+
+/** Whether the organisation's plan includes `feature` (false for an organisation that does not exist). */
+export async function orgHasFeature(orgId: string, feature: FeatureKey): Promise<boolean> {
+  const row = await getOrgPlan(orgId);
+  return !!row && planFor(row).features[feature];
+}

@@ -69,6 +69,9 @@ export type ClaimedEmailRequest = {
   app_icon_url: string | null;
   app_store_url: string | null;
   digest_status: 'offered' | 'active' | 'off';
+  weekly_status: 'off' | 'offered' | 'active';
+  /** kind 'weekly_summary': the stored summary it sends. */
+  weekly_summary_id: number | null;
 };
 
 /** Due requests, leased for `leaseMs`: a process that dies mid-send leaves a lease that expires, and the next one sends. */
@@ -84,8 +87,9 @@ export async function claimEmailRequests(limit: number, leaseMs: number): Promis
           order by next_attempt_at
           limit ${limit}
           for update skip locked)
-      returning r.id, r.kind, r.attempts, r.subscription_id)
-    select c.id, c.kind, c.attempts, c.subscription_id, s.email, s.country, s.app_key, s.digest_status,
+      returning r.id, r.kind, r.attempts, r.subscription_id, r.weekly_summary_id)
+    select c.id, c.kind, c.attempts, c.subscription_id, s.email, s.country, s.app_key, s.digest_status, s.weekly_status,
+           c.weekly_summary_id::int as weekly_summary_id,
            a.store as app_store, a.app_id, a.title as app_title, a.icon_url as app_icon_url, a.store_url as app_store_url
       from claimed c
       join email_subscriptions s on s.id = c.subscription_id
@@ -119,7 +123,7 @@ export async function markEmailRequestCancelled(id: number, why: string): Promis
 
 /**
  * Every unsubscribe link: the address is flagged (the public form then asks for confirmation before mailing it again),
- * every digest of the address stops, one-off e-mails not sent yet are cancelled, and the address moves to a new
+ * every digest and weekly summary of the address stops, one-off e-mails not sent yet are cancelled, and the address moves to a new
  * generation, so no link made before now (digest offer, confirmation) can turn the e-mails back on.
  */
 export async function unsubscribeAddress(email: string): Promise<{ alreadyUnsubscribed: boolean; apps: string[] }> {
@@ -139,7 +143,7 @@ export async function unsubscribeAddress(email: string): Promise<{ alreadyUnsubs
       .execute();
     const subs = await trx
       .updateTable('email_subscriptions')
-      .set({ digest_status: 'off', updated_at: sql`now()` })
+      .set({ digest_status: 'off', weekly_status: 'off', updated_at: sql`now()` })
       .where('email', '=', email)
       .returning('app_key')
       .execute();

@@ -6,10 +6,10 @@
  * List-Unsubscribe-Post (RFC 8058) headers. Pure functions: links are passed in.
  */
 import type { MailMessage } from '../mail/send';
-import { emailLayout } from '../destinations/format/email';
+import { emailLayout, formatSummary } from '../destinations/format/email';
 import { escapeHtml, headerSafe, truncate } from '../destinations/format/text';
 import { reviewFacts, reviewView } from '../destinations/format/view';
-import type { ReviewMessageInput } from '../destinations/types';
+import type { ReviewMessageInput, SummaryMessageInput } from '../destinations/types';
 import type { ReviewSummary } from './summary';
 
 export type UnsubscribeLinks = { page: string; oneClick: string };
@@ -69,6 +69,37 @@ function button(url: string, label: string): string {
 
 const reviewsWord = (n: number) => `${n} ${n === 1 ? 'review' : 'reviews'}`;
 
+/**
+ * The weekly summary's offer for one app, in every review e-mail: null when it is on already. `asked`: the form's box
+ * was ticked, so the e-mail asks for the confirming click with a button; otherwise it is one line with a link. Either
+ * way only a click from this mailbox turns it on (a recurring e-mail never starts from a form alone).
+ */
+export type WeeklyOffer = { url: string; asked: boolean } | null;
+
+function weeklyOfferParts(app: EmailApp, offer: WeeklyOffer | undefined): { html: string[]; text: string[] } {
+  if (!offer) return { html: [], text: [] };
+  if (offer.asked) {
+    const line = `You asked for a weekly summary of ${app.title}: themes, what changed and representative reviews, every Monday. Confirm it with one click.`;
+    return { html: [paragraph(esc(line)), button(offer.url, 'Send me the weekly summary')], text: ['', line, `Send me the weekly summary: ${offer.url}`] };
+  }
+  const line = `Get a weekly summary of ${app.title} every Monday: themes, what changed and representative reviews.`;
+  return {
+    html: [paragraph(`${esc(line)} <a href="${esc(offer.url)}" style="color:#1f6feb;">Turn on the weekly summary</a>`)],
+    text: ['', line, `Turn on the weekly summary: ${offer.url}`],
+  };
+}
+
+/** The weekly summary of an app for a subscriber: the destinations' e-mail layout, with the subscriber's own footer. */
+export function weeklySummaryEmail(e: { to: string; summary: SummaryMessageInput; links: UnsubscribeLinks }): MailMessage {
+  const why = `You receive this e-mail because this address turned on the weekly summary of ${e.summary.app.title}.`;
+  const m = formatSummary(e.summary, {
+    unsubscribeUrl: e.links.page,
+    footer: { html: `${esc(why)}\n<a href="${esc(e.links.page)}" style="color:#6b7280;">Unsubscribe</a> — one click, no sign-in.`, text: ['', '--', why, `Unsubscribe (one click, no sign-in): ${e.links.page}`] },
+  });
+  if (m.kind !== 'email') throw new Error('formatSummary made no e-mail');
+  return { to: e.to, subject: m.subject, text: m.text, html: m.html, headers: headers(e.links) };
+}
+
 export type RecentReviewsEmail = {
   to: string;
   app: EmailApp;
@@ -77,6 +108,7 @@ export type RecentReviewsEmail = {
   reviews: ReviewMessageInput[];
   /** Link that turns the daily digest on; null when it is on already. */
   digestUrl: string | null;
+  weekly?: WeeklyOffer;
   links: UnsubscribeLinks;
 };
 
@@ -97,6 +129,7 @@ export function recentReviewsEmail(e: RecentReviewsEmail): MailMessage {
     `<tr><td style="padding-top:16px;border-top:1px solid #e5e7eb;"></td></tr>`,
     paragraph(esc(offer)),
     ...(e.digestUrl ? [button(e.digestUrl, 'Send me a daily digest')] : []),
+    ...weeklyOfferParts(e.app, e.weekly).html,
   ].join('\n');
   const text = [
     `Recent reviews of ${e.app.title}`,
@@ -106,12 +139,13 @@ export function recentReviewsEmail(e: RecentReviewsEmail): MailMessage {
     '',
     offer,
     ...(e.digestUrl ? [`Send me a daily digest: ${e.digestUrl}`] : []),
+    ...weeklyOfferParts(e.app, e.weekly).text,
     ...footerText(e.links),
   ].join('\n');
   return { to: e.to, subject, text, html: layout(intro, content, e.links), headers: headers(e.links) };
 }
 
-export type DigestSection = { app: EmailApp; countryName: string | null; reviews: ReviewMessageInput[]; total: number };
+export type DigestSection = { app: EmailApp; countryName: string | null; reviews: ReviewMessageInput[]; total: number; weekly?: WeeklyOffer };
 
 export function digestEmail(e: { to: string; sections: DigestSection[]; since: Date; links: UnsubscribeLinks }): MailMessage {
   const total = e.sections.reduce((n, s) => n + s.total, 0);
@@ -133,12 +167,23 @@ export function digestEmail(e: { to: string; sections: DigestSection[]; since: D
       html.push(paragraph(`${esc(line)}${s.app.storeUrl ? ` <a href="${esc(s.app.storeUrl)}" style="color:#1f6feb;">Open the store page</a>` : ''}`));
       text.push('', line, ...(s.app.storeUrl ? [s.app.storeUrl] : []));
     }
+    const offer = weeklyOfferParts(s.app, s.weekly);
+    html.push(...offer.html);
+    text.push(...offer.text);
   }
   text.push(...footerText(e.links));
   return { to: e.to, subject, text: text.join('\n'), html: layout(subject, html.join('\n'), e.links), headers: headers(e.links) };
 }
 
-export function summaryEmail(e: { to: string; app: EmailApp; countryName: string | null; summary: ReviewSummary; negative: ReviewMessageInput[]; links: UnsubscribeLinks }): MailMessage {
+export function summaryEmail(e: {
+  to: string;
+  app: EmailApp;
+  countryName: string | null;
+  summary: ReviewSummary;
+  negative: ReviewMessageInput[];
+  weekly?: WeeklyOffer;
+  links: UnsubscribeLinks;
+}): MailMessage {
   const s = e.summary;
   const where = e.countryName ? `${e.app.storeName}, ${e.countryName}` : e.app.storeName;
   const subject = headerSafe(`Review summary of ${e.app.title}`);
@@ -174,6 +219,9 @@ export function summaryEmail(e: { to: string; app: EmailApp; countryName: string
       text.push(...b.text);
     }
   }
+  const offer = weeklyOfferParts(e.app, e.weekly);
+  html.push(...offer.html);
+  text.push(...offer.text);
   text.push(...footerText(e.links));
   return { to: e.to, subject, text: text.join('\n'), html: layout(intro, html.join('\n'), e.links), headers: headers(e.links) };
 }

@@ -1,8 +1,10 @@
 /**
  * Reviews by e-mail (CONTRACT.md): validate → call the service → answer.
- *   POST v1/public/reviews          { email, app_id, app_store, country? }   recent reviews now, digest offered
- *   POST v1/public/send-summary     { email, app_id, app_store }             a computed summary of recent reviews
- *   POST v1/public/email/confirm    { token }                                digest on / confirmed request sent /
+ *   POST v1/public/reviews          { email, app_id, app_store, country?, weekly_summary? }
+ *                                                                            recent reviews now, digest offered (and the
+ *                                                                            weekly summary, asked for when ticked)
+ *   POST v1/public/send-summary     { email, app_id, app_store, weekly_summary? } a computed summary of recent reviews
+ *   POST v1/public/email/confirm    { token }                                digest or weekly summary on / confirmed request sent /
  *                                                                            e-mail destination confirmed
  *   GET  v1/public/email/unsubscribe?token=…                                 who the link is for (the page asks first)
  *   POST v1/public/email/unsubscribe?token=…                                 unsubscribe; RFC 8058 one-click target
@@ -20,32 +22,44 @@ const country = z
   .regex(/^[a-z]{2}$/, 'must be a two-letter country code, e.g. us')
   .optional();
 
+const weeklySummary = z
+  .boolean('weekly_summary must be true or false.')
+  .optional()
+  .meta({ description: 'Also a weekly summary of the app (every Monday): the e-mail asks for one confirming click; nothing recurring starts without it.' });
+
 const queuedResponse = z.object({ queued: z.literal(true), confirmation_required: z.boolean() });
 const token = z.string({ error: 'is required' }).min(20, 'is not a valid link token').max(2048, 'is too long');
 
 export const reviewsByEmailEndpoint = endpoint({
   summary: "E-mail an app's recent reviews (and offer a daily digest)",
   tags: ['email'],
-  body: appRefSchema.extend({ email: emailAddress, country }).transform(withCheckedAppId),
+  body: appRefSchema.extend({ email: emailAddress, country, weekly_summary: weeklySummary }).transform(withCheckedAppId),
   response: queuedResponse,
   handler: ({ body, ip }) =>
-    requestEmail({ kind: 'recent_reviews', email: body.email as string, app: { store: body.app_store, appId: body.app_id }, country: body.country ?? '', ip }),
+    requestEmail({
+      kind: 'recent_reviews',
+      email: body.email as string,
+      app: { store: body.app_store, appId: body.app_id },
+      country: body.country ?? '',
+      ip,
+      weeklySummary: body.weekly_summary === true,
+    }),
 });
 
 export const sendSummaryEndpoint = endpoint({
   summary: "E-mail a summary of an app's recent reviews: counts per rating, average, most mentioned words, latest negative reviews",
   tags: ['email'],
-  body: appRefSchema.extend({ email: emailAddress, country }).transform(withCheckedAppId),
+  body: appRefSchema.extend({ email: emailAddress, country, weekly_summary: weeklySummary }).transform(withCheckedAppId),
   response: queuedResponse,
   handler: ({ body, ip }) =>
-    requestEmail({ kind: 'summary', email: body.email as string, app: { store: body.app_store, appId: body.app_id }, country: body.country ?? '', ip }),
+    requestEmail({ kind: 'summary', email: body.email as string, app: { store: body.app_store, appId: body.app_id }, country: body.country ?? '', ip, weeklySummary: body.weekly_summary === true }),
 });
 
 export const confirmEmailEndpoint = endpoint({
-  summary: 'Confirm from an e-mail link: turn the daily digest on, send what an unsubscribed address asked for, or start a new e-mail destination',
+  summary: 'Confirm from an e-mail link: turn the daily digest or the weekly summary on, send what an unsubscribed address asked for, or start a new e-mail destination',
   tags: ['email'],
   body: z.object({ token }),
-  response: z.object({ action: z.enum(['digest_on', 'queued', 'destination_on']), app: z.string(), email: z.string() }),
+  response: z.object({ action: z.enum(['digest_on', 'weekly_on', 'queued', 'destination_on']), app: z.string(), email: z.string() }),
   handler: ({ body, ip }) => confirmEmailToken(body.token, ip),
 });
 

@@ -34,7 +34,11 @@ import {
   unsubscribeAddress,
   type ClaimedEmailRequest,
 } from './data';
-import { confirmationEmail, digestEmail, recentReviewsEmail, summaryEmail, type DigestSection, type EmailApp, type UnsubscribeLinks } from './emails';
+import { confirmationEmail, digestEmail, recentReviewsEmail, summaryEmail, weeklySummaryEmail, type DigestSection, type EmailApp, type UnsubscribeLinks, type WeeklyOffer } from './emails';
+import { env } from '../env';
+import { setWeeklyStatus, weeklySummaryById } from '../insights/weeklyData';
+import { summaryMessageInput } from '../insights/weeklyMessage';
+import { appInfoOf } from '../monitor/apps';
 import { ensureFreshReviews, recentReviews, reviewsFirstSeenBetween, ReviewsUnavailableError, toMessageInput, type StoredReview } from './reviews';
 import { summarizeReviews } from './summary';
 import { confirmPageUrl, oneClickUnsubscribeUrl, unsubscribePageUrl, verifyEmailToken, type ConfirmKind, type EmailToken } from './tokens';
@@ -59,7 +63,8 @@ const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 6 * 60 * 
 const DIGEST_RETRY_MS = 15 * 60_000;
 const LEASE_MS = 2 * 60_000;
 
-export type EmailRequestInput = { kind: ConfirmKind; email: string; app: AppRef; country: string; ip: string };
+/** `weeklySummary`: the form's "also a weekly summary" box; the e-mail then asks for the confirming click. */
+export type EmailRequestInput = { kind: ConfirmKind; email: string; app: AppRef; country: string; ip: string; weeklySummary?: boolean };
 export type EmailRequestResult = { queued: true; confirmation_required: boolean };
 
 // ── asking ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -75,6 +80,7 @@ export async function requestEmail(input: EmailRequestInput): Promise<EmailReque
   const country = input.app.store === 'apple_app_store' ? input.country || 'us' : '';
   const app = await registerApp(input.app, country || 'us');
   const sub = await saveSubscription({ email: input.email, appKey: appKey({ store: input.app.store, appId: app.app_id }), country, ip: input.ip });
+  if (input.weeklySummary && sub.weekly_status === 'off') await setWeeklyStatus(await getDb(), sub.id, 'offered');
 
   if (await isAddressUnsubscribed(input.email)) {
     const allowed = await hitRateLimit(EMAIL_LIMITS.confirmationsPerAddress, mailboxKey(input.email));
@@ -102,8 +108,16 @@ function inputsFor(r: { app_store: AppRef['store']; app_id: string; app_title: s
   return reviews.map((rv) => toMessageInput({ store: r.app_store, appId: r.app_id, title: r.app_title, iconUrl: r.app_icon_url, storeUrl: r.app_store_url }, rv));
 }
 
+/** The weekly summary's offer for a subscription: none when it is on. */
+async function weeklyOffer(sub: { id: string; email: string; weekly_status: 'off' | 'offered' | 'active' }): Promise<WeeklyOffer> {
+  if (sub.weekly_status === 'active') return null;
+  const url = await confirmPageUrl({ purpose: 'weekly', subscriptionId: sub.id, generation: await addressGeneration(sub.email) });
+  return { url, asked: sub.weekly_status === 'offered' };
+}
+
 async function sendOne(req: ClaimedEmailRequest): Promise<void> {
   const ref: AppRef = { store: req.app_store, appId: req.app_id };
+  const weekly = req.kind === 'recent_reviews' || req.kind === 'summary' ? await weeklyOffer({ id: req.subscription_id, email: req.email, weekly_status: req.weekly_status }) : null;
   const countryName = req.country ? storefrontName(req.country) : null;
   const links = await linksFor(req.email);
   switch (req.kind) {
@@ -113,7 +127,7 @@ async function sendOne(req: ClaimedEmailRequest): Promise<void> {
       const reviews = await recentReviews(ref, req.country, RECENT_REVIEWS);
       const digestUrl =
         req.digest_status === 'active' ? null : await confirmPageUrl({ purpose: 'digest', subscriptionId: req.subscription_id, generation: await addressGeneration(req.email) });
-      await sendMail(recentReviewsEmail({ to: req.email, app: emailApp(req), countryName, reviews: inputsFor(req, reviews), digestUrl, links }));
+      await sendMail(recentReviewsEmail({ to: req.email, app: emailApp(req), countryName, reviews: inputsFor(req, reviews), digestUrl, weekly, links }));
       // A digest turned on later starts after what this e-mail showed.
       await setDigestCursor(req.subscription_id, readAt);
       return;
@@ -122,7 +136,14 @@ async function sendOne(req: ClaimedEmailRequest): Promise<void> {
       await ensureFreshReviews(ref, req.country);
       const reviews = await recentReviews(ref, req.country, SUMMARY_REVIEWS);
       const summary = summarizeReviews(reviews);
-      await sendMail(summaryEmail({ to: req.email, app: emailApp(req), countryName, summary, negative: inputsFor(req, summary.latestNegative), links }));
+      await sendMail(summaryEmail({ to: req.email, app: emailApp(req), countryName, summary, negative: inputsFor(req, summary.latestNegative), weekly, links }));
+      return;
+    }
+    case 'weekly_summary': {
+      const stored = req.weekly_summary_id === null ? undefined : await weeklySummaryById(await getDb(), req.weekly_summary_id);
+      if (!stored) throw new Error('The weekly summary of this e-mail no longer exists.');
+      const app = appInfoOf({ store: req.app_store, app_id: req.app_id, title: req.app_title, icon_url: req.app_icon_url, store_url: req.app_store_url });
+      await sendMail(weeklySummaryEmail({ to: req.email, summary: summaryMessageInput(stored, app, env().APP_URL), links }));
       return;
     }
     case 'confirm_recent_reviews':
@@ -147,6 +168,10 @@ export async function processEmailRequests(): Promise<number> {
         // Unsubscribed after asking: only the confirmation (which exists because of that) may still go.
         if (!req.kind.startsWith('confirm_') && (await isAddressUnsubscribed(req.email))) {
           await markEmailRequestCancelled(req.id, 'The recipient unsubscribed.');
+          continue;
+        }
+        if (req.kind === 'weekly_summary' && req.weekly_status !== 'active') {
+          await markEmailRequestCancelled(req.id, 'The recipient turned the weekly summary off.');
           continue;
         }
         await sendOne(req);
@@ -195,14 +220,14 @@ function tokenError(expired: boolean, what: string): HttpError {
   return badRequest(expired ? `This ${what} link has expired. Ask for the reviews again on ARB’s “Get reviews by e-mail” page.` : `This ${what} link is not valid. Copy the whole link from the e-mail.`, 'invalid_token');
 }
 
-export type ConfirmResult = { action: 'digest_on' | 'queued' | 'destination_on'; app: string; email: string };
+export type ConfirmResult = { action: 'digest_on' | 'weekly_on' | 'queued' | 'destination_on'; app: string; email: string };
 
-type ConfirmLink = Extract<EmailToken, { purpose: 'digest' | 'confirm' | 'destination' }>;
+type ConfirmLink = Extract<EmailToken, { purpose: 'digest' | 'weekly' | 'confirm' | 'destination' }>;
 
 /** The link's token, whichever confirm-page purpose it was made for; expired or forged → 400 in words. */
 async function readConfirmLink(token: string): Promise<ConfirmLink> {
   let expired = false;
-  for (const purpose of ['digest', 'confirm', 'destination'] as const) {
+  for (const purpose of ['digest', 'weekly', 'confirm', 'destination'] as const) {
     const check = await verifyEmailToken(token, purpose);
     if (check.ok) return check.value;
     expired ||= check.expired;
@@ -211,7 +236,7 @@ async function readConfirmLink(token: string): Promise<ConfirmLink> {
 }
 
 /**
- * The confirm page's button: turns the digest on, sends what an unsubscribed address asked for, or starts a new
+ * The confirm page's button: turns the digest or the weekly summary on, sends what an unsubscribed address asked for, or starts a new
  * e-mail destination. A link made before the address's latest unsubscribe is refused (409): it cannot undo it.
  */
 export async function confirmEmailToken(token: string, ip: string): Promise<ConfirmResult> {
@@ -226,6 +251,14 @@ export async function confirmEmailToken(token: string, ip: string): Promise<Conf
     await activateDigest(sub.id);
     log.info('daily digest turned on', { subscription: sub.id });
     return { action: 'digest_on', app: app.title, email: maskEmail(sub.email) };
+  }
+  if (link.purpose === 'weekly') {
+    // A click from the mailbox itself: like the digest's, it lifts an earlier unsubscribe (the generation check above
+    // refused links made before it).
+    await clearUnsubscribe(sub.email);
+    await setWeeklyStatus(db, sub.id, 'active');
+    log.info('weekly summary turned on', { subscription: sub.id });
+    return { action: 'weekly_on', app: app.title, email: maskEmail(sub.email) };
   }
   await enforceRateLimit(link.kind === 'summary' ? EMAIL_LIMITS.summaryPerAddress : EMAIL_LIMITS.reviewsPerAddress, mailboxKey(sub.email), 'This address has asked for several e-mails today already. Try again tomorrow.');
   await enforceRateLimit(EMAIL_LIMITS.reviewsPerIp, ipRateKey(ip), 'Too many e-mail requests from your network in the last hour. Try again later.');
@@ -275,7 +308,7 @@ export async function runDueDigests(): Promise<{ sent: number; empty: number }> 
           const from = s.digest_cursor ?? s.digest_confirmed_at ?? s.created_at;
           if (from < since) since = from;
           const { reviews, total } = await reviewsFirstSeenBetween({ store: s.app_store, appId: s.app_id }, s.country, from, until, DIGEST_REVIEWS_PER_APP);
-          if (total) sections.push({ app: emailApp(s), countryName: s.country ? storefrontName(s.country) : null, reviews: inputsFor(s, reviews), total });
+          if (total) sections.push({ app: emailApp(s), countryName: s.country ? storefrontName(s.country) : null, reviews: inputsFor(s, reviews), total, weekly: await weeklyOffer(s) });
         }
         // Nothing new today: no e-mail, and the reviews of tomorrow's digest still start at the same place.
         if (!sections.length) {

@@ -6,6 +6,7 @@
  *   digest       { sub, g }             turn on the daily digest for one subscription (30 days)
  *   confirm      { sub, kind, g }       an unsubscribed address confirms a new request (3 days)
  *   destination  { sub, g }             a mailbox agrees to a new e-mail destination (48 hours)
+ *   weekly       { sub, g }             turn on the weekly summary of one subscription's app (30 days)
  *
  * A JWT's claims are only base64, readable by anyone who sees the link (forwarded mails, proxy logs): so the
  * unsubscribe token carries the address encrypted (AES-GCM, ENCRYPTION_KEY), never in clear. Unsubscribe tokens
@@ -25,13 +26,15 @@ export type EmailToken =
   | { purpose: 'unsubscribe'; email: string }
   | { purpose: 'digest'; subscriptionId: string; generation: number }
   | { purpose: 'confirm'; subscriptionId: string; kind: ConfirmKind; generation: number }
-  | { purpose: 'destination'; destinationId: string; generation: number };
+  | { purpose: 'destination'; destinationId: string; generation: number }
+  | { purpose: 'weekly'; subscriptionId: string; generation: number };
 
 export const EMAIL_TOKEN_TTL_SECONDS: Record<EmailToken['purpose'], number | null> = {
   unsubscribe: null,
   digest: 30 * 86_400,
   confirm: 3 * 86_400,
   destination: 48 * 3600,
+  weekly: 30 * 86_400,
 };
 
 function claimsOf(token: EmailToken): JWTPayload {
@@ -39,6 +42,7 @@ function claimsOf(token: EmailToken): JWTPayload {
     case 'unsubscribe':
       return { ea: encryptSecret(token.email) };
     case 'digest':
+    case 'weekly':
       return { sub: token.subscriptionId, g: token.generation };
     case 'confirm':
       return { sub: token.subscriptionId, k: token.kind, g: token.generation };
@@ -52,6 +56,7 @@ const PURPOSES = {
   digest: 'email_digest',
   confirm: 'email_confirm',
   destination: 'email_destination',
+  weekly: 'email_weekly',
 } as const satisfies Record<EmailToken['purpose'], TokenPurpose>;
 
 /** `now` (seconds) lets tests make a link that is already expired. */
@@ -80,7 +85,7 @@ function valueOf(purpose: EmailToken['purpose'], payload: JWTPayload): EmailToke
     return email ? { purpose, email } : null;
   }
   if (typeof payload.sub !== 'string' || generation === null) return null;
-  if (purpose === 'digest') return { purpose, subscriptionId: payload.sub, generation };
+  if (purpose === 'digest' || purpose === 'weekly') return { purpose, subscriptionId: payload.sub, generation };
   if (purpose === 'destination') return { purpose, destinationId: payload.sub, generation };
   if (payload.k === 'recent_reviews' || payload.k === 'summary') return { purpose, subscriptionId: payload.sub, kind: payload.k, generation };
   return null;
@@ -103,7 +108,7 @@ export async function oneClickUnsubscribeUrl(email: string): Promise<string> {
   return `${env().APP_URL}/api/v1/public/email/unsubscribe?token=${encodeURIComponent(await signEmailToken({ purpose: 'unsubscribe', email }))}`;
 }
 
-/** The confirm page (it asks for a click, then POSTs): digest offers, confirmations, new e-mail destinations. */
+/** The confirm page (it asks for a click, then POSTs): digest and weekly summary offers, confirmations, new e-mail destinations. */
 export async function confirmPageUrl(token: EmailToken): Promise<string> {
   return `${env().APP_URL}/email/confirm?token=${encodeURIComponent(await signEmailToken(token))}`;
 }

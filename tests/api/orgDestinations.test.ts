@@ -200,7 +200,7 @@ describe('PATCH v1/org/destinations/{id}', () => {
       [{ filters: 'all' }, /filters must be an object/],
       [{ translate_to: 'Klingon language' }, /translate_to must be a language code/],
       [{ apps: [] }, /at least one app/],
-      [{ colour: 'red' }, /Only paused, filters, apps, translate_to and spike_alerts can be changed/],
+      [{ colour: 'red' }, /Only paused, filters, apps, translate_to, spike_alerts and weekly_summaries can be changed/],
       [{}, /Nothing to change/],
     ];
     for (const [body, words] of bad) {

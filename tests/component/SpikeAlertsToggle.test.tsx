@@ -4,34 +4,14 @@ import { act, screen } from '@testing-library/react';
 import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, describe, expect, test } from 'vitest';
 import FiltersDrawer from '@/components/dashboard/destinations/FiltersDrawer';
-import type { OrgDestination } from '@/lib/api/destinations';
 import { render } from '@/tests/helpers/render';
 import { notPreflight, ok, route } from './support/apiFake';
 import { signedInWithApiFake } from './support/signedIn';
+import { APP_KEY, DESTINATION_ID, orgDestination } from './support/orgDestination';
 
-const ID = 'dst_abcdefghijklmnopqrstuvwx';
-const APP = 'apple_app_store__284882215';
-
-const destination = (spikeAlerts: boolean): OrgDestination => ({
-  id: ID,
-  platform: 'slack',
-  platform_name: 'Slack',
-  label: '#reviews',
-  target: 'hooks.slack.com …abcd',
-  apps: [{ app_key: APP, app_id: '284882215', app_store: 'apple_app_store', title: 'Lantern Notes', icon_url: null }],
-  filters: {},
-  translate_to: null,
-  spike_alerts: spikeAlerts,
-  status: 'active',
-  status_reason: null,
-  cause: null,
-  fix: null,
-  warning: null,
-  last_delivery_at: null,
-  last_error: null,
-  last_error_at: null,
-  created_at: new Date().toISOString(),
-});
+const ID = DESTINATION_ID;
+const APP = APP_KEY;
+const destination = (spikeAlerts: boolean) => orgDestination({ spike_alerts: spikeAlerts });
 
 const api = signedInWithApiFake();
 afterEach(() => act(() => toast.remove()));

@@ -9,7 +9,7 @@ import { spawnWorker, type WorkerChild } from './helpers/processes';
 
 const isPostgres = process.env.ARB_TEST_DB === 'postgres';
 const PERIOD_MS = 1500;
-const JOBS = ['auth-housekeeping', 'contact-resend', 'review-email-outbox', 'review-email-digest'];
+const JOBS = ['auth-housekeeping', 'contact-resend', 'review-email-outbox', 'review-email-digest', 'weekly-summaries'];
 
 type Run = { job: string; at: number; by: string };
 

@@ -90,6 +90,8 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
           ) : null}
           <dt>Spike alerts</dt>
           <dd>{d.spike_alerts ? 'On' : 'Off'}</dd>
+          <dt>Weekly summary</dt>
+          <dd>{d.weekly_summaries ? 'On' : 'Off'}</dd>
           <dt>Last delivery</dt>
           <dd>{d.last_delivery_at ? <time dateTime={d.last_delivery_at}>{dateTime(d.last_delivery_at)}</time> : 'None yet'}</dd>
           {d.last_error ? (

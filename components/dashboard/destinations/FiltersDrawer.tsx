@@ -1,6 +1,6 @@
 /**
- * Edit a destination's filters, apps, translation language and spike alerts in a drawer (rsuite's, loaded only on the
- * dashboard).
+ * Edit a destination's filters, apps, translation language, spike alerts and weekly summary in a drawer (rsuite's,
+ * loaded only on the dashboard).
  * Lists are typed comma-separated; the server checks every value and its message is shown as a toast when it refuses.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -13,6 +13,10 @@ import { errorToast } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Destinations.module.css';
 import { listText, splitList } from './filterText';
+import { PLANS } from '@/shared/plans';
+
+/** The first plan with weekly summaries (the catalogue is the pricing page's): what the setting's hint names. */
+const SUMMARIES_PLAN = PLANS.find((p) => p.features.summaries)?.name ?? null;
 
 type Props = {
   destination: OrgDestination;
@@ -44,6 +48,7 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
   const [appKeys, setAppKeys] = useState(d.apps.map((a) => a.app_key));
   const [translateTo, setTranslateTo] = useState(d.translate_to ?? '');
   const [spikeAlerts, setSpikeAlerts] = useState(d.spike_alerts);
+  const [weeklySummaries, setWeeklySummaries] = useState(d.weekly_summaries);
   const change = useChangeDestination({
     onSuccess: () => {
       toast.success('Filters saved');
@@ -61,6 +66,8 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
         apps: appKeys,
         translate_to: translateTo.trim() || null,
         spike_alerts: spikeAlerts,
+        // Sent only when changed: a plan without summaries refuses turning it on, and must not block saving filters.
+        ...(weeklySummaries !== d.weekly_summaries ? { weekly_summaries: weeklySummaries } : {}),
       },
     });
   };
@@ -112,6 +119,17 @@ export default function FiltersDrawer({ destination: d, apps, open, onClose }: P
             </label>
             <span id={`${id}-spike-hint`} className={own.hint}>
               Compared with each app’s own last weeks, per country and version; once per episode, with the reviews that show it.
+            </span>
+          </fieldset>
+          <fieldset className={own.fieldset}>
+            <legend>Weekly summary</legend>
+            <label>
+              <input type="checkbox" checked={weeklySummaries} onChange={(e) => setWeeklySummaries(e.target.checked)} aria-describedby={`${id}-weekly-hint`} /> Post a
+              summary of each app’s reviews every Monday
+            </label>
+            <span id={`${id}-weekly-hint`} className={own.hint}>
+              The week before: themes with the reviews they cite (written by a language model when this server has one, labelled either way), what changed and
+              each version. {SUMMARIES_PLAN ? `Included from the ${SUMMARIES_PLAN} plan.` : ''}
             </span>
           </fieldset>
           <div className={styles.row}>

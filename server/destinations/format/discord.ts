@@ -5,10 +5,11 @@
  * of them is a 400: title 256, description 4096, ≤25 fields (name 256, value 1024), footer 2048, author 256, and all
  * of them together ≤ 6000.
  */
-import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import { alertView, withCited } from './alertView';
 import { breakMentions, breakPlain, escapeMarkdown, fitRendered, markdownUrl } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
+import { summaryFacts, summaryView } from './summaryView';
 
 export const DISCORD_LIMITS = {
   content: 2000,
@@ -109,6 +110,40 @@ export function formatAlert(input: AlertMessageInput): FormattedMessage {
     color: a.color,
     footer: { text: plain(`${a.appTitle} · ${a.storeName} · ARB spike alert`, DISCORD_LIMITS.footer) },
     fields: fields.slice(0, n),
+  });
+  const embed = withCited(fields.length, embedWith, (e) => discordEmbedLength([e]) <= DISCORD_LIMITS.total);
+  const payload: DiscordPayload = { allowed_mentions: { parse: [] }, embeds: [embed] };
+  return { kind: 'json', body: payload };
+}
+
+/**
+ * A weekly summary: one embed; how it was made, the overview and what changed in the description (bounded under its
+ * 4096), each theme (or quote) a field (≤ 1024, links kept whole), the last ones left out until the 6000 total fits.
+ */
+export function formatSummary(input: SummaryMessageInput): FormattedMessage {
+  const s = summaryView(input);
+  const description = [`*${fit(s.label, 400)}*`, s.overview ? fit(s.overview, 1_200) : null, `**What changed**\n${fit(summaryFacts(s).join('\n'), 2_000)}`]
+    .filter(Boolean)
+    .join('\n\n');
+  const fields: NonNullable<DiscordEmbed['fields']> = s.items.map((item) => {
+    const quotes = item.quotes.map((q) => {
+      const link = q.link ? ` [Open](${markdownUrl(q.link)})` : '';
+      return `${q.stars} “${fit(q.text, 300)}” *${fit(q.why, 100)}*${link}`;
+    });
+    const value = [item.text ? fit(item.text, 1_024 - quotes.join('\n').length - 2) : null, ...quotes].filter(Boolean).join('\n');
+    return {
+      name: plain(item.heading ?? item.quotes[0]?.stars ?? s.itemsHeading, DISCORD_LIMITS.fieldName),
+      value: value.length <= DISCORD_LIMITS.fieldValue ? value || '—' : fit(item.text ?? item.quotes.map((q) => q.text).join(' '), DISCORD_LIMITS.fieldValue) || '—',
+      inline: false,
+    };
+  });
+  const embedWith = (n: number): DiscordEmbed => ({
+    title: plain(s.title, DISCORD_LIMITS.title),
+    ...(s.inboxUrl ? { url: s.inboxUrl } : {}),
+    description,
+    color: s.color,
+    footer: { text: plain(`${s.appTitle} · ${s.storeName} · ARB weekly summary${s.note ? ` · ${s.note}` : ''}`, 1_000) },
+    fields: fields.slice(0, Math.min(n, DISCORD_LIMITS.fields)),
   });
   const embed = withCited(fields.length, embedWith, (e) => discordEmbedLength([e]) <= DISCORD_LIMITS.total);
   const payload: DiscordPayload = { allowed_mentions: { parse: [] }, embeds: [embed] };

@@ -3,8 +3,9 @@
  * HTML-escaped, a plain-text part, and a working one-click unsubscribe: a link in the body plus `List-Unsubscribe` and
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058) headers.
  */
-import type { AlertMessageInput, EmailContext, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, EmailContext, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import { alertView } from './alertView';
+import { summaryFacts, summaryView } from './summaryView';
 import { escapeHtml, headerSafe, safeLink, truncate } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
@@ -150,4 +151,50 @@ ${escapeHtml(r.excerpt)}<br>
 ${cited}
 ${a.inboxUrl ? `<tr><td style="padding-top:16px;"><a href="${escapeHtml(a.inboxUrl)}" style="display:inline-block;background:#1f6feb;color:#ffffff;text-decoration:none;padding:8px 14px;border-radius:6px;font-size:14px;">${escapeHtml(a.inboxLabel)}</a></td></tr>\n` : ''}`;
   return { kind: 'email', subject, text, html: layout(a.summary, content, unsubscribe), headers: unsubscribeHeaders(unsubscribe) };
+}
+
+/**
+ * A weekly summary by e-mail: how it was made, the overview, what changed, the themes (or representative reviews) with
+ * a link to each quoted review; every piece of text HTML-escaped. `ctx.footer` replaces the destination footer for
+ * the reviews-by-e-mail subscribers (it must say why they get it).
+ */
+export function formatSummary(input: SummaryMessageInput, ctx: EmailContext & { footer?: { html: string; text: string[] } }): FormattedMessage {
+  const unsubscribe = unsubscribeLink(ctx);
+  const s = summaryView(input);
+  const subject = truncate(headerSafe(s.title.replace(/^📊 /, '')), EMAIL_LIMITS.subject);
+  const facts = summaryFacts(s);
+  const text = [
+    s.title,
+    s.label,
+    ...(s.overview ? ['', s.overview] : []),
+    '',
+    'What changed:',
+    ...facts.map((l) => `- ${l}`),
+    ...(s.items.length ? ['', `${s.itemsHeading}:`] : []),
+    ...s.items.flatMap((item) => [
+      '',
+      ...(item.heading ? [item.heading] : []),
+      ...(item.text ? [item.text] : []),
+      ...item.quotes.flatMap((q) => [`${q.stars} “${q.text}” (${q.why})`, ...(q.link ? [q.link] : [])]),
+    ]),
+    ...(s.note ? ['', s.note] : []),
+    ...(s.inboxUrl ? ['', `${s.inboxLabel}: ${s.inboxUrl}`] : []),
+    ...(ctx.footer ? ctx.footer.text : ['', '--', `Unsubscribe: ${unsubscribe}`]),
+  ].join('\n');
+  const quoteHtml = (q: (typeof s.items)[number]['quotes'][number]) =>
+    `<div style="padding-top:6px;"><span style="color:#b06000;letter-spacing:1px;">${q.stars}</span> “${escapeHtml(q.text)}” <span style="color:#6b7280;font-size:13px;">${escapeHtml(q.why)}${q.link ? ` · <a href="${escapeHtml(q.link)}" style="color:#1f6feb;">Open</a>` : ''}</span></div>`;
+  const items = s.items
+    .map(
+      (item) => `<tr><td style="padding-top:14px;font-size:14px;line-height:1.5;">${item.heading ? `<strong>${escapeHtml(item.heading)}</strong><br>\n` : ''}${item.text ? `${html(item.text)}\n` : ''}${item.quotes.map(quoteHtml).join('\n')}</td></tr>`,
+    )
+    .join('\n');
+  const content = `<tr><td style="font-size:13px;color:#6b7280;padding-bottom:8px;"><strong>${escapeHtml(s.appTitle)}</strong> · ${escapeHtml(s.storeName)}</td></tr>
+<tr><td style="font-size:20px;font-weight:600;">${escapeHtml(s.title)}</td></tr>
+<tr><td style="font-size:13px;color:#6b7280;font-style:italic;padding-top:4px;">${escapeHtml(s.label)}</td></tr>
+${s.overview ? `<tr><td style="font-size:15px;line-height:1.5;padding-top:12px;">${html(s.overview)}</td></tr>\n` : ''}<tr><td style="font-size:16px;font-weight:600;padding-top:16px;">What changed</td></tr>
+<tr><td style="font-size:14px;line-height:1.6;">${facts.map(escapeHtml).join('<br>\n')}</td></tr>
+${s.items.length ? `<tr><td style="font-size:16px;font-weight:600;padding-top:16px;">${escapeHtml(s.itemsHeading)}</td></tr>\n` : ''}${items}
+${s.note ? `<tr><td style="font-size:13px;color:#6b7280;padding-top:12px;">${escapeHtml(s.note)}</td></tr>\n` : ''}${s.inboxUrl ? `<tr><td style="padding-top:16px;"><a href="${escapeHtml(s.inboxUrl)}" style="display:inline-block;background:#1f6feb;color:#ffffff;text-decoration:none;padding:8px 14px;border-radius:6px;font-size:14px;">${escapeHtml(s.inboxLabel)}</a></td></tr>\n` : ''}`;
+  const page = ctx.footer ? emailLayout(s.summary, content, ctx.footer.html) : layout(s.summary, content, unsubscribe);
+  return { kind: 'email', subject, text, html: page, headers: unsubscribeHeaders(unsubscribe) };
 }

@@ -1,8 +1,8 @@
 /**
- * One entry point for the delivery engine: the right platform's formatter for a review, a welcome or a spike alert.
+ * One entry point for the delivery engine: the right platform's formatter for a review, a welcome, a spike alert or a weekly summary.
  * All formatters are pure (review in, payload out) and never exceed their platform's limits.
  */
-import type { AlertMessageInput, EmailContext, FormattedMessage, Platform, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, EmailContext, FormattedMessage, Platform, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import * as discord from './discord';
 import * as email from './email';
 import * as mattermost from './mattermost';
@@ -14,7 +14,8 @@ import * as webhook from './webhook';
 export type OutgoingMessage =
   | { type: 'review'; input: ReviewMessageInput }
   | { type: 'welcome'; input: WelcomeMessageInput }
-  | { type: 'alert'; input: AlertMessageInput };
+  | { type: 'alert'; input: AlertMessageInput }
+  | { type: 'summary'; input: SummaryMessageInput };
 
 const chat = { slack, msteams, mattermost, discord, webex, webhook } as const;
 
@@ -23,11 +24,13 @@ export function formatFor(platform: Platform, message: OutgoingMessage, emailCon
   if (platform === 'email') {
     if (!emailContext) throw new Error('Formatting an e-mail needs an EmailContext with the unsubscribe URL');
     if (message.type === 'alert') return email.formatAlert(message.input, emailContext);
+    if (message.type === 'summary') return email.formatSummary(message.input, emailContext);
     return message.type === 'review' ? email.formatReview(message.input, emailContext) : email.formatWelcome(message.input, emailContext);
   }
   const formatter = chat[platform];
   if (!formatter) throw new Error(`No formatter for platform ${String(platform)}`);
   if (message.type === 'alert') return formatter.formatAlert(message.input);
+  if (message.type === 'summary') return formatter.formatSummary(message.input);
   return message.type === 'review' ? formatter.formatReview(message.input) : formatter.formatWelcome(message.input);
 }
 

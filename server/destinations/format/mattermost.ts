@@ -5,8 +5,9 @@
  * Markdown-rendered parts gets `<` and `&` as entities, a zero-width space after every '@', and Markdown escaped.
  * author_name, footer, fallback (and the title when it has a title_link) are shown as plain text: mentions broken only. A post holds at most 16,383 characters: the attachment's text fields together stay under that.
  */
-import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
-import { alertView } from './alertView';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
+import { alertView, withCited } from './alertView';
+import { summaryFacts, summaryView } from './summaryView';
 import { breakMentions, breakPlain, escapeMarkdown, fitRendered, markdownUrl } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
 
@@ -115,5 +116,38 @@ export function formatAlert(input: AlertMessageInput): FormattedMessage {
       },
     ],
   };
+  return { kind: 'json', body: payload };
+}
+
+/** A weekly summary: one attachment; how it was made, overview and what changed as text, each theme (or quote) a field. */
+export function formatSummary(input: SummaryMessageInput): FormattedMessage {
+  const s = summaryView(input);
+  const text = [`_${fit(s.label, 500)}_`, s.overview ? fit(s.overview, 2_000) : null, `**What changed**\n${summaryFacts(s).map((l) => fit(l, 500)).join('\n')}`, s.inboxUrl ? `[${s.inboxLabel}](${markdownUrl(s.inboxUrl)})` : null]
+    .filter(Boolean)
+    .join('\n\n');
+  const fields = s.items.map((item) => ({
+    short: false,
+    title: plain(item.heading ?? s.itemsHeading, MATTERMOST_LIMITS.title),
+    value: [
+      item.text ? fit(item.text, MATTERMOST_LIMITS.fieldValue) : null,
+      ...item.quotes.map((q) => `${q.stars} “${fit(q.text, 600)}” _${fit(q.why, 150)}_${q.link ? ` [Open](${markdownUrl(q.link)})` : ''}`),
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  }));
+  const payloadWith = (n: number): MattermostPayload => ({
+    attachments: [
+      {
+        fallback: plain(s.summary, MATTERMOST_LIMITS.fallback),
+        color: hex(s.color),
+        author_name: 'ARB',
+        title: fit(s.title, MATTERMOST_LIMITS.title),
+        text,
+        fields: fields.slice(0, n),
+        footer: plain(`ARB · weekly summary · ${s.storeName}${s.note ? ` · ${s.note}` : ''}`, 1_000),
+      },
+    ],
+  });
+  const payload = withCited(fields.length, payloadWith, (p) => mattermostLength(p) <= MATTERMOST_LIMITS.postChars);
   return { kind: 'json', body: payload };
 }

@@ -3,10 +3,11 @@
  * TextBlocks wrap and render a Markdown subset, so review text is Markdown-escaped; mentions need `<at>` plus
  * entities, so plain text cannot ping. The whole payload is kept under ~20 KB (the documented 28 KB minus headroom).
  */
-import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import { alertView, withCited } from './alertView';
 import { escapeMarkdown, fitRendered, markdownUrl, utf8Length } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
+import { summaryFacts, summaryView } from './summaryView';
 
 export const TEAMS_LIMITS = { payloadBytes: 20_000, title: 500, factValue: 1_000 } as const;
 
@@ -110,5 +111,35 @@ export function formatAlert(input: AlertMessageInput): FormattedMessage {
   ]);
   const actions: OpenUrl[] = a.inboxUrl ? [{ type: 'Action.OpenUrl', title: a.inboxLabel, url: a.inboxUrl }] : [];
   const payload = withCited(a.cited.length, (n) => envelope({ body: [...head, ...cited.slice(0, 2 * n)], actions }), (p) => payloadBytes(p) <= TEAMS_LIMITS.payloadBytes);
+  return { kind: 'json', body: payload };
+}
+
+/** A weekly summary: title, how it was made, overview, what changed, then the themes (or quotes) while the card fits. */
+export function formatSummary(input: SummaryMessageInput): FormattedMessage {
+  const s = summaryView(input);
+  const head: TextBlock[] = [
+    textBlock(`${fit(s.appTitle, 200)} · ${s.storeName}`, { size: 'Small', isSubtle: true }),
+    textBlock(fit(s.title, TEAMS_LIMITS.title), { size: 'Medium', weight: 'Bolder' }),
+    textBlock(`_${fit(s.label, 500)}_`, { size: 'Small', isSubtle: true }),
+    ...(s.overview ? [textBlock(fit(s.overview, 2_000), { spacing: 'Medium' })] : []),
+    textBlock('**What changed**', { spacing: 'Medium' }),
+    textBlock(summaryFacts(s).map((line) => fit(line, 500)).join('\n\n')),
+    ...(s.items.length ? [textBlock(`**${s.itemsHeading}**`, { spacing: 'Medium' })] : []),
+  ];
+  const items = s.items.map((item) =>
+    textBlock(
+      [
+        item.heading ? `**${fit(item.heading, 300)}**` : null,
+        item.text ? fit(item.text, 1_000) : null,
+        ...item.quotes.map((q) => `${q.stars} “${fit(q.text, 600)}” _${fit(q.why, 150)}_${q.link ? ` [Open](${markdownUrl(q.link)})` : ''}`),
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      { spacing: 'Medium' },
+    ),
+  );
+  const tail = s.note ? [textBlock(`_${fit(s.note, 600)}_`, { size: 'Small', isSubtle: true })] : [];
+  const actions: OpenUrl[] = s.inboxUrl ? [{ type: 'Action.OpenUrl', title: s.inboxLabel, url: s.inboxUrl }] : [];
+  const payload = withCited(items.length, (n) => envelope({ body: [...head, ...items.slice(0, n), ...tail], actions }), (p) => payloadBytes(p) <= TEAMS_LIMITS.payloadBytes);
   return { kind: 'json', body: payload };
 }

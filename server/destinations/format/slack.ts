@@ -3,10 +3,11 @@
  * body (≤3000, verbatim: no auto-linking of review text) · section fields (≤10, each ≤2000) · context with the link.
  * Review text goes through escapeSlack: & < > escaped (kills <!channel>, <@U…>, <url|text>), formatting neutralised.
  */
-import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import { alertView } from './alertView';
 import { escapeSlack, escapeSlackControl, fitRendered, singleLine, truncate } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
+import { summaryFacts, summaryView, type SummaryItem } from './summaryView';
 
 export const SLACK_LIMITS = { header: 150, sectionText: 3000, fields: 10, fieldText: 2000, contextText: 3000, blocks: 50, fallbackText: 3000 } as const;
 
@@ -106,5 +107,31 @@ export function formatAlert(input: AlertMessageInput): FormattedMessage {
   const context = [a.inboxUrl ? slackLink(a.inboxUrl, a.inboxLabel) : null, escapeSlack(a.storeName)].filter(Boolean);
   blocks.push({ type: 'context', elements: [mrkdwn(context.join(' · '))] });
   const payload: SlackPayload = { text: fit(a.summary, 300), blocks, unfurl_links: false, unfurl_media: false };
+  return { kind: 'json', body: payload };
+}
+
+/** One theme (or representative review) as a section: bounded pieces, so it stays under a section's 3000 characters. */
+function summaryItemText(item: SummaryItem): string {
+  const lines: string[] = [];
+  if (item.heading) lines.push(`*${fit(item.heading, 300)}*`);
+  if (item.text) lines.push(fit(item.text, 900));
+  for (const q of item.quotes) lines.push(`> ${q.stars} “${fit(q.text, 400)}” _${fit(q.why, 120)}_${q.link ? ` · ${slackLink(q.link, 'Open')}` : ''}`);
+  return lines.join('\n');
+}
+
+/** A weekly summary: header, how it was made, the overview, what changed, the themes (or quotes) with their links. */
+export function formatSummary(input: SummaryMessageInput): FormattedMessage {
+  const s = summaryView(input);
+  const blocks: SlackBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: truncate(s.title, SLACK_LIMITS.header), emoji: true } },
+    { type: 'context', elements: [mrkdwn(`_${fit(s.label, 500)}_`)] },
+  ];
+  if (s.overview) blocks.push({ type: 'section', text: mrkdwn(fit(s.overview, SLACK_LIMITS.sectionText)) });
+  blocks.push({ type: 'section', text: mrkdwn(`*What changed*\n${fit(summaryFacts(s).join('\n'), SLACK_LIMITS.sectionText - 20)}`) });
+  if (s.items.length) blocks.push({ type: 'section', text: mrkdwn(`*${s.itemsHeading}*`) });
+  for (const item of s.items) blocks.push({ type: 'section', text: mrkdwn(summaryItemText(item)) });
+  const context = [s.note ? fit(s.note, 600) : null, s.inboxUrl ? slackLink(s.inboxUrl, s.inboxLabel) : null, escapeSlack(s.storeName)].filter(Boolean);
+  blocks.push({ type: 'context', elements: [mrkdwn(context.join(' · '))] });
+  const payload: SlackPayload = { text: fit(s.summary, 300), blocks: blocks.slice(0, SLACK_LIMITS.blocks), unfurl_links: false, unfurl_media: false };
   return { kind: 'json', body: payload };
 }

@@ -3,10 +3,11 @@
  * (with `&` and `>`) becomes an HTML entity — a backslash would not be enough where the client skips Markdown —
  * Markdown is backslash-escaped and '@' broken. The Messages API caps a message at 7439 bytes; ARB stays under 7000.
  */
-import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import { alertView, withCited } from './alertView';
 import { breakMentions, escapeMarkdown, fitRendered, markdownUrl, utf8Length } from './text';
 import { reviewFacts, reviewView, welcomeView } from './view';
+import { summaryFacts, summaryView } from './summaryView';
 
 export const WEBEX_LIMITS = { markdownBytes: 7_000, title: 300, factValue: 300 } as const;
 
@@ -70,5 +71,30 @@ export function formatAlert(input: AlertMessageInput): FormattedMessage {
       .join('\n\n');
   const markdown = withCited(cited.length, (n) => assemble(cited.slice(0, n)), (m) => utf8Length(m) <= WEBEX_LIMITS.markdownBytes);
   const payload: WebexPayload = { markdown };
+  return { kind: 'json', body: payload };
+}
+
+/** A weekly summary in Markdown, under the byte cap: the fixed parts have byte budgets, the themes (or quotes) the rest. */
+export function formatSummary(input: SummaryMessageInput): FormattedMessage {
+  const s = summaryView(input);
+  const head = [
+    `**${fitBytes(s.title, 400)}**`,
+    `_${fitBytes(s.label, 500)}_`,
+    s.overview ? fitBytes(s.overview, 1_500) : null,
+    `**What changed**  \n${fitBytes(summaryFacts(s).join('\n'), 2_500).replace(/\n/g, '  \n')}`,
+    s.items.length ? `**${s.itemsHeading}**` : null,
+  ];
+  const items = s.items.map((item) =>
+    [
+      item.heading ? `**${fitBytes(item.heading, 300)}**` : null,
+      item.text ? fitBytes(item.text, 800) : null,
+      ...item.quotes.map((q) => `${q.stars} “${fitBytes(q.text, 500)}” _${fitBytes(q.why, 150)}_${q.link ? ` · [Open](${markdownUrl(q.link)})` : ''}`),
+    ]
+      .filter(Boolean)
+      .join('  \n'),
+  );
+  const tail = [s.note ? `_${fitBytes(s.note, 400)}_` : null, s.inboxUrl ? `[${fit(s.inboxLabel, 100)}](${markdownUrl(s.inboxUrl)})` : null];
+  const assemble = (n: number) => [...head, ...items.slice(0, n), ...tail].filter((part): part is string => part != null).join('\n\n');
+  const payload: WebexPayload = { markdown: withCited(items.length, assemble, (m) => utf8Length(m) <= WEBEX_LIMITS.markdownBytes) };
   return { kind: 'json', body: payload };
 }

@@ -2,11 +2,12 @@
  * Signed webhooks (any HTTPS endpoint: n8n, Zapier, Make, a customer's own service): the review as JSON in the public
  * API's review shape (GET v1/apps/{appKey}/reviews), wrapped in the Standard Webhooks envelope
  * `{ type, timestamp, data }`. Types: `review.created`, `review.updated`, `review.test` (the dashboard's test message,
- * which is no stored review: its `id` is null) and `destination.connected` (the welcome, before the recent reviews).
+ * which is no stored review: its `id` is null), `destination.connected` (the welcome, before the recent reviews),
+ * `alert.spike` (a spike alert) and `summary.weekly` (an app's weekly summary).
  * No length limits: the receiver is a program, not a chat. The body only depends on the message, so a retry sends the
  * same bytes (signed again with the time of the retry).
  */
-import type { AlertMessageInput, AppInfo, FormattedMessage, ReviewMessageInput, WelcomeMessageInput } from '../types';
+import type { AlertMessageInput, AppInfo, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -110,6 +111,36 @@ export function formatAlert(input: AlertMessageInput): FormattedMessage {
         signals: input.signals,
         concentration: input.concentration,
         cited_review_ids: input.cited.map((r) => r.reviewId),
+        inbox_url: input.inboxUrl,
+      },
+    },
+  };
+}
+
+/**
+ * `summary.weekly`: the week's summary as stored — how it was made, the model's themes with the review ids it cites
+ * (checked), or the extractive quotes, and the server's figures as numbers. `timestamp` is the end of the week.
+ */
+export function formatSummary(input: SummaryMessageInput): FormattedMessage {
+  const quote = (q: SummaryMessageInput['quotes'][number]) => ({ review_id: q.reviewId, rating: q.rating, text: q.text, why: q.why });
+  return {
+    kind: 'json',
+    body: {
+      type: 'summary.weekly',
+      timestamp: new Date(new Date(`${input.to}T00:00:00Z`).getTime() + 86_400_000).toISOString(),
+      data: {
+        id: input.summaryId,
+        ...appFields(input.app),
+        week: { from: input.from, to: input.to },
+        method: input.method,
+        label: input.method === 'llm' ? 'AI summary' : 'extractive summary',
+        read: input.read,
+        overview: input.overview,
+        changes: input.changes,
+        themes: input.themes.map((t) => ({ title: t.title, summary: t.summary, reviews: t.reviews, review_ids: t.review_ids, quotes: t.quotes.map(quote) })),
+        quotes: input.quotes.map(quote),
+        figures: input.figures,
+        note: input.note,
         inbox_url: input.inboxUrl,
       },
     },
