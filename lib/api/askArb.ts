@@ -56,7 +56,8 @@ export async function streamAskArb(request: Omit<AskChatRequest, 'stream'>, opti
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let res: Response;
   try {
-    res = await fetch(`${apiBase()}${CHAT_PATH}`, {
+    // The HTTP client's base (NEXT_PUBLIC_API_BASE), so both calls of the chat go to the same API.
+    res = await fetch(`${api.defaults.baseURL ?? apiBase()}${CHAT_PATH}`, {
       method: 'POST',
       headers,
       credentials: 'include',
