@@ -25,6 +25,8 @@ export type LlmReply = {
   toolCalls?: FakeToolCall[];
   /** Milliseconds between the role chunk and the first token; keep-alive comments are sent meanwhile. */
   firstTokenDelayMs?: number;
+  /** Milliseconds between tokens (default none): an answer a browser visibly sees grow. */
+  tokenDelayMs?: number;
   /** Bytes per write (default 37: every event, some 200 bytes, arrives in pieces). */
   sliceBytes?: number;
   /** After the text, fail mid-stream in one of the shapes servers use, then close. */
@@ -99,6 +101,7 @@ async function stream(res: http.ServerResponse, body: ChatBody, r: LlmReply, id:
     await writeSliced(res, chunk([choice({ content: piece })]), slice);
     // A comment in the middle of an answer, as keep-alives arrive whenever the server likes.
     if (i === 0) await writeSliced(res, ': keep-alive\n\n', slice);
+    if (r.tokenDelayMs) await sleep(r.tokenDelayMs);
   }
   if (r.midStreamError === 'openai') {
     await writeSliced(res, `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } })}\n\n`, slice);
