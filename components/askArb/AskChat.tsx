@@ -39,7 +39,6 @@ function Answer({ turn, onCite, onRetry, refusalHelp }: { turn: Turn; onCite: (c
       ) : turn.state === 'streaming' ? (
         <p className={styles.waiting}>Looking through the reviews…</p>
       ) : null}
-      {turn.method === 'computed' ? <p className={styles.note}>Computed from the stored reviews, without a language model.</p> : null}
       {cited.length ? (
         <ul className={styles.sources} aria-label="Reviews cited">
           {cited.map((c) => (
