@@ -20,12 +20,19 @@ export default function AskArbSection() {
   const [load, setLoad] = useState<false | 'seen' | 'started'>(false);
 
   useEffect(() => {
-    if (readStoredChat(VISITOR_CHAT_KEY)?.chatId) return setLoad('seen');
+    const restore = !!readStoredChat(VISITOR_CHAT_KEY)?.chatId;
     const el = slot.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return setLoad('seen');
-    const seen = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setLoad((l) => l || 'seen');
-    }, { rootMargin: '100px' });
+    if (!el || typeof IntersectionObserver === 'undefined') {
+      const now = setTimeout(() => setLoad((l) => l || 'seen'));
+      return () => clearTimeout(now);
+    }
+    // The observer reports once right away (in view or not), then on every change.
+    const seen = new IntersectionObserver(
+      (entries) => {
+        if (restore || entries.some((e) => e.isIntersecting)) setLoad((l) => l || 'seen');
+      },
+      { rootMargin: '100px' },
+    );
     seen.observe(el);
     return () => seen.disconnect();
   }, []);

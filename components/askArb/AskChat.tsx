@@ -74,9 +74,9 @@ function Answer({ turn, onCite, onRetry, refusalHelp }: { turn: Turn; onCite: (c
 }
 
 /** What the status line says: one message while answering, the whole answer once, nothing for older turns. */
-function announcement(turns: Turn[], asked: Set<string>): string {
+function announcement(turns: Turn[]): string {
   const last = turns[turns.length - 1];
-  if (!last || last.role !== 'assistant' || !asked.has(last.key)) return '';
+  if (!last || last.role !== 'assistant' || !last.live) return '';
   if (last.state === 'streaming') return 'Ask ARB is answering…';
   if (last.state === 'stopped') return 'Answer stopped.';
   if (last.state === 'done') return `Ask ARB answered: ${last.content}`;
@@ -90,11 +90,7 @@ export default function AskChat({ tone, storageKey, app, getToken, blocked, refu
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   const hintId = useId();
-  const asked = useRef(new Set<string>());
-  const answerKeys = chat.turns.filter((t) => t.role === 'assistant').map((t) => t.key);
-  // Turns answered in this visit (not restored ones) are the only ones the status line reads out.
-  if (chat.busy) asked.current.add(answerKeys[answerKeys.length - 1]);
-  const status = announcement(chat.turns, asked.current);
+  const status = announcement(chat.turns);
   useEffect(() => {
     if (focusQuestion) inputRef.current?.focus();
   }, [focusQuestion]);

@@ -22,6 +22,8 @@ export type Turn = {
   method?: AskMessage['method'];
   state: TurnState;
   error?: TurnError;
+  /** Asked in this visit (not restored): the only answers the status line reads out. */
+  live?: boolean;
 };
 
 export type AskChatOptions = {
@@ -103,7 +105,7 @@ export function useAskChat({ storageKey, app, getToken }: AskChatOptions) {
       setTurns((list) => [
         ...list,
         { key: localKey(), role: 'user', content: text, citations: [], state: 'done' },
-        { key: answerKey, role: 'assistant', content: '', citations: [], state: 'streaming' },
+        { key: answerKey, role: 'assistant', content: '', citations: [], state: 'streaming', live: true },
       ]);
       let ended = false;
       try {
@@ -128,7 +130,7 @@ export function useAskChat({ storageKey, app, getToken }: AskChatOptions) {
                 update(answerKey, (t) => ({ ...t, citations: [...t.citations.filter((x) => x.n !== c.n), c] }));
               } else if (e.event === 'done') {
                 ended = true;
-                update(answerKey, () => ({ ...turnOf(e.data.message), key: answerKey }));
+                update(answerKey, () => ({ ...turnOf(e.data.message), key: answerKey, live: true }));
               } else if (e.event === 'error') {
                 ended = true;
                 update(answerKey, (t) => ({ ...t, state: 'error', error: e.data }));
