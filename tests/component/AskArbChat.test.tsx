@@ -81,6 +81,8 @@ function deferred() {
 }
 
 const bodies = (fake: ApiFake) => fake.requests.filter(notPreflight).filter((r: RecordedRequest) => r.path === CHAT).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+/** Streams arrive in 7-byte slices: on a busy machine an answer takes longer than Testing Library's 1 s default. */
+const SLOW = { timeout: 8000 };
 const statusLine = () => screen.getAllByRole('status').find((el) => el.getAttribute('aria-atomic') === 'true')!;
 
 let fake: ApiFake | undefined;
@@ -102,16 +104,16 @@ describe('Ask ARB chat (visitor)', () => {
     await user.type(screen.getByLabelText('Your question'), 'Why do people complain about login?{Enter}');
 
     // Part of the answer is on screen before it is done; the status line does not repeat the tokens.
-    expect(await screen.findByText(/Two reviews say the/)).toBeInTheDocument();
+    expect(await screen.findByText(/Two reviews say the/, undefined, SLOW)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Review 1/ })).toBeNull();
     expect(statusLine().textContent).toBe('Ask ARB is answering…');
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
     expect(screen.getByRole('list', { name: 'Conversation' })).toHaveAttribute('aria-busy', 'true');
 
     act(() => gate.resolve());
-    const cite = await screen.findByRole('button', { name: 'Review 1: 1 star by Mia' });
+    const cite = await screen.findByRole('button', { name: 'Review 1: 1 star by Mia' }, SLOW);
     expect(screen.getByText(/crashes at login — both since 2.3/)).toBeInTheDocument();
-    await waitFor(() => expect(statusLine().textContent).toBe(`Ask ARB answered: ${ANSWER}`));
+    await waitFor(() => expect(statusLine().textContent).toBe(`Ask ARB answered: ${ANSWER}`), SLOW);
     expect(JSON.parse(sessionStorage.getItem(VISITOR_CHAT_KEY)!)).toEqual({ chatId: 'chat_abc', app: APP });
 
     await user.click(cite);
@@ -126,7 +128,7 @@ describe('Ask ARB chat (visitor)', () => {
     expect(cite).toHaveFocus();
 
     await user.type(screen.getByLabelText('Ask a follow-up question'), 'and in Germany?{Enter}');
-    expect(await screen.findByText(/In Germany: one/)).toBeInTheDocument();
+    expect(await screen.findByText(/In Germany: one/, undefined, SLOW)).toBeInTheDocument();
     const [first, second] = bodies(fake);
     expect(first).toEqual({ messages: [{ role: 'user', content: 'Why do people complain about login?' }], app_id: APP.id, app_store: APP.store, stream: true });
     expect(second).toEqual({
@@ -153,10 +155,10 @@ describe('Ask ARB chat (visitor)', () => {
     ]);
     const { user } = render(<AskChat tone="dark" storageKey={VISITOR_CHAT_KEY} app={APP} />);
     await user.type(screen.getByLabelText('Your question'), 'What is wrong?{Enter}');
-    expect(await screen.findByText(/Looking at the 1-star reviews/)).toBeInTheDocument();
+    expect(await screen.findByText(/Looking at the 1-star reviews/, undefined, SLOW)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     await closed.promise; // the server saw the request end
-    expect(await screen.findByText(/Stopped\./)).toBeInTheDocument();
+    expect(await screen.findByText(/Stopped\./, undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByText(/Looking at the 1-star reviews/)).toBeInTheDocument();
     expect(screen.getByLabelText('Ask a follow-up question')).toHaveFocus();
     expect(statusLine().textContent).toBe('Answer stopped.');
@@ -174,10 +176,10 @@ describe('Ask ARB chat (visitor)', () => {
     ]);
     const { user } = render(<AskChat tone="dark" storageKey={VISITOR_CHAT_KEY} app={APP} />);
     await user.type(screen.getByLabelText('Your question'), 'How many crashes?{Enter}');
-    expect(await screen.findByRole('alert')).toHaveTextContent('The language model is not answering. Please try again in a few minutes.');
+    expect(await screen.findByRole('alert', undefined, SLOW)).toHaveTextContent('The language model is not answering. Please try again in a few minutes.');
     expect(screen.getByText(/Half an/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Ask again' }));
-    expect(await screen.findByRole('button', { name: 'Review 1: 1 star by Mia' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Review 1: 1 star by Mia' }, SLOW)).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getAllByText('How many crashes?')).toHaveLength(1);
     expect(bodies(fake)[1]).toMatchObject({ messages: [{ role: 'user', content: 'How many crashes?' }], chat_id: 'chat_e' });
@@ -189,7 +191,7 @@ describe('Ask ARB chat (visitor)', () => {
     const { user } = render(<VisitorChat />);
     expect(screen.getByText('Lantern')).toBeInTheDocument(); // the app this tab chose
     await user.type(screen.getByLabelText('Your question'), 'How many reviews?{Enter}');
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', undefined, SLOW);
     expect(alert).toHaveTextContent('You have asked 10 questions today from this network. Ask again tomorrow.');
     expect(within(alert).getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login?redirect_to=/dashboard/ask');
     expect(within(alert).queryByRole('button', { name: 'Ask again' })).toBeNull();
@@ -215,12 +217,12 @@ describe('Ask ARB chat (visitor)', () => {
     };
     fake = await startApiFake([route('GET', `${CHAT}/chat_r`, ok(history)), route('POST', CHAT, streamedAnswer('chat_r', 'Since version 2.3 [1].', [citation(1)]))]);
     const { user } = render(<VisitorChat />);
-    expect(await screen.findByText('What about login?')).toBeInTheDocument();
+    expect(await screen.findByText('What about login?', undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Review 1: 1 star by Mia' })).toBeInTheDocument();
     expect(screen.getByText(/Asking about/)).toHaveTextContent('Asking about Lantern (App Store)');
     expect(statusLine().textContent).toBe(''); // a restored answer is not read out again
     await user.type(screen.getByLabelText('Ask a follow-up question'), 'Since when?{Enter}');
-    expect(await screen.findByText(/Since version 2.3/)).toBeInTheDocument();
+    expect(await screen.findByText(/Since version 2.3/, undefined, SLOW)).toBeInTheDocument();
     expect(bodies(fake)[0]).toMatchObject({ chat_id: 'chat_r', messages: [{ role: 'user' }, { role: 'assistant', content: 'Login fails for some [1].' }, { role: 'user', content: 'Since when?' }] });
   });
 
@@ -228,9 +230,9 @@ describe('Ask ARB chat (visitor)', () => {
     sessionStorage.setItem(VISITOR_CHAT_KEY, JSON.stringify({ chatId: 'chat_gone', app: APP }));
     fake = await startApiFake([route('GET', `${CHAT}/chat_gone`, fail(404, 'not_found', 'No such chat.')), route('POST', CHAT, streamedAnswer('chat_new', 'Fine [1].', [citation(1)]))]);
     const { user } = render(<VisitorChat />);
-    expect(await screen.findByText(/could not be loaded/)).toBeInTheDocument();
+    expect(await screen.findByText(/could not be loaded/, undefined, SLOW)).toBeInTheDocument();
     await user.type(screen.getByLabelText('Your question'), 'Anything?{Enter}');
-    expect(await screen.findByText(/Fine/)).toBeInTheDocument();
+    expect(await screen.findByText(/Fine/, undefined, SLOW)).toBeInTheDocument();
     expect(bodies(fake)[0]).not.toHaveProperty('chat_id');
   });
 });
@@ -246,9 +248,9 @@ describe('Ask ARB chat (dashboard)', () => {
       route('POST', CHAT, fail(402, 'plan_limit', 'Your Free plan includes 20 Ask ARB questions a month. Upgrade to Startup for 200.')),
     ]);
     const { user } = render(<OrgChat />);
-    expect(await screen.findByText(/stored reviews of Lantern \(App Store\)/)).toBeInTheDocument();
+    expect(await screen.findByText(/stored reviews of Lantern \(App Store\)/, undefined, SLOW)).toBeInTheDocument();
     await user.type(screen.getByLabelText('Your question'), 'How many 1-star reviews last week?{Enter}');
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', undefined, SLOW);
     expect(alert).toHaveTextContent('Your Free plan includes 20 Ask ARB questions a month. Upgrade to Startup for 200.');
     expect(within(alert).getByRole('link', { name: 'See plans in Billing' })).toHaveAttribute('href', '/dashboard/billing');
     const asked = api.fake!.requests.filter(notPreflight).find((r) => r.path === CHAT)!;
