@@ -12,9 +12,20 @@
  *    whitespace), so a link split across pieces is seen whole.
  */
 import { env } from '../env';
-import type { AskCitation, AskReview } from './types';
+import type { AskCitation, AskMethod, AskRole } from '../../shared/askArb';
+import type { AskReview, AskScope, ParsedQuestion } from './types';
 
+/** Where an answer goes as it is made: the stream's events, or a collector for the JSON answer. */
 export type AnswerOutput = { text(text: string): void; citation(citation: AskCitation): void };
+
+/** An earlier turn of the conversation, as the model reads it. */
+export type Turn = { role: AskRole; content: string };
+
+/** What an answerer (the model's tool loop, or the computed answers) is given. */
+export type AnswerInput = { scope: AskScope; question: string; parsed: ParsedQuestion; history: Turn[] };
+
+/** An answer as shown and stored. */
+export type Answer = { content: string; citations: AskCitation[]; method: AskMethod };
 
 /** Hosts an answer may link to: the stores' review pages and this site. */
 function allowedHosts(): Set<string> {
@@ -51,9 +62,13 @@ function hostOf(link: string): string | null {
   }
 }
 
-/** `text` with every link not to an allowed host, and every e-mail address, removed. Pure; for whole words. */
-export function guardText(text: string, hosts = allowedHosts()): string {
+/**
+ * `text` with every link not to an allowed host, and every e-mail address, removed. Pure; for whole words. `names`:
+ * the apps' own names, kept when one looks like a domain ("Booking.com").
+ */
+export function guardText(text: string, hosts = allowedHosts(), names: string[] = []): string {
   return text.replace(LINK, (link) => {
+    if (names.some((n) => n.toLowerCase().includes(link.toLowerCase()))) return link;
     const host = hostOf(link.replace(/[.,;:!?]+$/, ''));
     return host && hosts.has(host) ? link : REMOVED;
   });
@@ -76,10 +91,11 @@ export class AnswerText {
   private words = '';
   private readonly hosts = allowedHosts();
 
-  /** `citable`: the reviews the tools returned so far for this answer (grows as tools run). */
+  /** `citable`: the reviews the tools returned so far for this answer (grows as tools run); `names`: the apps' names. */
   constructor(
     private readonly citable: ReadonlyMap<string, AskReview>,
     private readonly out: AnswerOutput,
+    private readonly names: string[] = [],
   ) {}
 
   push(piece: string): void {
@@ -151,7 +167,7 @@ export class AnswerText {
       upTo = m ? m.index + 1 : 0;
     }
     if (upTo === 0) return;
-    const text = guardText(this.words.slice(0, upTo), this.hosts);
+    const text = guardText(this.words.slice(0, upTo), this.hosts, this.names);
     this.words = this.words.slice(upTo);
     if (!text) return;
     this.shown += text;

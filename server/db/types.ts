@@ -561,6 +561,9 @@ export interface AskArbChatsTable {
   app_key: string | null;
   /** The last question's filters (AskFilters), inherited by a follow-up. */
   filters: ColumnType<unknown, string | undefined, string>;
+  /** The last question's intent (AskIntent) and topic, for a follow-up such as "and in Germany?". */
+  intent: string | null;
+  topic: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }

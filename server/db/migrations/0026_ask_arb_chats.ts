@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Ask ARB conversations (POST/GET v1/public/ask-arb/chat). A visitor's chat has no organisation and is read by its id
 // alone (random, unguessable); an organisation's chat only by its members. `app_key` is the app a visitor's chat is
-// about; `filters` the last question's filters, which a follow-up inherits. Messages keep the answer as shown, with the
+// about; `filters`, `intent` and `topic`: the last question's, which a follow-up inherits. Messages keep the answer as shown, with the
 // reviews it cites (`citations`, each a review's fields and its number) and how it was made (`method`).
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -11,6 +11,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('org_id', 'text', (c) => c.references('orgs.id').onDelete('cascade'))
     .addColumn('app_key', 'text', (c) => c.references('apps.key').onDelete('cascade'))
     .addColumn('filters', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+    .addColumn('intent', 'text')
+    .addColumn('topic', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
