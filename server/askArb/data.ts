@@ -148,3 +148,11 @@ export async function reviewsByIds(appKeys: string[], ids: string[], db?: DB): P
      where r.id = any(${numeric}::bigint[]) and r.app_key = any(${appKeys}::text[])`.execute(db ?? (await getDb()));
   return r.rows;
 }
+
+/** The apps of organisation `orgId` (a signed-in user's scope), titles included. */
+export async function orgScopeApps(orgId: string, db?: DB): Promise<Array<{ store: string; app_id: string; title: string }>> {
+  const r = await sql<{ store: string; app_id: string; title: string }>`
+    select a.store, a.app_id, a.title from org_apps oa join apps a on a.key = oa.app_key
+     where oa.org_id = ${orgId} order by a.title, a.key`.execute(db ?? (await getDb()));
+  return r.rows;
+}

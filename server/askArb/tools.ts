@@ -12,15 +12,14 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../ai/llm/client';
 import { log } from '../log';
-import { appKey } from '../monitor/apps';
-import { storeUrlOf } from '../monitor/apps';
+import { appKey, storeUrlOf } from '../monitor/apps';
 import { countTerms, compareTerms, type TermCounts } from '../insights/terms';
 import { clauses } from '../insights/tokens';
 import { stopWordsFor } from '../insights/stopwords';
 import { dayOf, type StatsInterval } from '../stats/buckets';
 import { shapeStats } from '../stats/appStats';
 import type { StatsGroupRow } from '../stats/data';
-import { askGroups, countMatches, newestReviews, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
+import { askGroups, countMatches, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
 import type { AskReview, AskScope, AskStore, AskToolResult } from './types';
 
 const DAY_MS = 86_400_000;
@@ -356,4 +355,10 @@ export async function runAskTool(name: string, argsJson: string, scope: AskScope
 export async function scopedReviews(scope: AskScope, ids: string[]): Promise<AskReview[]> {
   const keys = scope.apps.map((a) => appKey({ store: a.appStore, appId: a.appId }));
   return (await reviewsByIds(keys, ids)).map(askReview);
+}
+
+/** A signed-in user's scope: every app of the organisation. */
+export async function orgScope(orgId: string): Promise<AskScope> {
+  const apps = await orgScopeApps(orgId);
+  return { orgId, apps: apps.map((a) => ({ appStore: a.store as AskStore, appId: a.app_id, title: a.title })) };
 }
