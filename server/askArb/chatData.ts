@@ -62,18 +62,6 @@ export async function appendMessages(chatId: string, messages: NewMessage[], rea
   });
 }
 
-/** The organisation's apps as the tools' scope (all of them: reviews of an app paused by the plan are still theirs). */
-export async function orgScopeApps(orgId: string, db?: DB): Promise<AskScope['apps']> {
-  const rows = await (await dbOf(db))
-    .selectFrom('org_apps')
-    .innerJoin('apps', 'apps.key', 'org_apps.app_key')
-    .select(['apps.store', 'apps.app_id', 'apps.title'])
-    .where('org_apps.org_id', '=', orgId)
-    .orderBy('apps.title')
-    .execute();
-  return rows.map((r) => ({ appStore: r.store as AskStore, appId: r.app_id, title: r.title }));
-}
-
 /** A stored app's title (a visitor's chat names its app by key). */
 export async function appByKey(appKey: string, db?: DB): Promise<AskScope['apps'][number] | undefined> {
   const row = await (await dbOf(db)).selectFrom('apps').select(['store', 'app_id', 'title']).where('key', '=', appKey).executeTakeFirst();

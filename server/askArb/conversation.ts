@@ -21,7 +21,8 @@ import { llmConfig } from '../ai/llm/config';
 import { log } from '../log';
 import type { AskMessage, AskRole } from '../../shared/askArb';
 import { countOrgQuestion, countVisitorQuestion } from './allowance';
-import { appByKey, appendMessages, chatMessages, createChat, getChat, orgScopeApps, type ChatRow } from './chatData';
+import { appByKey, appendMessages, chatMessages, createChat, getChat, type ChatRow } from './chatData';
+import { orgScope as orgApps } from './tools';
 import { parseQuestion } from './question';
 import { llmAnswer } from './chat';
 import { computedAnswer } from './computed';
@@ -63,7 +64,7 @@ const HISTORY_TURNS = 10;
 const sameApp = (a: { appStore: string; appId: string }, b: { appStore: string; appId: string }) => a.appStore === b.appStore && a.appId === b.appId;
 
 async function orgScope(orgId: string, app: AskInput['app']): Promise<AskScope> {
-  const apps = await orgScopeApps(orgId);
+  const { apps } = await orgApps(orgId);
   if (app) {
     const own = apps.find((a) => sameApp(a, app));
     if (!own) throw notFound(`${app.appId} is not one of your organisation's apps. Add it in the dashboard first.`);
