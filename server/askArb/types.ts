@@ -30,7 +30,10 @@ export type AskFilters = {
 
 export type AskIntent = 'count' | 'average' | 'distribution' | 'trend' | 'reviews_about' | 'top_complaints' | 'other';
 
-export type ParsedQuestion = { filters: AskFilters; intent: AskIntent; topic?: string };
+/** How a figure is split, when the question asks for it ("by version", "per week"); optional, additive to the agreed shape. */
+export type AskBreakdown = 'rating' | 'version' | 'country' | 'day' | 'week';
+
+export type ParsedQuestion = { filters: AskFilters; intent: AskIntent; topic?: string; breakdown?: AskBreakdown };
 
 export type ParseQuestionOptions = { scope: AskScope; now: Date; previous?: AskFilters };
 

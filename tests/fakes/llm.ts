@@ -52,6 +52,10 @@ export type FakeLlm = FakeServer & {
   respondWith(fn: (body: ChatBody) => LlmReply): void;
   /** The chat requests received, parsed. */
   chatBodies(): ChatBody[];
+  /** Streams the client closed before the fake had finished writing them (a caller that stopped the answer). */
+  abandoned(): number;
+  /** When each answer's first content token was written (ms, performance.now()), in the order answers began. */
+  firstTokenTimes(): number[];
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,7 +83,7 @@ async function writeSliced(res: http.ServerResponse, text: string, sliceBytes: n
   }
 }
 
-async function stream(res: http.ServerResponse, body: ChatBody, r: LlmReply, id: string) {
+async function stream(res: http.ServerResponse, body: ChatBody, r: LlmReply, id: string, onFirstToken: () => void = () => {}) {
   res.socket?.setNoDelay(true);
   res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   const slice = r.sliceBytes ?? 37;
@@ -98,6 +102,7 @@ async function stream(res: http.ServerResponse, body: ChatBody, r: LlmReply, id:
   }
   const pieces = tokens(r.text ?? '');
   for (const [i, piece] of pieces.entries()) {
+    if (i === 0) onFirstToken();
     await writeSliced(res, chunk([choice({ content: piece })]), slice);
     // A comment in the middle of an answer, as keep-alives arrive whenever the server likes.
     if (i === 0) await writeSliced(res, ': keep-alive\n\n', slice);
@@ -139,6 +144,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   const queue: LlmReply[] = [];
   let responder: (body: ChatBody) => LlmReply = () => ({ text: 'OK' });
   let count = 0;
+  let abandoned = 0;
+  const firstTokens: number[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = await startFakeServer([
     async (req: RecordedRequest, res) => {
@@ -167,7 +174,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         json(res, r.status, { error: { message: r.status === 429 ? 'Rate limit reached for requests' : 'The server had an error', type: r.status === 429 ? 'requests' : 'server_error' } }, headers);
         return true;
       }
-      await stream(res, body, r, `chatcmpl-fake${++count}`);
+      res.on('close', () => {
+        if (!res.writableEnded) abandoned++;
+      });
+      const slot = firstTokens.push(NaN) - 1;
+      await stream(res, body, r, `chatcmpl-fake${++count}`, () => {
+        firstTokens[slot] = performance.now();
+      });
       return true;
     },
   ]);
@@ -179,6 +192,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       responder = fn;
     },
     chatBodies: () => server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body) as ChatBody),
+    abandoned: () => abandoned,
+    firstTokenTimes: () => [...firstTokens],
     close: async () => {
       for (const res of hanging) res.destroy();
       await server.close();

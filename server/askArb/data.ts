@@ -1,0 +1,158 @@
+/**
+ * Ask ARB's reads: figures over a filtered set of reviews (count and rating sum, whole or grouped by star, version,
+ * country, day or week), full-text retrieval with ranking, the newest reviews of a filter, and reviews by id. The only
+ * place with Ask ARB's SQL; every statement is a read, and every one is limited to the app keys it is given (the
+ * caller's scope, checked before).
+ *
+ * A review counts on the day the store last dated it (updated_at, UTC), as on the stats page and in the inbox, so an
+ * answer's "12 reviews on 3 March" is that day's inbox list. Rating, country, version, language and sentiment are
+ * columns the inbox's (app_key, updated_at) index carries (migration 0012), so a figure over an app's span reads the
+ * index, not the table; the language filter (the text's language when detected) reads the row.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import { getDb, type DB } from '../db/client';
+
+export type AskQuery = {
+  /** The apps to read: already the scope's, narrowed by the question. */
+  appKeys: string[];
+  from?: Date;
+  toExclusive?: Date;
+  ratings?: number[];
+  /** Lower case, as stored. */
+  country?: string;
+  /** A version and its sub-versions: '2.3' is 2.3, 2.3.1… */
+  version?: string;
+  language?: string;
+  sentiment?: string;
+  /** A text query in to_tsquery syntax over the 'simple' configuration (made by tools.ts from plain words). */
+  tsquery?: string;
+};
+
+export type AskGroup = 'none' | 'rating' | 'version' | 'country' | 'day' | 'week';
+export type AskGroupRow = { key: string | null; reviews: number; rating_sum: number };
+
+export type AskReviewRow = {
+  id: string;
+  store: string;
+  app_id: string;
+  author_name: string;
+  rating: number;
+  title: string | null;
+  body: string;
+  updated_at: Date;
+  country: string | null;
+  app_version: string | null;
+  language: string | null;
+  permalink: string | null;
+  store_url: string | null;
+  rank?: number;
+};
+
+const and = (parts: RawBuilder<unknown>[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
+
+/** The filters as SQL over alias `r` (the app keys included). */
+function conditions(q: AskQuery, appKey?: RawBuilder<unknown>): RawBuilder<unknown>[] {
+  const c: RawBuilder<unknown>[] = [appKey ?? sql`r.app_key = any(${q.appKeys}::text[])`];
+  if (q.from) c.push(sql`r.updated_at >= ${q.from}`);
+  if (q.toExclusive) c.push(sql`r.updated_at < ${q.toExclusive}`);
+  if (q.ratings?.length) c.push(sql`r.rating = any(${q.ratings}::int[])`);
+  if (q.country) c.push(sql`r.country = ${q.country}`);
+  if (q.version) c.push(sql`(r.app_version = ${q.version} or r.app_version like ${`${q.version.replace(/[\\%_]/g, '\\$&')}.%`})`);
+  if (q.language) c.push(sql`coalesce(r.text_language, nullif(r.language, '')) = ${q.language}`);
+  if (q.sentiment) c.push(sql`r.sentiment = ${q.sentiment}`);
+  if (q.tsquery) c.push(sql`r.search_vector @@ to_tsquery('simple', ${q.tsquery})`);
+  return c;
+}
+
+/** Only the app keys are given: the per-app counters answer (migration 0018), no review is read. */
+const onlyApps = (q: AskQuery) => !q.from && !q.toExclusive && !q.ratings?.length && !q.country && !q.version && !q.language && !q.sentiment && !q.tsquery;
+
+/** How many reviews and the sum of their ratings, whole (`none`) or per group; empty groups are absent. */
+export async function askGroups(q: AskQuery, group: AskGroup, db?: DB): Promise<AskGroupRow[]> {
+  const d = db ?? (await getDb());
+  if (!q.appKeys.length) return [];
+  if (group === 'none' && onlyApps(q)) {
+    const r = await sql<AskGroupRow>`
+      select null as key, coalesce(sum(review_count), 0)::int as reviews, coalesce(sum(rating_sum), 0)::int as rating_sum
+        from app_review_stats where app_key = any(${q.appKeys}::text[])`.execute(d);
+    return r.rows;
+  }
+  // date_trunc's unit as a literal, as in server/stats/data.ts: a parameter would keep the grouping from matching.
+  const key =
+    group === 'rating' ? sql`r.rating::text`
+    : group === 'version' ? sql`coalesce(r.app_version, '')`
+    : group === 'country' ? sql`coalesce(r.country, '')`
+    : group === 'day' || group === 'week' ? sql`to_char(date_trunc(${sql.lit(group)}, r.updated_at at time zone 'UTC'), 'YYYY-MM-DD')`
+    : sql`null`;
+  const r = await sql<AskGroupRow>`
+    select ${key} as key, count(*)::int as reviews, coalesce(sum(r.rating), 0)::int as rating_sum
+      from reviews r
+     where ${and(conditions(q))}
+     ${group === 'none' ? sql`` : sql`group by 1`}`.execute(d);
+  return r.rows;
+}
+
+const REVIEW_COLUMNS = sql`r.id::text as id, r.store, a.app_id, r.author_name, r.rating, r.title, r.body, r.updated_at, r.country,
+  r.app_version, coalesce(r.text_language, nullif(r.language, '')) as language, r.permalink, a.store_url`;
+
+/**
+ * The reviews matching `q.tsquery`, best first: ts_rank_cd (how often and how close together the words are, over the
+ * text's length), then the newest. Ranked among the newest `candidates` matches, so a word in a fifth of a million
+ * reviews costs a bounded sort, not a rank of every match.
+ */
+export async function searchReviews(q: AskQuery & { tsquery: string }, limit: number, candidates: number, db?: DB): Promise<AskReviewRow[]> {
+  const r = await sql<AskReviewRow>`
+    with matched as (
+      select r.id, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1) as rank
+        from reviews r
+       where ${and(conditions(q))}
+       order by r.updated_at desc, r.id desc
+       limit ${candidates})
+    select ${REVIEW_COLUMNS}, m.rank::float8 as rank
+      from matched m join reviews r on r.id = m.id join apps a on a.key = r.app_key
+     order by m.rank desc, r.updated_at desc, r.id desc
+     limit ${limit}`.execute(db ?? (await getDb()));
+  return r.rows;
+}
+
+/** How many reviews match (counted up to `cap` + 1, so a common word costs at most that many index entries). */
+export async function countMatches(q: AskQuery, cap: number, db?: DB): Promise<number> {
+  const r = await sql<{ n: number }>`
+    select count(*)::int as n from (select 1 from reviews r where ${and(conditions(q))} limit ${cap + 1}) x`.execute(db ?? (await getDb()));
+  return r.rows[0].n;
+}
+
+/**
+ * The newest `limit` reviews of the filter. Each app is read newest first from its own index, one page at most, and
+ * the pages merged (as the inbox does), so the cost is about apps × limit index entries, not the span's reviews.
+ */
+export async function newestReviews(q: AskQuery, limit: number, db?: DB): Promise<AskReviewRow[]> {
+  if (!q.appKeys.length) return [];
+  const r = await sql<AskReviewRow>`
+    select ${REVIEW_COLUMNS}
+      from unnest(${q.appKeys}::text[]) as k(app_key)
+      cross join lateral (select r.id from reviews r where ${and(conditions(q, sql`r.app_key = k.app_key`))}
+                           order by r.updated_at desc, r.id desc limit ${limit}) x
+      join reviews r on r.id = x.id join apps a on a.key = r.app_key
+     order by r.updated_at desc, r.id desc
+     limit ${limit}`.execute(db ?? (await getDb()));
+  return r.rows;
+}
+
+/** The reviews `ids` that belong to `appKeys` (any other id is left out). */
+export async function reviewsByIds(appKeys: string[], ids: string[], db?: DB): Promise<AskReviewRow[]> {
+  const numeric = ids.filter((id) => /^\d{1,18}$/.test(id));
+  if (!numeric.length || !appKeys.length) return [];
+  const r = await sql<AskReviewRow>`
+    select ${REVIEW_COLUMNS} from reviews r join apps a on a.key = r.app_key
+     where r.id = any(${numeric}::bigint[]) and r.app_key = any(${appKeys}::text[])`.execute(db ?? (await getDb()));
+  return r.rows;
+}
+
+/** The apps of organisation `orgId` (a signed-in user's scope), titles included. */
+export async function orgScopeApps(orgId: string, db?: DB): Promise<Array<{ store: string; app_id: string; title: string }>> {
+  const r = await sql<{ store: string; app_id: string; title: string }>`
+    select a.store, a.app_id, a.title from org_apps oa join apps a on a.key = oa.app_key
+     where oa.org_id = ${orgId} order by a.title, a.key`.execute(db ?? (await getDb()));
+  return r.rows;
+}
