@@ -18,7 +18,7 @@ function refusalHelp(error: TurnError) {
   if (error.status !== 429) return null;
   return (
     <p>
-      <Link href="/login?redirect_to=/dashboard/ask">Sign in</Link> to ask about your own apps with your plan&apos;s questions.
+      <Link href="/login?redirect_to=/dashboard/ask">Sign in</Link>
     </p>
   );
 }

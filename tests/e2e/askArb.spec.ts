@@ -61,7 +61,7 @@ test('without a language model: a counting question is answered from the stored 
   await page.reload();
   await expect(conversation(page).getByText('How many 1-star reviews are there?')).toBeVisible();
   await expect(page.getByText('Asking about')).toContainText(app.title);
-  await ask(page, 'and 5 stars?');
+  await ask(page, 'and how many 5-star reviews?');
   await expect(lastAnswer(page)).toContainText(`${app.title} has 1 5★ review`);
 });
 
