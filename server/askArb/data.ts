@@ -57,7 +57,12 @@ function conditions(q: AskQuery, appKey?: RawBuilder<unknown>): RawBuilder<unkno
   if (q.toExclusive) c.push(sql`r.updated_at < ${q.toExclusive}`);
   if (q.ratings?.length) c.push(sql`r.rating = any(${q.ratings}::int[])`);
   if (q.country) c.push(sql`r.country = ${q.country}`);
-  if (q.version) c.push(sql`(r.app_version = ${q.version} or r.app_version like ${`${q.version.replace(/[\\%_]/g, '\\$&')}.%`})`);
+  if (q.version) {
+    // The version and its sub-versions ('2.3' → 2.3, 2.3.1…): the byte range ['2.3', '2.3/') in the "C" collation
+    // ('/' follows '.'), which the (app_key, app_version "C") index of migration 0025 reads, then the exact rule.
+    c.push(sql`r.app_version collate "C" >= ${q.version} and r.app_version collate "C" < ${`${q.version}/`}`);
+    c.push(sql`(r.app_version = ${q.version} or r.app_version like ${`${q.version.replace(/[\\%_]/g, '\\$&')}.%`})`);
+  }
   if (q.language) c.push(sql`coalesce(r.text_language, nullif(r.language, '')) = ${q.language}`);
   if (q.sentiment) c.push(sql`r.sentiment = ${q.sentiment}`);
   if (q.tsquery) c.push(sql`r.search_vector @@ to_tsquery('simple', ${q.tsquery})`);
@@ -128,14 +133,15 @@ export async function countMatches(q: AskQuery, cap: number, db?: DB): Promise<n
  */
 export async function newestReviews(q: AskQuery, limit: number, db?: DB): Promise<AskReviewRow[]> {
   if (!q.appKeys.length) return [];
+  // The page's ids first (from the indexes alone where the filters allow), then only those rows.
   const r = await sql<AskReviewRow>`
     select ${REVIEW_COLUMNS}
-      from unnest(${q.appKeys}::text[]) as k(app_key)
-      cross join lateral (select r.id from reviews r where ${and(conditions(q, sql`r.app_key = k.app_key`))}
-                           order by r.updated_at desc, r.id desc limit ${limit}) x
-      join reviews r on r.id = x.id join apps a on a.key = r.app_key
-     order by r.updated_at desc, r.id desc
-     limit ${limit}`.execute(db ?? (await getDb()));
+      from (select x.id from unnest(${q.appKeys}::text[]) as k(app_key)
+              cross join lateral (select r.id, r.updated_at from reviews r where ${and(conditions(q, sql`r.app_key = k.app_key`))}
+                                   order by r.updated_at desc, r.id desc limit ${limit}) x
+             order by x.updated_at desc, x.id desc limit ${limit}) page
+      join reviews r on r.id = page.id join apps a on a.key = r.app_key
+     order by r.updated_at desc, r.id desc`.execute(db ?? (await getDb()));
   return r.rows;
 }
 

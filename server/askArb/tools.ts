@@ -223,7 +223,7 @@ const today = () => {
 };
 
 /** Best matches of the words (every word; one of them when no review uses them all), or the newest of the filters. */
-async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null }> {
+async function findReviews(f: Filters, q: AskQuery, limit: number, countThem = true): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null }> {
   if (!f.query) return { rows: await newestReviews(q, limit), matched: null, match: null };
   const tsq = textQuery(f.query, q.language)!;
   let rows = await searchReviews({ ...q, tsquery: tsq.all }, limit, SEARCH_CANDIDATES);
@@ -234,7 +234,7 @@ async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ ro
     used = tsq.any;
     match = 'any_word';
   }
-  const matched = rows.length < limit ? rows.length : await countMatches({ ...q, tsquery: used }, MATCH_COUNT_CAP);
+  const matched = rows.length < limit || !countThem ? rows.length : await countMatches({ ...q, tsquery: used }, MATCH_COUNT_CAP);
   return { rows, matched, match };
 }
 
@@ -248,7 +248,7 @@ const groupedTool =
   };
 
 const countTool: Run = async (f, q, applied) => {
-  const [rows, examples] = await Promise.all([askGroups(q, 'none'), findReviews(f, q, 3)]);
+  const [rows, examples] = await Promise.all([askGroups(q, 'none'), findReviews(f, q, 3, false)]);
   const reviews = examples.rows.map(askReview);
   return { result: { filters: applied, ...total(rows), examples: reviews.map(forModel) }, reviews };
 };
