@@ -50,7 +50,6 @@ const QUESTIONS: Question[] = [
     text: 'What is the average rating of version 1.12 in Germany?',
     calls: [
       { tool: 'average_rating', args: (p) => p.filters },
-      { tool: 'ratings_by_version', args: (p) => ({ ...p.filters, version: undefined }) },
     ],
   },
   {
