@@ -259,6 +259,10 @@ describe('without a language model', () => {
     expect(complaints.json.data.message.method).toBe('computed');
     expect(complaints.json.data.message.content).toMatch(/- "login": 3 reviews \[\d\]\[\d\]/);
 
+    const byCountry = await ask({ messages: q('What is the average rating by country?') }, { token: owner.token });
+    expect(byCountry.json.data.message.method).toBe('computed');
+    expect(byCountry.json.data.message.content).toMatch(/By country, the 4 reviews .*\n- US: 2 reviews, averaging 3★\n- DE: 1 review, averaging 1★\n- FR: 1 review, averaging 2★/);
+
     const poem = await ask({ messages: q('Write a haiku for our next release') }, { token: owner.token });
     expect(poem.json.data.message.method).toBe('none');
     expect(poem.json.data.message.content).toMatch(/needs? a language model|need a language model/);
