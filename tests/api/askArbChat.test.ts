@@ -226,6 +226,13 @@ describe('with a language model', () => {
     const json = await ask({ messages: q('How many reviews?') }, { token: owner.token });
     expect(json.status).toBe(502);
     expect(json.json.error.code).toBe('llm_failed');
+
+    // The organisation's monthly tokens spent: the stream says so in an error event, the JSON answer is a 429.
+    w.setEnv({ ...llmEnv(), LLM_MONTHLY_TOKENS_PER_ORG: '10' });
+    await (await getDb()).updateTable('org_usage_months').set({ llm_tokens: 10 }).where('org_id', '=', owner.orgId).execute();
+    const spent = await askStream({ messages: q('How many reviews?') }, { token: owner.token });
+    expect(spent.events.at(-1)).toEqual({ event: 'error', data: { code: 'llm_budget', message: expect.stringMatching(/language-model tokens for this month/) } });
+    expect((await ask({ messages: q('How many reviews?') }, { token: owner.token })).status).toBe(429);
   });
 });
 
