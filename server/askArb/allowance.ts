@@ -3,30 +3,23 @@
  * not included), a visitor without an account a few questions a day per network (429 with Retry-After).
  */
 import { env } from '../env';
-import { getDb } from '../db/client';
 import { enforceRateLimit, ipRateKey } from '../http/rateLimit';
-import { addAskArbQuestion, countUsage, getOrgPlan, lockOrg, usageMonth } from '../plans/data';
+import { getOrgPlan, usageMonth } from '../plans/data';
 import { planLimitError } from '../plans/limits';
 import { planFor } from '../plans/plans';
+import { countAskArbQuestionWithin } from './chatData';
 
 /**
- * Counts one question of the organisation, or refuses it (402) when the month's allowance is used. Checked and counted
- * under the organisation's row lock, so two questions racing for the last one are counted one after the other.
+ * Counts one question of the organisation, or refuses it (402 naming the plan) when the month's allowance is used or
+ * the plan has none. The count and the check are one statement, so two questions racing for the last one cannot both
+ * pass.
  */
 export async function countOrgQuestion(orgId: string, now = new Date()): Promise<void> {
-  await (await getDb()).transaction().execute(async (trx) => {
-    await lockOrg(trx, orgId);
-    const row = await getOrgPlan(orgId, trx);
-    if (!row) return;
-    const plan = planFor(row, now);
-    const limit = plan.limits.ask_arb_questions;
-    const month = usageMonth(now);
-    if (limit !== null) {
-      const used = (await countUsage(orgId, month, trx)).ask_arb_questions;
-      if (used >= limit) throw planLimitError('ask_arb_questions', limit, plan.name, used);
-    }
-    await addAskArbQuestion(orgId, month, trx);
-  });
+  const row = await getOrgPlan(orgId);
+  if (!row) return;
+  const plan = planFor(row, now);
+  const limit = plan.limits.ask_arb_questions;
+  if (!(await countAskArbQuestionWithin(orgId, usageMonth(now), limit))) throw planLimitError('ask_arb_questions', limit ?? 0, plan.name, limit ?? 0);
 }
 
 const DAY_SECONDS = 86_400;

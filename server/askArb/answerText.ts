@@ -67,10 +67,13 @@ function hostOf(link: string): string | null {
  * the apps' own names, kept when one looks like a domain ("Booking.com").
  */
 export function guardText(text: string, hosts = allowedHosts(), names: string[] = []): string {
-  return text.replace(LINK, (link) => {
-    if (names.some((n) => n.toLowerCase().includes(link.toLowerCase()))) return link;
-    const host = hostOf(link.replace(/[.,;:!?]+$/, ''));
-    return host && hosts.has(host) ? link : REMOVED;
+  return text.replace(LINK, (match) => {
+    // The sentence's punctuation after a link is not part of it.
+    const trail = /[.,;:!?]+$/.exec(match)?.[0] ?? '';
+    const link = match.slice(0, match.length - trail.length);
+    if (names.some((n) => n.toLowerCase().includes(link.toLowerCase()))) return match;
+    const host = hostOf(link);
+    return (host && hosts.has(host) ? link : REMOVED) + trail;
   });
 }
 

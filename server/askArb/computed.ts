@@ -23,6 +23,8 @@ type Result = Slice & {
   interval?: 'day' | 'week';
   matching_reviews?: number | string | null;
   terms?: Array<{ term: string; reviews: number; example_review_ids: string[] }>;
+  by_version?: Array<Slice & { version: string | null }>;
+  by_country?: Array<Slice & { country: string | null }>;
   low_rated_reviews_read?: number;
 };
 
@@ -58,6 +60,21 @@ async function compute(input: AnswerInput): Promise<Computed | { error: string }
   };
   const about = topic ? ` mentioning "${topic}"` : '';
 
+  const breakdown = input.parsed.breakdown;
+  if ((breakdown === 'version' || breakdown === 'country') && input.parsed.intent !== 'reviews_about' && input.parsed.intent !== 'top_complaints') {
+    const { result } = await run(breakdown === 'version' ? 'ratings_by_version' : 'ratings_by_country', topic ? { query: topic } : {});
+    if (result.error) return { error: result.error };
+    const rows = (breakdown === 'version' ? result.by_version : result.by_country) ?? [];
+    if (!rows.length) return { lines: [`No ${filters} of ${apps}${about} are stored.`], reviews: [] };
+    const name = (r: (typeof rows)[number]) => ('version' in r ? (r.version ?? 'no version') : (r.country ?? 'no country'));
+    return {
+      lines: [
+        `By ${breakdown}, the ${count(result.reviews, 'review')} (${filters}${about}) of ${apps}, most reviewed first:`,
+        ...rows.slice(0, 15).map((r) => `- ${name(r)}: ${count(r.reviews, 'review')}, averaging ${stars(r.average_rating)}`),
+      ],
+      reviews: [],
+    };
+  }
   switch (input.parsed.intent) {
     case 'count':
     case 'average': {

@@ -57,7 +57,12 @@ function conditions(q: AskQuery, appKey?: RawBuilder<unknown>): RawBuilder<unkno
   if (q.toExclusive) c.push(sql`r.updated_at < ${q.toExclusive}`);
   if (q.ratings?.length) c.push(sql`r.rating = any(${q.ratings}::int[])`);
   if (q.country) c.push(sql`r.country = ${q.country}`);
-  if (q.version) c.push(sql`(r.app_version = ${q.version} or r.app_version like ${`${q.version.replace(/[\\%_]/g, '\\$&')}.%`})`);
+  if (q.version) {
+    // The version and its sub-versions ('2.3' → 2.3, 2.3.1…): the byte range ['2.3', '2.3/') in the "C" collation
+    // ('/' follows '.'), which the (app_key, app_version "C") index of migration 0025 reads, then the exact rule.
+    c.push(sql`r.app_version collate "C" >= ${q.version} and r.app_version collate "C" < ${`${q.version}/`}`);
+    c.push(sql`(r.app_version = ${q.version} or r.app_version like ${`${q.version.replace(/[\\%_]/g, '\\$&')}.%`})`);
+  }
   if (q.language) c.push(sql`coalesce(r.text_language, nullif(r.language, '')) = ${q.language}`);
   if (q.sentiment) c.push(sql`r.sentiment = ${q.sentiment}`);
   if (q.tsquery) c.push(sql`r.search_vector @@ to_tsquery('simple', ${q.tsquery})`);
@@ -98,28 +103,19 @@ const REVIEW_COLUMNS = sql`r.id::text as id, r.store, a.app_id, r.author_name, r
 /**
  * The reviews matching `q.tsquery`, best first: ts_rank_cd (how often and how close together the words are, over the
  * text's length), then the newest. Ranked among the newest `candidates` matches, so a word in a fifth of a million
- * reviews costs a bounded sort, not a rank of every match.
+ * reviews costs a bounded sort, not a rank of every match. The matches are gathered first (materialized: from the GIN
+ * index, never by walking an app's reviews newest first and testing each, which the planner would pick for a
+ * single app and a word it thinks common).
  */
 export async function searchReviews(q: AskQuery & { tsquery: string }, limit: number, candidates: number, db?: DB): Promise<AskReviewRow[]> {
   const r = await sql<AskReviewRow>`
-    with matched as (
-      select r.id, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1) as rank
-        from reviews r
-       where ${and(conditions(q))}
-       order by r.updated_at desc, r.id desc
-       limit ${candidates})
-    select ${REVIEW_COLUMNS}, m.rank::float8 as rank
-      from matched m join reviews r on r.id = m.id join apps a on a.key = r.app_key
-     order by m.rank desc, r.updated_at desc, r.id desc
+    with matched as materialized (select r.id, r.updated_at from reviews r where ${and(conditions(q))}),
+         newest as (select id from matched order by updated_at desc, id desc limit ${candidates})
+    select ${REVIEW_COLUMNS}, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1)::float8 as rank
+      from newest n join reviews r on r.id = n.id join apps a on a.key = r.app_key
+     order by rank desc, r.updated_at desc, r.id desc
      limit ${limit}`.execute(db ?? (await getDb()));
   return r.rows;
-}
-
-/** How many reviews match (counted up to `cap` + 1, so a common word costs at most that many index entries). */
-export async function countMatches(q: AskQuery, cap: number, db?: DB): Promise<number> {
-  const r = await sql<{ n: number }>`
-    select count(*)::int as n from (select 1 from reviews r where ${and(conditions(q))} limit ${cap + 1}) x`.execute(db ?? (await getDb()));
-  return r.rows[0].n;
 }
 
 /**
@@ -128,14 +124,15 @@ export async function countMatches(q: AskQuery, cap: number, db?: DB): Promise<n
  */
 export async function newestReviews(q: AskQuery, limit: number, db?: DB): Promise<AskReviewRow[]> {
   if (!q.appKeys.length) return [];
+  // The page's ids first (from the indexes alone where the filters allow), then only those rows.
   const r = await sql<AskReviewRow>`
     select ${REVIEW_COLUMNS}
-      from unnest(${q.appKeys}::text[]) as k(app_key)
-      cross join lateral (select r.id from reviews r where ${and(conditions(q, sql`r.app_key = k.app_key`))}
-                           order by r.updated_at desc, r.id desc limit ${limit}) x
-      join reviews r on r.id = x.id join apps a on a.key = r.app_key
-     order by r.updated_at desc, r.id desc
-     limit ${limit}`.execute(db ?? (await getDb()));
+      from (select x.id from unnest(${q.appKeys}::text[]) as k(app_key)
+              cross join lateral (select r.id, r.updated_at from reviews r where ${and(conditions(q, sql`r.app_key = k.app_key`))}
+                                   order by r.updated_at desc, r.id desc limit ${limit}) x
+             order by x.updated_at desc, x.id desc limit ${limit}) page
+      join reviews r on r.id = page.id join apps a on a.key = r.app_key
+     order by r.updated_at desc, r.id desc`.execute(db ?? (await getDb()));
   return r.rows;
 }
 

@@ -10,6 +10,7 @@
  * parsed filters as they are.
  */
 import { z } from 'zod';
+import { createLoadingCache } from '../apps/cache';
 import type { ToolDefinition } from '../ai/llm/client';
 import { log } from '../log';
 import { appKey, storeUrlOf } from '../monitor/apps';
@@ -19,16 +20,17 @@ import { stopWordsFor } from '../insights/stopwords';
 import { dayOf, type StatsInterval } from '../stats/buckets';
 import { shapeStats } from '../stats/appStats';
 import type { StatsGroupRow } from '../stats/data';
-import { askGroups, countMatches, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
+import { askGroups, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
 import type { AskReview, AskScope, AskStore, AskToolResult } from './types';
 
 const DAY_MS = 86_400_000;
 /** Reviews a search ranks: its newest matches (see searchReviews). */
 export const SEARCH_CANDIDATES = 1000;
-/** Matches counted for "found N reviews" before saying "more than N". */
-export const MATCH_COUNT_CAP = 1000;
-/** 1–2★ reviews read for the complaints: the newest. */
-export const COMPLAINTS_MAX_REVIEWS = 1000;
+/** 1–2★ reviews read for the complaints: the newest (counting their terms costs ~20 µs of CPU a review). */
+export const COMPLAINTS_MAX_REVIEWS = 600;
+/** Reviews a search returns at most, and by default. */
+const SEARCH_MAX = 20;
+const SEARCH_DEFAULT = 8;
 /** The longest trend: a year by day, three by week. */
 const TREND_MAX_PERIODS = 366;
 /** A review's text as the model reads it: enough to quote, not a whole essay. */
@@ -63,7 +65,7 @@ const SCHEMAS = {
     .object({
       ...filterFields,
       query: query.optional().describe('Words the reviews should use, e.g. "login" or "dark mode". Leave out for the newest reviews of the filters.'),
-      limit: z.number().int().min(1).max(20).optional().describe('How many reviews (default 8, at most 20).'),
+      limit: z.number().int().min(1).max(SEARCH_MAX).optional().describe(`How many reviews (default ${SEARCH_DEFAULT}, at most ${SEARCH_MAX}).`),
     })
     .strict(),
   top_complaints: z.object({ ...filterFields, limit: z.number().int().min(1).max(20).optional().describe('How many terms (default 10).') }).strict(),
@@ -222,20 +224,44 @@ const today = () => {
   return new Date(Date.UTC(n.getUTCFullYear(), n.getUTCMonth(), n.getUTCDate()));
 };
 
-/** Best matches of the words (every word; one of them when no review uses them all), or the newest of the filters. */
-async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null }> {
-  if (!f.query) return { rows: await newestReviews(q, limit), matched: null, match: null };
+/**
+ * The reads of one filter, kept for a few seconds: the tools a chat calls for one question read the same filter
+ * (a count, its distribution and the matching reviews), so the statements run once per question, not once per tool.
+ * The key is the whole read, the scope's app keys included; a review stored meanwhile shows up after READ_CACHE_MS.
+ */
+const READ_CACHE_MS = 30_000;
+const queryKey = (q: AskQuery) => JSON.stringify([q.appKeys, q.from, q.toExclusive, q.ratings, q.country, q.version, q.language, q.sentiment, q.tsquery]);
+const groupsCache = createLoadingCache<AskGroupRow[], { q: AskQuery; group: AskGroup }>({ ttlMs: READ_CACHE_MS, max: 500, load: ({ q, group }) => askGroups(q, group) });
+const searchCache = createLoadingCache<AskReviewRow[], AskQuery & { tsquery: string }>({ ttlMs: READ_CACHE_MS, max: 200, load: (q) => searchReviews(q, SEARCH_MAX, SEARCH_CANDIDATES) });
+
+const groups = (q: AskQuery, group: AskGroup) => groupsCache.load(`${group}:${queryKey(q)}`, { q, group });
+
+/** Count and rating sum of the filter, per star (a count is their sum, and the distribution comes with it). */
+const byRating = (q: AskQuery): Promise<AskGroupRow[]> => groups(q, 'rating');
+
+/** The rows a count sums: with no filter but the apps, the per-app counters (no review is read); else per star. */
+async function totals(q: AskQuery): Promise<AskGroupRow[]> {
+  const onlyApps = !q.from && !q.toExclusive && !q.ratings?.length && !q.country && !q.version && !q.language && !q.sentiment && !q.tsquery;
+  return onlyApps ? groups(q, 'none') : byRating(q);
+}
+
+/**
+ * Best matches of the words (every word; one of them when no review uses them all) with how many reviews match, or
+ * the newest of the filters.
+ */
+async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null; query: AskQuery }> {
+  if (!f.query) return { rows: await newestReviews(q, limit), matched: null, match: null, query: q };
   const tsq = textQuery(f.query, q.language)!;
-  let rows = await searchReviews({ ...q, tsquery: tsq.all }, limit, SEARCH_CANDIDATES);
-  let used = tsq.all;
+  let used: AskQuery & { tsquery: string } = { ...q, tsquery: tsq.all };
+  let rows = await searchCache.load(queryKey(used), used);
   let match: 'all_words' | 'any_word' = 'all_words';
   if (!rows.length && tsq.words.length > 1) {
-    rows = await searchReviews({ ...q, tsquery: tsq.any }, limit, SEARCH_CANDIDATES);
-    used = tsq.any;
+    used = { ...q, tsquery: tsq.any };
+    rows = await searchCache.load(queryKey(used), used);
     match = 'any_word';
   }
-  const matched = rows.length < limit ? rows.length : await countMatches({ ...q, tsquery: used }, MATCH_COUNT_CAP);
-  return { rows, matched, match };
+  const matched = rows.length < SEARCH_MAX ? rows.length : total(await byRating(used)).reviews;
+  return { rows: rows.slice(0, limit), matched, match, query: used };
 }
 
 type Run = (f: Filters & Record<string, unknown>, q: AskQuery, applied: ReturnType<typeof filtersJson>) => Promise<AskToolResult>;
@@ -243,12 +269,12 @@ type Run = (f: Filters & Record<string, unknown>, q: AskQuery, applied: ReturnTy
 const groupedTool =
   (group: AskGroup, shape: (rows: AskGroupRow[], f: Filters & Record<string, unknown>) => Record<string, unknown>): Run =>
   async (f, q, applied) => {
-    const rows = await askGroups(q, group);
+    const rows = group === 'rating' ? await byRating(q) : await groups(q, group);
     return { result: { filters: applied, ...shape(rows, f) }, reviews: [] };
   };
 
 const countTool: Run = async (f, q, applied) => {
-  const [rows, examples] = await Promise.all([askGroups(q, 'none'), findReviews(f, q, 3)]);
+  const [rows, examples] = await Promise.all([totals(q), findReviews(f, q, 3)]);
   const reviews = examples.rows.map(askReview);
   return { result: { filters: applied, ...total(rows), examples: reviews.map(forModel) }, reviews };
 };
@@ -271,7 +297,7 @@ const RUNS: Record<AskToolName, Run> = {
     const from = q.from ?? new Date(to.getTime() - (interval === 'day' ? 29 : 12 * 7 - 1) * DAY_MS);
     const periods = Math.ceil((to.getTime() - from.getTime() + DAY_MS) / DAY_MS / (interval === 'day' ? 1 : 7));
     if (periods > TREND_MAX_PERIODS) return refusal(`A trend has at most ${TREND_MAX_PERIODS} ${interval}s: choose a shorter span or interval "week".`);
-    const rows = await askGroups({ ...q, from, toExclusive: new Date(to.getTime() + DAY_MS) }, interval);
+    const rows = await groups({ ...q, from, toExclusive: new Date(to.getTime() + DAY_MS) }, interval);
     const { series } = shapeStats(asStatsRows(rows, 'period'), { from, to, interval });
     return {
       result: {
@@ -284,13 +310,13 @@ const RUNS: Record<AskToolName, Run> = {
     };
   },
   search_reviews: async (f, q, applied) => {
-    const limit = (f.limit as number | undefined) ?? 8;
+    const limit = (f.limit as number | undefined) ?? SEARCH_DEFAULT;
     const found = await findReviews(f, q, limit);
     const reviews = found.rows.map(askReview);
     return {
       result: {
         filters: applied,
-        ...(f.query ? { matching_reviews: found.matched !== null && found.matched > MATCH_COUNT_CAP ? `more than ${MATCH_COUNT_CAP}` : found.matched, match: found.match } : {}),
+        ...(f.query ? { matching_reviews: found.matched, match: found.match } : {}),
         order: f.query ? 'best match first' : 'newest first',
         reviews: reviews.map(forModel),
       },

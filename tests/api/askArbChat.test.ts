@@ -226,6 +226,13 @@ describe('with a language model', () => {
     const json = await ask({ messages: q('How many reviews?') }, { token: owner.token });
     expect(json.status).toBe(502);
     expect(json.json.error.code).toBe('llm_failed');
+
+    // The organisation's monthly tokens spent: the stream says so in an error event, the JSON answer is a 429.
+    w.setEnv({ ...llmEnv(), LLM_MONTHLY_TOKENS_PER_ORG: '10' });
+    await (await getDb()).updateTable('org_usage_months').set({ llm_tokens: 10 }).where('org_id', '=', owner.orgId).execute();
+    const spent = await askStream({ messages: q('How many reviews?') }, { token: owner.token });
+    expect(spent.events.at(-1)).toEqual({ event: 'error', data: { code: 'llm_budget', message: expect.stringMatching(/language-model tokens for this month/) } });
+    expect((await ask({ messages: q('How many reviews?') }, { token: owner.token })).status).toBe(429);
   });
 });
 
@@ -258,6 +265,10 @@ describe('without a language model', () => {
     const complaints = await ask({ messages: q('What do people complain about most?') }, { token: owner.token });
     expect(complaints.json.data.message.method).toBe('computed');
     expect(complaints.json.data.message.content).toMatch(/- "login": 3 reviews \[\d\]\[\d\]/);
+
+    const byCountry = await ask({ messages: q('What is the average rating by country?') }, { token: owner.token });
+    expect(byCountry.json.data.message.method).toBe('computed');
+    expect(byCountry.json.data.message.content).toMatch(/By country, the 4 reviews .*\n- US: 2 reviews, averaging 3★\n- DE: 1 review, averaging 1★\n- FR: 1 review, averaging 2★/);
 
     const poem = await ask({ messages: q('Write a haiku for our next release') }, { token: owner.token });
     expect(poem.json.data.message.method).toBe('none');
@@ -318,7 +329,9 @@ describe('allowances, scoping and input', () => {
 
     w.setEnv({ SELF_HOSTED_PLAN: 'startup', LLM_BASE_URL: undefined, LLM_MODEL: undefined });
     await (await getDb()).insertInto('org_usage_months').values({ org_id: owner.orgId, month: usageMonth(new Date()), ask_arb_questions: 99 }).execute();
-    expect((await ask({ messages: q('How many reviews?') }, { token: owner.token })).status).toBe(200);
+    // Three at once for the last question: one is answered.
+    const racing = await Promise.all([1, 2, 3].map(() => ask({ messages: q('How many reviews?') }, { token: owner.token })));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 402, 402]);
     const over = await ask({ messages: q('How many reviews?') }, { token: owner.token });
     expect(over.status).toBe(402);
     expect(over.json.error.message).toMatch(/^Your Startup plan allows 100 Ask ARB questions a month\./);

@@ -45,6 +45,8 @@ export type ChatBody = {
   tools?: unknown[];
 };
 
+export type AnswerTimes = { received: number; firstToken: number; ended: number };
+
 export type FakeLlm = FakeServer & {
   /** What to put in LLM_BASE_URL. */
   baseUrl: string;
@@ -54,8 +56,11 @@ export type FakeLlm = FakeServer & {
   chatBodies(): ChatBody[];
   /** Streams the client closed before the fake had finished writing them (a caller that stopped the answer). */
   abandoned(): number;
-  /** When each answer's first content token was written (ms, performance.now()), in the order answers began. */
-  firstTokenTimes(): number[];
+  /**
+   * When each streamed answer was asked for, wrote its first content token (NaN without one) and ended, in
+   * performance.now() milliseconds, in the order the answers began: the model's own share of a caller's wait.
+   */
+  answerTimes(): AnswerTimes[];
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -145,7 +150,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   let responder: (body: ChatBody) => LlmReply = () => ({ text: 'OK' });
   let count = 0;
   let abandoned = 0;
-  const firstTokens: number[] = [];
+  const times: AnswerTimes[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = await startFakeServer([
     async (req: RecordedRequest, res) => {
@@ -177,10 +182,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       res.on('close', () => {
         if (!res.writableEnded) abandoned++;
       });
-      const slot = firstTokens.push(NaN) - 1;
+      const t: AnswerTimes = { received: performance.now(), firstToken: NaN, ended: NaN };
+      times.push(t);
       await stream(res, body, r, `chatcmpl-fake${++count}`, () => {
-        firstTokens[slot] = performance.now();
+        t.firstToken = performance.now();
       });
+      t.ended = performance.now();
       return true;
     },
   ]);
@@ -193,7 +200,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     chatBodies: () => server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body) as ChatBody),
     abandoned: () => abandoned,
-    firstTokenTimes: () => [...firstTokens],
+    answerTimes: () => times.map((t) => ({ ...t })),
     close: async () => {
       for (const res of hanging) res.destroy();
       await server.close();
