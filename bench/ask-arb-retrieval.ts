@@ -1,8 +1,8 @@
 // Ask ARB's retrieval and figures at a million reviews, on PostgreSQL: 1,000,000 reviews over the 20 apps of one
 // organisation (bench/support/millionReviews.ts, as the inbox bench loads them). Measured: the time of everything the
 // server reads for one question — the question parsed (server/askArb/question.ts) and the tool calls a chat makes for
-// it, one after the other, through `runAskTool` as the chat calls it — p95 over the rotated questions below, after a
-// warm-up. Goal: ≤ 150 ms. The reference of the same run: a bare `select 1` round trip on the same pool (p95), with
+// it, one after the other, through `runAskTool` as the chat calls it (the tools of one question share their reads; the
+// cache is emptied before each question) — p95 over the rotated questions below, after a warm-up. Goal: ≤ 150 ms. The reference of the same run: a bare `select 1` round trip on the same pool (p95), with
 // the ratio to it, and the ratio to the goal. The plans of the heaviest statements (EXPLAIN ANALYZE) go to the log
 // (tmp/bench-logs/ask-arb-retrieval.log). Not part of `npm test`; `npm run bench` runs it (loading takes most of the
 // run: ~3–5 minutes on the 2-core machine). ASK_BENCH_REVIEWS=200000 for a quick look.
@@ -88,12 +88,14 @@ async function main() {
     console.error(`postgres: ${REVIEWS} reviews inserted, indexed and analyzed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const { parseQuestion } = await import('../server/askArb/question');
-    const { orgScope, runAskTool } = await import('../server/askArb/tools');
+    const { clearAskReadCache, orgScope, runAskTool } = await import('../server/askArb/tools');
     const scope = await orgScope(ORG_ID);
     if (scope.apps.length !== APPS) throw new Error(`expected ${APPS} apps in the scope, got ${scope.apps.length}`);
 
     /** One question: parsed, then its tool calls one after the other; checks every call answered without an error. */
     async function ask(q: Question): Promise<number> {
+      // Every question from the database: the reads one question's tools share are kept only for that question here.
+      clearAskReadCache();
       const t0 = performance.now();
       const app = q.app === undefined ? undefined : scope.apps.find((a) => a.appId === benchAppKey(q.app!).split('__')[1]);
       const questionScope = app ? { orgId: null, apps: [app] } : scope;

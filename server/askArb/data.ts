@@ -101,21 +101,34 @@ const REVIEW_COLUMNS = sql`r.id::text as id, r.store, a.app_id, r.author_name, r
   r.app_version, coalesce(r.text_language, nullif(r.language, '')) as language, r.permalink, a.store_url`;
 
 /**
- * The reviews matching `q.tsquery`, best first: ts_rank_cd (how often and how close together the words are, over the
- * text's length), then the newest. Ranked among the newest `candidates` matches, so a word in a fifth of a million
- * reviews costs a bounded sort, not a rank of every match. The matches are gathered first (materialized: from the GIN
- * index, never by walking an app's reviews newest first and testing each, which the planner would pick for a
- * single app and a word it thinks common).
+ * The reviews matching `q.tsquery`: how many per star (count, rating sum) and the best `limit` of them, in one
+ * statement, so a question about a topic gathers its matches once. Best first is ts_rank_cd (how often and how close
+ * together the words are, over the text's length), then the newest, ranked among the newest `candidates` matches: a
+ * word in a fifth of a million reviews costs a bounded sort, not a rank of every match. The matches are gathered
+ * first (materialized: from the GIN index, never by walking an app's reviews newest first and testing each, which the
+ * planner would pick for a single app and a word it thinks common).
  */
-export async function searchReviews(q: AskQuery & { tsquery: string }, limit: number, candidates: number, db?: DB): Promise<AskReviewRow[]> {
-  const r = await sql<AskReviewRow>`
-    with matched as materialized (select r.id, r.updated_at from reviews r where ${and(conditions(q))}),
-         newest as (select id from matched order by updated_at desc, id desc limit ${candidates})
-    select ${REVIEW_COLUMNS}, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1)::float8 as rank
-      from newest n join reviews r on r.id = n.id join apps a on a.key = r.app_key
-     order by rank desc, r.updated_at desc, r.id desc
-     limit ${limit}`.execute(db ?? (await getDb()));
-  return r.rows;
+export async function searchReviews(
+  q: AskQuery & { tsquery: string },
+  limit: number,
+  candidates: number,
+  db?: DB,
+): Promise<{ groups: AskGroupRow[]; rows: AskReviewRow[] }> {
+  const r = await sql<{ groups: AskGroupRow[] | null; rows: Array<Omit<AskReviewRow, 'updated_at'> & { updated_at: string }> | null }>`
+    with matched as materialized (select r.id, r.updated_at, r.rating from reviews r where ${and(conditions(q))}),
+         newest as (select id from matched order by updated_at desc, id desc limit ${candidates}),
+         best as (select ${REVIEW_COLUMNS}, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1)::float8 as rank
+                    from newest n join reviews r on r.id = n.id join apps a on a.key = r.app_key
+                   order by rank desc, r.updated_at desc, r.id desc
+                   limit ${limit})
+    select (select json_agg(g) from (select rating::text as key, count(*)::int as reviews, sum(rating)::int as rating_sum
+                                       from matched group by rating) g) as groups,
+           (select json_agg(b order by b.rank desc, b.updated_at desc, b.id::bigint desc) from best b) as rows`.execute(db ?? (await getDb()));
+  const row = r.rows[0];
+  return {
+    groups: row?.groups ?? [],
+    rows: (row?.rows ?? []).map((x) => ({ ...x, updated_at: new Date(x.updated_at) })),
+  };
 }
 
 /**

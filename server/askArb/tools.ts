@@ -232,12 +232,20 @@ const today = () => {
 const READ_CACHE_MS = 30_000;
 const queryKey = (q: AskQuery) => JSON.stringify([q.appKeys, q.from, q.toExclusive, q.ratings, q.country, q.version, q.language, q.sentiment, q.tsquery]);
 const groupsCache = createLoadingCache<AskGroupRow[], { q: AskQuery; group: AskGroup }>({ ttlMs: READ_CACHE_MS, max: 500, load: ({ q, group }) => askGroups(q, group) });
-const searchCache = createLoadingCache<AskReviewRow[], AskQuery & { tsquery: string }>({ ttlMs: READ_CACHE_MS, max: 200, load: (q) => searchReviews(q, SEARCH_MAX, SEARCH_CANDIDATES) });
+type Matches = { groups: AskGroupRow[]; rows: AskReviewRow[] };
+const matchesCache = createLoadingCache<Matches, AskQuery & { tsquery: string }>({ ttlMs: READ_CACHE_MS, max: 200, load: (q) => searchReviews(q, SEARCH_MAX, SEARCH_CANDIDATES) });
 
+/** Empties the reads kept for a question (the bench measures every question from the database). */
+export function clearAskReadCache(): void {
+  groupsCache.clear();
+  matchesCache.clear();
+}
+
+const matches = (q: AskQuery & { tsquery: string }) => matchesCache.load(queryKey(q), q);
 const groups = (q: AskQuery, group: AskGroup) => groupsCache.load(`${group}:${queryKey(q)}`, { q, group });
 
-/** Count and rating sum of the filter, per star (a count is their sum, and the distribution comes with it). */
-const byRating = (q: AskQuery): Promise<AskGroupRow[]> => groups(q, 'rating');
+/** Count and rating sum of the filter per star (a count is their sum); a text filter's come with its best matches. */
+const byRating = async (q: AskQuery): Promise<AskGroupRow[]> => (q.tsquery ? (await matches({ ...q, tsquery: q.tsquery })).groups : groups(q, 'rating'));
 
 /** The rows a count sums: with no filter but the apps, the per-app counters (no review is read); else per star. */
 async function totals(q: AskQuery): Promise<AskGroupRow[]> {
@@ -249,19 +257,16 @@ async function totals(q: AskQuery): Promise<AskGroupRow[]> {
  * Best matches of the words (every word; one of them when no review uses them all) with how many reviews match, or
  * the newest of the filters.
  */
-async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null; query: AskQuery }> {
-  if (!f.query) return { rows: await newestReviews(q, limit), matched: null, match: null, query: q };
+async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null }> {
+  if (!f.query) return { rows: await newestReviews(q, limit), matched: null, match: null };
   const tsq = textQuery(f.query, q.language)!;
-  let used: AskQuery & { tsquery: string } = { ...q, tsquery: tsq.all };
-  let rows = await searchCache.load(queryKey(used), used);
+  let found = await matches({ ...q, tsquery: tsq.all });
   let match: 'all_words' | 'any_word' = 'all_words';
-  if (!rows.length && tsq.words.length > 1) {
-    used = { ...q, tsquery: tsq.any };
-    rows = await searchCache.load(queryKey(used), used);
+  if (!found.rows.length && tsq.words.length > 1) {
+    found = await matches({ ...q, tsquery: tsq.any });
     match = 'any_word';
   }
-  const matched = rows.length < SEARCH_MAX ? rows.length : total(await byRating(used)).reviews;
-  return { rows: rows.slice(0, limit), matched, match, query: used };
+  return { rows: found.rows.slice(0, limit), matched: total(found.groups).reviews, match };
 }
 
 type Run = (f: Filters & Record<string, unknown>, q: AskQuery, applied: ReturnType<typeof filtersJson>) => Promise<AskToolResult>;
