@@ -15,13 +15,14 @@ import type { ToolDefinition } from '../ai/llm/client';
 import { log } from '../log';
 import { appKey, storeUrlOf } from '../monitor/apps';
 import { countTerms, compareTerms, type TermCounts } from '../insights/terms';
-import { clauses } from '../insights/tokens';
-import { stopWordsFor } from '../insights/stopwords';
 import { dayOf, type StatsInterval } from '../stats/buckets';
 import { shapeStats } from '../stats/appStats';
 import type { StatsGroupRow } from '../stats/data';
 import { askGroups, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
+import { textQuery } from './question';
 import type { AskReview, AskScope, AskStore, AskToolResult } from './types';
+
+export { textQuery };
 
 const DAY_MS = 86_400_000;
 /** Reviews a search ranks: its newest matches (see searchReviews). */
@@ -125,29 +126,6 @@ function toQuery(f: Filters, scope: AskScope): { q: AskQuery; apps: AskScope['ap
     q.tsquery = tsq.all;
   }
   return { q, apps };
-}
-
-/**
- * A search's words as tsquery text over the 'simple' configuration (words cut as reviews.search_vector cuts them):
- * each word as a prefix, after a light English suffix strip, so "crashes" finds crash, crashed, crashing. Stop words
- * are left out unless nothing else is left. `all`: every word; `any`: one of them (the fallback when all find nothing).
- */
-export function textQuery(text: string, language?: string): { all: string; any: string; words: string[] } | undefined {
-  const words = clauses(text, language).flat();
-  const stop = stopWordsFor(language ?? 'en');
-  const kept = words.filter((w) => !stop.has(w));
-  const chosen = [...new Set(kept.length ? kept : words)].slice(0, 8).map(stem);
-  if (!chosen.length) return undefined;
-  const terms = chosen.map((w) => `${w}:*`);
-  return { all: terms.join(' & '), any: terms.join(' | '), words: chosen };
-}
-
-function stem(word: string): string {
-  if ([...word].length < 5) return word;
-  for (const suffix of ['ing', 'ed', 'es', 's']) {
-    if (word.endsWith(suffix) && [...word].length - suffix.length >= 4) return word.slice(0, -suffix.length);
-  }
-  return word;
 }
 
 /** The applied filters, for the model to read back (and quote in its answer). */
