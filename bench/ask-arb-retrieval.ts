@@ -137,7 +137,7 @@ async function main() {
     if (p95 > GOAL_MS) console.error(`postgres: a question's retrieval and figures p95 ${p95.toFixed(1)} ms is over its goal of ${GOAL_MS} ms`);
 
     // The plans behind the figure, for the log.
-    const { askGroups, searchReviews, newestReviews } = await import('../server/askArb/data');
+    const { askGroups, askGroupsQuery, searchReviews, newestReviews } = await import('../server/askArb/data');
     const { textQuery } = await import('../server/askArb/tools');
     const keys = scope.apps.map((a) => `${a.appStore}__${a.appId}`);
     const day = 86_400_000;
@@ -157,6 +157,8 @@ async function main() {
         sql`select r.id from reviews r where r.app_key = any(${keys}::text[]) and r.updated_at >= ${last30.from} and r.search_vector @@ to_tsquery('simple', ${login}) order by r.updated_at desc, r.id desc limit 1000`,
       ],
       ['count "login"', sql`select count(*) from reviews r where r.app_key = any(${keys}::text[]) and r.updated_at >= ${last30.from} and r.search_vector @@ to_tsquery('simple', ${login})`],
+      ['"rare1234" by country since 1 October', askGroupsQuery({ appKeys: keys, from: new Date('2026-10-01T00:00:00Z'), tsquery: textQuery('rare1234')!.all }, 'country')],
+      ['1–2★ this month by rating', askGroupsQuery({ appKeys: keys, from: new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)), ratings: [1, 2] }, 'rating')],
     ];
     for (const [label, statement] of plans) {
       const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${statement}`.execute(bench.db);

@@ -72,6 +72,22 @@ function conditions(q: AskQuery, appKey?: RawBuilder<unknown>): RawBuilder<unkno
 /** Only the app keys are given: the per-app counters answer (migration 0018), no review is read. */
 const onlyApps = (q: AskQuery) => !q.from && !q.toExclusive && !q.ratings?.length && !q.country && !q.version && !q.language && !q.sentiment && !q.tsquery;
 
+/** The grouped statement of askGroups (the bench EXPLAINs it). */
+export function askGroupsQuery(q: AskQuery, group: AskGroup): RawBuilder<AskGroupRow> {
+  // date_trunc's unit as a literal, as in server/stats/data.ts: a parameter would keep the grouping from matching.
+  const key =
+    group === 'rating' ? sql`r.rating::text`
+    : group === 'version' ? sql`coalesce(r.app_version, '')`
+    : group === 'country' ? sql`coalesce(r.country, '')`
+    : group === 'day' || group === 'week' ? sql`to_char(date_trunc(${sql.lit(group)}, r.updated_at at time zone 'UTC'), 'YYYY-MM-DD')`
+    : sql`null`;
+  return sql<AskGroupRow>`
+    select ${key} as key, count(*)::int as reviews, coalesce(sum(r.rating), 0)::int as rating_sum
+      from reviews r
+     where ${and(conditions(q))}
+     ${group === 'none' ? sql`` : sql`group by 1`}`;
+}
+
 /** How many reviews and the sum of their ratings, whole (`none`) or per group; empty groups are absent. */
 export async function askGroups(q: AskQuery, group: AskGroup, db?: DB): Promise<AskGroupRow[]> {
   const d = db ?? (await getDb());
@@ -82,19 +98,7 @@ export async function askGroups(q: AskQuery, group: AskGroup, db?: DB): Promise<
         from app_review_stats where app_key = any(${q.appKeys}::text[])`.execute(d);
     return r.rows;
   }
-  // date_trunc's unit as a literal, as in server/stats/data.ts: a parameter would keep the grouping from matching.
-  const key =
-    group === 'rating' ? sql`r.rating::text`
-    : group === 'version' ? sql`coalesce(r.app_version, '')`
-    : group === 'country' ? sql`coalesce(r.country, '')`
-    : group === 'day' || group === 'week' ? sql`to_char(date_trunc(${sql.lit(group)}, r.updated_at at time zone 'UTC'), 'YYYY-MM-DD')`
-    : sql`null`;
-  const r = await sql<AskGroupRow>`
-    select ${key} as key, count(*)::int as reviews, coalesce(sum(r.rating), 0)::int as rating_sum
-      from reviews r
-     where ${and(conditions(q))}
-     ${group === 'none' ? sql`` : sql`group by 1`}`.execute(d);
-  return r.rows;
+  return (await askGroupsQuery(q, group).execute(d)).rows;
 }
 
 const REVIEW_COLUMNS = sql`r.id::text as id, r.store, a.app_id, r.author_name, r.rating, r.title, r.body, r.updated_at, r.country,
@@ -132,17 +136,18 @@ export async function searchReviews(
 }
 
 /**
- * The newest `limit` reviews of the filter. Each app is read newest first from its own index, one page at most, and
- * the pages merged (as the inbox does), so the cost is about apps × limit index entries, not the span's reviews.
+ * The newest `limit` reviews of the filter. Each app is read newest first from its own index, `perApp` at most (by
+ * default `limit`: exactly the newest), and the pages merged (as the inbox does), so the cost is about apps × perApp
+ * index entries, not the span's reviews.
  */
-export async function newestReviews(q: AskQuery, limit: number, db?: DB): Promise<AskReviewRow[]> {
+export async function newestReviews(q: AskQuery, limit: number, db?: DB, perApp = limit): Promise<AskReviewRow[]> {
   if (!q.appKeys.length) return [];
   // The page's ids first (from the indexes alone where the filters allow), then only those rows.
   const r = await sql<AskReviewRow>`
     select ${REVIEW_COLUMNS}
       from (select x.id from unnest(${q.appKeys}::text[]) as k(app_key)
               cross join lateral (select r.id, r.updated_at from reviews r where ${and(conditions(q, sql`r.app_key = k.app_key`))}
-                                   order by r.updated_at desc, r.id desc limit ${limit}) x
+                                   order by r.updated_at desc, r.id desc limit ${perApp}) x
              order by x.updated_at desc, x.id desc limit ${limit}) page
       join reviews r on r.id = page.id join apps a on a.key = r.app_key
      order by r.updated_at desc, r.id desc`.execute(db ?? (await getDb()));

@@ -28,7 +28,7 @@ const DAY_MS = 86_400_000;
 /** Reviews a search ranks: its newest matches (see searchReviews). */
 export const SEARCH_CANDIDATES = 1000;
 /** 1–2★ reviews read for the complaints: the newest (counting their terms costs ~20 µs of CPU a review). */
-export const COMPLAINTS_MAX_REVIEWS = 600;
+export const COMPLAINTS_MAX_REVIEWS = 400;
 /** Reviews a search returns at most, and by default. */
 const SEARCH_MAX = 20;
 const SEARCH_DEFAULT = 8;
@@ -310,7 +310,9 @@ const RUNS: Record<AskToolName, Run> = {
     const limit = (f.limit as number | undefined) ?? 10;
     const low = (q.ratings?.length ? q.ratings : [1, 2]).filter((r) => r <= 2);
     if (!low.length) return refusal('Complaints are read from 1–2 star reviews: leave out "ratings" or include 1 or 2.');
-    const rows = await newestReviews({ ...q, ratings: low }, COMPLAINTS_MAX_REVIEWS);
+    // A sample across the apps: each app gives at most twice its share, so a busy app cannot cost apps × the limit.
+    const perApp = Math.max(50, Math.ceil((2 * COMPLAINTS_MAX_REVIEWS) / q.appKeys.length));
+    const rows = await newestReviews({ ...q, ratings: low }, COMPLAINTS_MAX_REVIEWS, undefined, perApp);
     const counts = countTerms(rows.map((r) => ({ id: r.id, text: r.title ? `${r.title}. ${r.body}` : r.body, language: r.language })));
     const none: TermCounts = { reviews: 0, counts: new Map(), examples: new Map() };
     const top = compareTerms(counts, none, { minReviews: 2, limit }).top;
@@ -326,7 +328,7 @@ const RUNS: Record<AskToolName, Run> = {
       result: {
         filters: { ...applied, ratings: low },
         low_rated_reviews_read: rows.length,
-        ...(rows.length >= COMPLAINTS_MAX_REVIEWS ? { note: `the newest ${COMPLAINTS_MAX_REVIEWS} 1–2 star reviews were read` } : {}),
+        ...(rows.length >= COMPLAINTS_MAX_REVIEWS ? { note: `a sample was read: the newest ${COMPLAINTS_MAX_REVIEWS} 1–2 star reviews, at most ${perApp} from each app` } : {}),
         terms,
         examples: reviews.map(forModel),
       },
