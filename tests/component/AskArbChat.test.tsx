@@ -4,7 +4,7 @@
 // the way on, follow-ups carry the chat id and the conversation, and a chat this tab was in is restored.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type http from 'node:http';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import AskChat from '@/components/askArb/AskChat';
 import OrgChat from '@/components/askArb/OrgChat';
 import VisitorChat from '@/components/askArb/VisitorChat';
@@ -203,6 +203,31 @@ describe('Ask ARB chat (visitor)', () => {
     expect(screen.getByRole('button', { name: 'Ask' })).toBeDisabled();
     expect(screen.getByLabelText('Your question')).toHaveAccessibleDescription('Choose an app first: Ask ARB answers from its reviews.');
     await user.type(screen.getByLabelText('Your question'), 'Hello{Enter}');
+    expect(screen.queryByRole('list', { name: 'Conversation' })).toBeNull();
+  });
+
+  test('the app is picked from the store search (its own searchbox name), then the question box has the focus and asks about it', async () => {
+    const found = { app_id: APP.id, app_store: 'apple_app_store', title: 'Lantern', developer: 'Glow Ltd', icon: null };
+    fake = await startApiFake([
+      route('POST', '/api/search', (req, res) => {
+        const apple = (JSON.parse(req.body) as { app_store: string }).app_store === 'apple_app_store';
+        ok(apple ? [found] : [])(req, res);
+      }),
+      route('POST', CHAT, streamedAnswer('chat_p', 'Lantern has 3 reviews [1].', [citation(1)])),
+    ]);
+    vi.stubEnv('NEXT_PUBLIC_SEARCH_BASE', fake.apiBase);
+    const { user } = render(<VisitorChat />);
+    expect(screen.queryByRole('searchbox', { name: 'Search your app' })).toBeNull();
+    await user.type(screen.getByRole('searchbox', { name: 'Which app should ARB look at?' }), 'lant');
+    await user.click(await screen.findByRole('button', { name: /Lantern.*Glow Ltd · App Store/ }, SLOW));
+    expect(screen.getByText(/Asking about/)).toHaveTextContent('Asking about Lantern (App Store)');
+    expect(screen.getByLabelText('Your question')).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Ask' })).toBeEnabled();
+    await user.keyboard('How many reviews?{Enter}');
+    expect(await screen.findByText(/Lantern has 3 reviews/, undefined, SLOW)).toBeInTheDocument();
+    expect(bodies(fake)[0]).toMatchObject({ app_id: APP.id, app_store: 'apple_app_store' });
+    await user.click(screen.getByRole('button', { name: 'Choose another app' }));
+    expect(sessionStorage.getItem(VISITOR_CHAT_KEY)).toBeNull(); // another app is another conversation
     expect(screen.queryByRole('list', { name: 'Conversation' })).toBeNull();
   });
 
