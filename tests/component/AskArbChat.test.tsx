@@ -211,7 +211,7 @@ describe('Ask ARB chat (visitor)', () => {
     fake = await startApiFake([
       route('POST', '/api/search', (req, res) => {
         const apple = (JSON.parse(req.body) as { app_store: string }).app_store === 'apple_app_store';
-        ok(apple ? [found] : [])(req, res);
+        void ok(apple ? [found] : [])(req, res);
       }),
       route('POST', CHAT, streamedAnswer('chat_p', 'Lantern has 3 reviews [1].', [citation(1)])),
     ]);
