@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchEnv, figure, percentile } from './support/engineBench';
+import { seedMillionReviews } from './support/millionReviews';
 import type { InboxQuery } from '../server/reviews/data';
 
 const APPS = 20;
@@ -30,56 +31,6 @@ const SAMPLES = 60;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-inbox-'));
 // The public API's per-key rate is still counted on every request (its cost is in the figure), never reached.
 benchEnv({ DATA_DIR: dataDir, NODE_ENV: 'test', PUBLIC_API_RATE_PER_MINUTE: '1000000' });
-
-const VOCABULARY = [
-  'crash', 'sync', 'login', 'battery', 'great', 'love', 'slow', 'update', 'price', 'support', 'widget', 'dark', 'mode', 'backup',
-  'export', 'ads', 'subscription', 'refund', 'bug', 'fast', 'design', 'simple', 'useful', 'broken', 'freeze', 'notification',
-  'calendar', 'reminder', 'streak', 'habit', 'offline', 'cloud', 'icon', 'font', 'tablet', 'watch', 'privacy', 'account',
-  'password', 'language',
-];
-
-async function seed(db: import('kysely').Kysely<import('../server/db/types').Database>, orgId: string, userId: string): Promise<void> {
-  const { sql } = await import('kysely');
-  await db.insertInto('orgs').values({ id: orgId, name: 'Bench' }).execute();
-  await db
-    .insertInto('users')
-    .values({ id: userId, email: 'bench@example.com', name: null, display_name: null, org_id: orgId, role: 'owner', utm_source: null, utm_medium: null, utm_campaign: null, referral: null, last_sign_in_at: null })
-    .execute();
-  for (let a = 0; a < APPS; a++) {
-    const key = `apple_app_store__${7_100_000 + a}`;
-    await db.insertInto('apps').values({ key, store: 'apple_app_store', app_id: String(7_100_000 + a), title: `Bench app ${a}`, icon_url: null, store_url: null, developer: null }).execute();
-    await db.insertInto('org_apps').values({ org_id: orgId, app_key: key, countries: ['us'], added_by: userId, added_by_email: 'bench@example.com' }).execute();
-  }
-  // Loaded the way a database that grew before the inbox existed would be: the rows first, then migration 0012 (its
-  // generated columns and indexes, built in bulk), then the statistics and visibility map a running server's
-  // autovacuum keeps.
-  const inboxMigration = await import('../server/db/migrations/0012_review_search');
-  await inboxMigration.down(db as never);
-  const vocabulary = sql.raw(`(array[${VOCABULARY.map((w) => `'${w}'`).join(',')}])`);
-  // In slices, so PGlite's single connection never holds one enormous statement's work at once.
-  const slice = 100_000;
-  for (let from = 1; from <= REVIEWS; from += slice) {
-    const to = Math.min(REVIEWS, from + slice - 1);
-    await sql`
-      insert into reviews (app_key, store, store_review_id, country, language, author_name, title, body, rating, app_version,
-                           updated_at, reply_text, reply_updated_at, sentiment)
-      select 'apple_app_store__' || (7100000 + g % ${APPS}), 'apple_app_store', 'bench-' || g,
-             (array['us','gb','de','fr','jp','ca','au','br'])[1 + (i / 7) % 8],
-             (array['en','en','de','fr','ja','en','en','pt','es','it'])[1 + (i / 3) % 10],
-             'Author ' || (g % 50000),
-             'Title ' || ${vocabulary}[1 + (i * 7 + i / 40) % 40],
-             'This app ' || ${vocabulary}[1 + (i * 13 + i / 40 + 5) % 40] || ' and ' || ${vocabulary}[1 + (i * 17 + i / 80 + 11) % 40] || ' rare' || (i % 5000) || ' works',
-             1 + (i * 3 + i / 5) % 5,
-             '1.' || (i % 30),
-             now() - g * interval '20 seconds',
-             case when i % 4 = 0 then 'Thanks for the feedback' end,
-             case when i % 4 = 0 then now() - g * interval '10 seconds' end,
-             (array['positive','neutral','negative'])[1 + i % 3]
-        from generate_series(${from}::int, ${to}::int) g, lateral (select g / ${APPS} as i) row_in_app`.execute(db);
-  }
-  await inboxMigration.up(db as never);
-  await sql`vacuum analyze reviews`.execute(db);
-}
 
 type Opened = { kind: 'postgres' | 'pglite'; handle: Awaited<ReturnType<typeof import('../server/db/client').openDatabase>>; stop: () => Promise<void> };
 
@@ -107,7 +58,7 @@ async function load(o: Opened): Promise<void> {
   const started = performance.now();
   await o.handle.db.connection().execute(async (conn) => {
     await sql.raw(`set maintenance_work_mem = '${o.kind === 'postgres' ? '256MB' : '128MB'}'`).execute(conn);
-    await seed(conn, ORG_ID, USER_ID);
+    await seedMillionReviews(conn, { orgId: ORG_ID, userId: USER_ID, apps: APPS, reviews: REVIEWS });
   });
   console.error(`${o.kind}: ${REVIEWS} reviews inserted, indexed and analyzed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

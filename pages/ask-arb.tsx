@@ -1,4 +1,5 @@
 import type { InferGetStaticPropsType } from 'next';
+import AskArbSection from '@/components/askArb/AskArbSection';
 import LandingPage from '@/components/marketing/LandingPage';
 import SpotlightSection from '@/components/marketing/SpotlightSection';
 import { getLandingPage, landingCards } from '@/server/content';
@@ -12,8 +13,11 @@ export async function getStaticProps() {
 export default function AskArbPage({ doc, related }: InferGetStaticPropsType<typeof getStaticProps>) {
   return (
     <LandingPage doc={doc} path="/ask-arb" highlightsHeading="Answers you can check" related={related} relatedHeading="What Ask ARB builds on" dark>
-      {/* The Ask ARB conversation renders inside this section. */}
-      {doc.spotlight ? <SpotlightSection id="ask-arb-chat" spotlight={doc.spotlight} dark /> : null}
+      {doc.spotlight ? (
+        <SpotlightSection id="ask-arb-chat" spotlight={doc.spotlight} dark>
+          <AskArbSection />
+        </SpotlightSection>
+      ) : null}
     </LandingPage>
   );
 }

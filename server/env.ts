@@ -127,6 +127,8 @@ const schema = z.object({
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** Reviews whose lexicon sentiment the LLM re-reads per minute in the background; 0 = never. */
   LLM_SENTIMENT_REVIEWS_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
+  /** Ask ARB questions a visitor without an account may ask per network (IPv4 address, IPv6 /64) and day; 0 = none. */
+  ASK_ARB_VISITOR_DAILY_QUESTIONS: z.coerce.number().int().min(0).max(100_000).default(10),
   /** Review translation, the first one set wins: a LibreTranslate server (self-hosted), DeepL, Google Translate v2; else the LLM. */
   LIBRETRANSLATE_URL: optionalUrl,
   LIBRETRANSLATE_API_KEY: z.string().optional(),

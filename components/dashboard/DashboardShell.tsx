@@ -17,6 +17,7 @@ export const DASHBOARD_LINKS = [
   { href: '/dashboard', label: 'Overview' },
   { href: '/dashboard/apps', label: 'Apps' },
   { href: '/dashboard/reviews', label: 'Reviews' },
+  { href: '/dashboard/ask', label: 'Ask ARB' },
   { href: '/dashboard/destinations', label: 'Destinations' },
   { href: '/dashboard/team', label: 'Team' },
   { href: '/dashboard/api-keys', label: 'API keys' },

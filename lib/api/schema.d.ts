@@ -898,6 +898,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/ask-arb/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask ARB a question about app reviews (a visitor: one app; signed in: the organisation’s apps); streamed as Server-Sent Events with stream: true */
+        post: operations["postApiV1PublicAskArbChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/ask-arb/chat/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An Ask ARB chat: its questions and answers with their citations (a visitor’s chat by its id; an organisation’s chat only for its members) */
+        get: operations["getApiV1PublicAskArbChatId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/config": {
         parameters: {
             query?: never;
@@ -7187,6 +7221,203 @@ export interface operations {
                             title: string;
                             updated_at: string | null;
                             version: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1PublicAskArbChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    app_id?: string;
+                    /** @enum {string} */
+                    app_store?: "apple_app_store" | "google_play_store";
+                    chat_id?: string;
+                    messages: {
+                        content: string;
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                    }[];
+                    stream?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            chat_id: string;
+                            message: {
+                                citations: {
+                                    app_id: string;
+                                    /** @enum {string} */
+                                    app_store: "apple_app_store" | "google_play_store";
+                                    author: string | null;
+                                    body: string;
+                                    country: string | null;
+                                    date: string;
+                                    id: string;
+                                    language: string | null;
+                                    /** @description The answer cites this review as [n]. */
+                                    n: number;
+                                    permalink: string | null;
+                                    rating: number;
+                                    title: string | null;
+                                    version: string | null;
+                                }[];
+                                /** @description The text; an answer cites reviews as [n], n being a citation’s number. */
+                                content: string;
+                                created_at: string;
+                                id: string;
+                                /**
+                                 * @description llm: the language model with tools; computed: figures without a model; none: no answer (I don’t know, or not supported).
+                                 * @enum {string}
+                                 */
+                                method: "llm" | "computed" | "none";
+                                /** @enum {string} */
+                                role: "user" | "assistant";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1PublicAskArbChatId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            messages: {
+                                citations: {
+                                    app_id: string;
+                                    /** @enum {string} */
+                                    app_store: "apple_app_store" | "google_play_store";
+                                    author: string | null;
+                                    body: string;
+                                    country: string | null;
+                                    date: string;
+                                    id: string;
+                                    language: string | null;
+                                    /** @description The answer cites this review as [n]. */
+                                    n: number;
+                                    permalink: string | null;
+                                    rating: number;
+                                    title: string | null;
+                                    version: string | null;
+                                }[];
+                                /** @description The text; an answer cites reviews as [n], n being a citation’s number. */
+                                content: string;
+                                created_at: string;
+                                id: string;
+                                /**
+                                 * @description llm: the language model with tools; computed: figures without a model; none: no answer (I don’t know, or not supported).
+                                 * @enum {string}
+                                 */
+                                method: "llm" | "computed" | "none";
+                                /** @enum {string} */
+                                role: "user" | "assistant";
+                            }[];
                         };
                     };
                 };

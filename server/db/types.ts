@@ -547,6 +547,8 @@ export interface Database {
   review_translations: ReviewTranslationsTable;
   review_summaries: ReviewSummariesTable;
   weekly_summaries: WeeklySummariesTable;
+  ask_arb_chats: AskArbChatsTable;
+  ask_arb_messages: AskArbMessagesTable;
 }
 
 /** Per-app review counters, kept by triggers on reviews (migration 0018): read them, never write them. */
@@ -587,5 +589,33 @@ export interface WeeklySummariesTable {
   content: ColumnType<unknown, string, string>;
   citations: Generated<string[]>;
   note: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+/** 0026: Ask ARB conversations (server/askArb/chatData.ts): a visitor's (org_id null, read by its id) or an organisation's. */
+export interface AskArbChatsTable {
+  id: string;
+  org_id: string | null;
+  /** The app a visitor's chat is about; null for an organisation's chat (all its apps). */
+  app_key: string | null;
+  /** The last question's filters (AskFilters), inherited by a follow-up. */
+  filters: ColumnType<unknown, string | undefined, string>;
+  /** The last question's intent (AskIntent) and topic, for a follow-up such as "and in Germany?". */
+  intent: string | null;
+  topic: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface AskArbMessagesTable {
+  id: string;
+  chat_id: string;
+  /** Order within the chat. */
+  seq: number;
+  role: 'user' | 'assistant';
+  content: string;
+  /** AskCitation[] as shown with the answer. */
+  citations: ColumnType<unknown, string | undefined, string>;
+  method: 'llm' | 'computed' | 'none';
   created_at: Generated<Timestamp>;
 }

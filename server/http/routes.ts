@@ -52,6 +52,8 @@ import v1OrgReviewsIdReply from '@/pages/api/v1/org/reviews/[id]/reply';
 import v1OrgReviewsIdTranslate from '@/pages/api/v1/org/reviews/[id]/translate';
 import v1OrgReviewsExportCsv from '@/pages/api/v1/org/reviews/export.csv';
 import v1PublicAppDetails from '@/pages/api/v1/public/app-details';
+import v1PublicAskArbChat from '@/pages/api/v1/public/ask-arb/chat';
+import v1PublicAskArbChatId from '@/pages/api/v1/public/ask-arb/chat/[id]';
 import v1PublicConfig from '@/pages/api/v1/public/config';
 import v1PublicContact from '@/pages/api/v1/public/contact';
 import v1PublicDestinationId from '@/pages/api/v1/public/destination/[id]';
@@ -116,6 +118,8 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/reviews/[id]/translate', route: v1OrgReviewsIdTranslate },
   { path: '/api/v1/org/reviews/export.csv', route: v1OrgReviewsExportCsv },
   { path: '/api/v1/public/app-details', route: v1PublicAppDetails },
+  { path: '/api/v1/public/ask-arb/chat', route: v1PublicAskArbChat },
+  { path: '/api/v1/public/ask-arb/chat/[id]', route: v1PublicAskArbChatId },
   { path: '/api/v1/public/config', route: v1PublicConfig },
   { path: '/api/v1/public/contact', route: v1PublicContact },
   { path: '/api/v1/public/destination/[id]', route: v1PublicDestinationId },

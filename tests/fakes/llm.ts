@@ -25,6 +25,8 @@ export type LlmReply = {
   toolCalls?: FakeToolCall[];
   /** Milliseconds between the role chunk and the first token; keep-alive comments are sent meanwhile. */
   firstTokenDelayMs?: number;
+  /** Milliseconds between tokens (default none): an answer a browser visibly sees grow. */
+  tokenDelayMs?: number;
   /** Bytes per write (default 37: every event, some 200 bytes, arrives in pieces). */
   sliceBytes?: number;
   /** After the text, fail mid-stream in one of the shapes servers use, then close. */
@@ -43,6 +45,8 @@ export type ChatBody = {
   tools?: unknown[];
 };
 
+export type AnswerTimes = { received: number; firstToken: number; ended: number };
+
 export type FakeLlm = FakeServer & {
   /** What to put in LLM_BASE_URL. */
   baseUrl: string;
@@ -50,6 +54,13 @@ export type FakeLlm = FakeServer & {
   respondWith(fn: (body: ChatBody) => LlmReply): void;
   /** The chat requests received, parsed. */
   chatBodies(): ChatBody[];
+  /** Streams the client closed before the fake had finished writing them (a caller that stopped the answer). */
+  abandoned(): number;
+  /**
+   * When each streamed answer was asked for, wrote its first content token (NaN without one) and ended, in
+   * performance.now() milliseconds, in the order the answers began: the model's own share of a caller's wait.
+   */
+  answerTimes(): AnswerTimes[];
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -77,7 +88,7 @@ async function writeSliced(res: http.ServerResponse, text: string, sliceBytes: n
   }
 }
 
-async function stream(res: http.ServerResponse, body: ChatBody, r: LlmReply, id: string) {
+async function stream(res: http.ServerResponse, body: ChatBody, r: LlmReply, id: string, onFirstToken: () => void = () => {}) {
   res.socket?.setNoDelay(true);
   res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   const slice = r.sliceBytes ?? 37;
@@ -96,9 +107,11 @@ async function stream(res: http.ServerResponse, body: ChatBody, r: LlmReply, id:
   }
   const pieces = tokens(r.text ?? '');
   for (const [i, piece] of pieces.entries()) {
+    if (i === 0) onFirstToken();
     await writeSliced(res, chunk([choice({ content: piece })]), slice);
     // A comment in the middle of an answer, as keep-alives arrive whenever the server likes.
     if (i === 0) await writeSliced(res, ': keep-alive\n\n', slice);
+    if (r.tokenDelayMs) await sleep(r.tokenDelayMs);
   }
   if (r.midStreamError === 'openai') {
     await writeSliced(res, `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } })}\n\n`, slice);
@@ -136,6 +149,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   const queue: LlmReply[] = [];
   let responder: (body: ChatBody) => LlmReply = () => ({ text: 'OK' });
   let count = 0;
+  let abandoned = 0;
+  const times: AnswerTimes[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = await startFakeServer([
     async (req: RecordedRequest, res) => {
@@ -164,7 +179,15 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         json(res, r.status, { error: { message: r.status === 429 ? 'Rate limit reached for requests' : 'The server had an error', type: r.status === 429 ? 'requests' : 'server_error' } }, headers);
         return true;
       }
-      await stream(res, body, r, `chatcmpl-fake${++count}`);
+      res.on('close', () => {
+        if (!res.writableEnded) abandoned++;
+      });
+      const t: AnswerTimes = { received: performance.now(), firstToken: NaN, ended: NaN };
+      times.push(t);
+      await stream(res, body, r, `chatcmpl-fake${++count}`, () => {
+        t.firstToken = performance.now();
+      });
+      t.ended = performance.now();
       return true;
     },
   ]);
@@ -176,6 +199,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       responder = fn;
     },
     chatBodies: () => server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body) as ChatBody),
+    abandoned: () => abandoned,
+    answerTimes: () => times.map((t) => ({ ...t })),
     close: async () => {
       for (const res of hanging) res.destroy();
       await server.close();

@@ -3,16 +3,15 @@
  * for an App Store app, the storefronts to watch (rsuite CheckPicker; the US unless chosen otherwise). The server
  * looks the app up again and answers with the server's words when it refuses.
  */
-import Image from 'next/image';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { CheckPicker, Drawer } from 'rsuite';
 import 'rsuite/Drawer/styles/index.css';
 import 'rsuite/CheckPicker/styles/index.css';
+import FoundApps from '@/components/search/FoundApps';
 import { useDebouncedTerm } from '@/components/search/useAppSearch';
 import type { AppSearchResult } from '@/lib/api/types';
 import { APP_STORE_NAMES } from '@/lib/appStores';
-import { useAppSearchQuery } from '@/lib/queries/apps';
 import { useAddOrgApp } from '@/lib/queries/orgApps';
 import { storefrontOptions } from '@/lib/storefronts';
 import { errorToast } from '../common';
@@ -21,43 +20,14 @@ import own from './Apps.module.css';
 
 const COUNTRY_OPTIONS = storefrontOptions().map((c) => ({ label: c.name, value: c.code }));
 
-function Results({ term, chosen, onChoose }: { term: string; chosen: AppSearchResult | null; onChoose: (app: AppSearchResult) => void }) {
-  const search = useAppSearchQuery(term, 'us');
-  if (!term) return null;
-  if (search.isPending || (search.isFetching && search.data?.term !== term)) {
-    return (
-      <div aria-busy="true" aria-label="Searching the stores" role="status">
-        {[0, 1, 2].map((i) => (
-          <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} />
-        ))}
-      </div>
-    );
-  }
-  if (search.isError) return <p role="alert">Search is not available right now. Please try again in a moment.</p>;
-  const results = search.data?.results ?? [];
-  if (results.length === 0) return <p className={styles.muted}>No apps found for “{term}”. Try the exact name shown in the store.</p>;
-  return (
-    <ul className={own.results} aria-label="Apps found">
-      {results.map((app) => {
-        const picked = chosen?.app_id === app.app_id && chosen.app_store === app.app_store;
-        return (
-          <li key={`${app.app_store}:${app.app_id}`}>
-            <button type="button" className={own.result} aria-pressed={picked} onClick={() => onChoose(app)}>
-              {app.icon ? <Image unoptimized src={app.icon} alt="" width={36} height={36} className={own.icon} /> : <span aria-hidden="true" className={own.iconFallback}>{app.title.slice(0, 1)}</span>}
-              <span className={own.resultText}>
-                <span className={own.resultTitle}>{app.title}</span>
-                <span className={styles.muted}>
-                  {app.developer ? `${app.developer} · ` : ''}
-                  {APP_STORE_NAMES[app.app_store]}
-                </span>
-              </span>
-            </button>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
+const FOUND_LOOK = { list: own.results, result: own.result, icon: own.icon, iconFallback: own.iconFallback, text: own.resultText, title: own.resultTitle, meta: styles.muted, note: styles.muted };
+const SEARCHING = (
+  <div aria-busy="true" aria-label="Searching the stores" role="status">
+    {[0, 1, 2].map((i) => (
+      <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} />
+    ))}
+  </div>
+);
 
 export default function AddAppDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [text, setText] = useState('');
@@ -97,7 +67,7 @@ export default function AddAppDrawer({ open, onClose }: { open: boolean; onClose
             onChange={(e) => setText(e.target.value)}
           />
         </div>
-        <Results term={term} chosen={chosen} onChoose={setChosen} />
+        <FoundApps term={term} label="Apps found" look={FOUND_LOOK} iconSize={36} searching={SEARCHING} chosen={chosen} onChoose={setChosen} />
         {chosen ? (
           <form
             className={own.chosen}

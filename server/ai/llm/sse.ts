@@ -10,7 +10,7 @@
  * payload with an `error` object (OpenAI, SGLang, OpenRouter), as vLLM's `{"object":"error","message":…}`, or as an
  * `event: error`.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { LlmError } from './errors';
 
 export type ToolCall = { id: string; name: string; arguments: string };
@@ -20,26 +20,7 @@ export type LlmEvent =
   | { type: 'text'; text: string }
   | { type: 'done'; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: Usage | null };
 
-/** The SSE messages of a response body, as they complete; ends at the body's end. */
-export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<EventSourceMessage> {
-  const pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (m) => pending.push(m) });
-  // `stream: true` keeps a multi-byte character split across two network chunks whole.
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-      while (pending.length) yield pending.shift()!;
-    }
-    parser.feed(decoder.decode());
-    while (pending.length) yield pending.shift()!;
-  } finally {
-    reader.releaseLock();
-  }
-}
+export { sseMessages } from '@/lib/sseMessages';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

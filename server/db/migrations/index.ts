@@ -23,6 +23,8 @@ import * as m0021 from './0021_slack_workspaces';
 import * as m0022 from './0022_reply_tone';
 import * as m0023 from './0023_spike_alerts';
 import * as m0024 from './0024_summaries';
+import * as m0025 from './0025_ask_arb_search';
+import * as m0026 from './0026_ask_arb_chats';
 import * as m0027 from './0027_weekly_summaries';
 import * as m0028 from './0028_slack_reply_messages';
 
@@ -56,6 +58,8 @@ export const migrations: Record<string, Migration> = {
   '0022_reply_tone': m0022,
   '0023_spike_alerts': m0023,
   '0024_summaries': m0024,
+  '0025_ask_arb_search': m0025,
+  '0026_ask_arb_chats': m0026,
   '0027_weekly_summaries': m0027,
   '0028_slack_reply_messages': m0028,
 };
