@@ -72,6 +72,22 @@ function conditions(q: AskQuery, appKey?: RawBuilder<unknown>): RawBuilder<unkno
 /** Only the app keys are given: the per-app counters answer (migration 0018), no review is read. */
 const onlyApps = (q: AskQuery) => !q.from && !q.toExclusive && !q.ratings?.length && !q.country && !q.version && !q.language && !q.sentiment && !q.tsquery;
 
+/** The grouped statement of askGroups (the bench EXPLAINs it). */
+export function askGroupsQuery(q: AskQuery, group: AskGroup): RawBuilder<AskGroupRow> {
+  // date_trunc's unit as a literal, as in server/stats/data.ts: a parameter would keep the grouping from matching.
+  const key =
+    group === 'rating' ? sql`r.rating::text`
+    : group === 'version' ? sql`coalesce(r.app_version, '')`
+    : group === 'country' ? sql`coalesce(r.country, '')`
+    : group === 'day' || group === 'week' ? sql`to_char(date_trunc(${sql.lit(group)}, r.updated_at at time zone 'UTC'), 'YYYY-MM-DD')`
+    : sql`null`;
+  return sql<AskGroupRow>`
+    select ${key} as key, count(*)::int as reviews, coalesce(sum(r.rating), 0)::int as rating_sum
+      from reviews r
+     where ${and(conditions(q))}
+     ${group === 'none' ? sql`` : sql`group by 1`}`;
+}
+
 /** How many reviews and the sum of their ratings, whole (`none`) or per group; empty groups are absent. */
 export async function askGroups(q: AskQuery, group: AskGroup, db?: DB): Promise<AskGroupRow[]> {
   const d = db ?? (await getDb());
@@ -82,54 +98,56 @@ export async function askGroups(q: AskQuery, group: AskGroup, db?: DB): Promise<
         from app_review_stats where app_key = any(${q.appKeys}::text[])`.execute(d);
     return r.rows;
   }
-  // date_trunc's unit as a literal, as in server/stats/data.ts: a parameter would keep the grouping from matching.
-  const key =
-    group === 'rating' ? sql`r.rating::text`
-    : group === 'version' ? sql`coalesce(r.app_version, '')`
-    : group === 'country' ? sql`coalesce(r.country, '')`
-    : group === 'day' || group === 'week' ? sql`to_char(date_trunc(${sql.lit(group)}, r.updated_at at time zone 'UTC'), 'YYYY-MM-DD')`
-    : sql`null`;
-  const r = await sql<AskGroupRow>`
-    select ${key} as key, count(*)::int as reviews, coalesce(sum(r.rating), 0)::int as rating_sum
-      from reviews r
-     where ${and(conditions(q))}
-     ${group === 'none' ? sql`` : sql`group by 1`}`.execute(d);
-  return r.rows;
+  return (await askGroupsQuery(q, group).execute(d)).rows;
 }
 
 const REVIEW_COLUMNS = sql`r.id::text as id, r.store, a.app_id, r.author_name, r.rating, r.title, r.body, r.updated_at, r.country,
   r.app_version, coalesce(r.text_language, nullif(r.language, '')) as language, r.permalink, a.store_url`;
 
 /**
- * The reviews matching `q.tsquery`, best first: ts_rank_cd (how often and how close together the words are, over the
- * text's length), then the newest. Ranked among the newest `candidates` matches, so a word in a fifth of a million
- * reviews costs a bounded sort, not a rank of every match. The matches are gathered first (materialized: from the GIN
- * index, never by walking an app's reviews newest first and testing each, which the planner would pick for a
- * single app and a word it thinks common).
+ * The reviews matching `q.tsquery`: how many per star (count, rating sum) and the best `limit` of them, in one
+ * statement, so a question about a topic gathers its matches once. Best first is ts_rank_cd (how often and how close
+ * together the words are, over the text's length), then the newest, ranked among the newest `candidates` matches: a
+ * word in a fifth of a million reviews costs a bounded sort, not a rank of every match. The matches are gathered
+ * first (materialized: from the GIN index, never by walking an app's reviews newest first and testing each, which the
+ * planner would pick for a single app and a word it thinks common).
  */
-export async function searchReviews(q: AskQuery & { tsquery: string }, limit: number, candidates: number, db?: DB): Promise<AskReviewRow[]> {
-  const r = await sql<AskReviewRow>`
-    with matched as materialized (select r.id, r.updated_at from reviews r where ${and(conditions(q))}),
-         newest as (select id from matched order by updated_at desc, id desc limit ${candidates})
-    select ${REVIEW_COLUMNS}, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1)::float8 as rank
-      from newest n join reviews r on r.id = n.id join apps a on a.key = r.app_key
-     order by rank desc, r.updated_at desc, r.id desc
-     limit ${limit}`.execute(db ?? (await getDb()));
-  return r.rows;
+export async function searchReviews(
+  q: AskQuery & { tsquery: string },
+  limit: number,
+  candidates: number,
+  db?: DB,
+): Promise<{ groups: AskGroupRow[]; rows: AskReviewRow[] }> {
+  const r = await sql<{ groups: AskGroupRow[] | null; rows: Array<Omit<AskReviewRow, 'updated_at'> & { updated_at: string }> | null }>`
+    with matched as materialized (select r.id, r.updated_at, r.rating from reviews r where ${and(conditions(q))}),
+         newest as (select id from matched order by updated_at desc, id desc limit ${candidates}),
+         best as (select ${REVIEW_COLUMNS}, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1)::float8 as rank
+                    from newest n join reviews r on r.id = n.id join apps a on a.key = r.app_key
+                   order by rank desc, r.updated_at desc, r.id desc
+                   limit ${limit})
+    select (select json_agg(g) from (select rating::text as key, count(*)::int as reviews, sum(rating)::int as rating_sum
+                                       from matched group by rating) g) as groups,
+           (select json_agg(b order by b.rank desc, b.updated_at desc, b.id::bigint desc) from best b) as rows`.execute(db ?? (await getDb()));
+  const row = r.rows[0];
+  return {
+    groups: row?.groups ?? [],
+    rows: (row?.rows ?? []).map((x) => ({ ...x, updated_at: new Date(x.updated_at) })),
+  };
 }
 
 /**
- * The newest `limit` reviews of the filter. Each app is read newest first from its own index, one page at most, and
- * the pages merged (as the inbox does), so the cost is about apps × limit index entries, not the span's reviews.
+ * The newest `limit` reviews of the filter. Each app is read newest first from its own index, `perApp` at most (by
+ * default `limit`: exactly the newest), and the pages merged (as the inbox does), so the cost is about apps × perApp
+ * index entries, not the span's reviews.
  */
-export async function newestReviews(q: AskQuery, limit: number, db?: DB): Promise<AskReviewRow[]> {
+export async function newestReviews(q: AskQuery, limit: number, db?: DB, perApp = limit): Promise<AskReviewRow[]> {
   if (!q.appKeys.length) return [];
   // The page's ids first (from the indexes alone where the filters allow), then only those rows.
   const r = await sql<AskReviewRow>`
     select ${REVIEW_COLUMNS}
       from (select x.id from unnest(${q.appKeys}::text[]) as k(app_key)
               cross join lateral (select r.id, r.updated_at from reviews r where ${and(conditions(q, sql`r.app_key = k.app_key`))}
-                                   order by r.updated_at desc, r.id desc limit ${limit}) x
+                                   order by r.updated_at desc, r.id desc limit ${perApp}) x
              order by x.updated_at desc, x.id desc limit ${limit}) page
       join reviews r on r.id = page.id join apps a on a.key = r.app_key
      order by r.updated_at desc, r.id desc`.execute(db ?? (await getDb()));

@@ -8,6 +8,8 @@
  * and changes only what it names ("and in Germany?" keeps the dates and stars and sets the country); "all time",
  * "any country", "all versions", "all ratings" drop one.
  */
+import { stopWordsFor } from '../insights/stopwords';
+import { clauses } from '../insights/tokens';
 import type { AskAppRef, AskFilters, AskIntent, AskScope, AskSentiment, ParsedQuestion, ParseQuestionOptions } from './types';
 
 const DAY_MS = 86_400_000;
@@ -297,4 +299,27 @@ export function parseQuestion(text: string, { scope, now, previous }: ParseQuest
   if (topic && intent !== 'top_complaints') out.topic = topic;
   if (breakdown) out.breakdown = breakdown;
   return out;
+}
+
+/**
+ * A search's words as tsquery text over the 'simple' configuration (words cut as reviews.search_vector cuts them):
+ * each word as a prefix, after a light English suffix strip, so "crashes" finds crash, crashed, crashing. Stop words
+ * are left out unless nothing else is left. `all`: every word; `any`: one of them (the fallback when all find nothing).
+ */
+export function textQuery(text: string, language?: string): { all: string; any: string; words: string[] } | undefined {
+  const words = clauses(text, language).flat();
+  const stop = stopWordsFor(language ?? 'en');
+  const kept = words.filter((w) => !stop.has(w));
+  const chosen = [...new Set((kept.length ? kept : words).map(stem))].slice(0, 8);
+  if (!chosen.length) return undefined;
+  const terms = chosen.map((w) => `${w}:*`);
+  return { all: terms.join(' & '), any: terms.join(' | '), words: chosen };
+}
+
+function stem(word: string): string {
+  if ([...word].length < 5) return word;
+  for (const suffix of ['ing', 'ed', 'es', 's']) {
+    if (word.endsWith(suffix) && [...word].length - suffix.length >= 4) return word.slice(0, -suffix.length);
+  }
+  return word;
 }

@@ -15,19 +15,20 @@ import type { ToolDefinition } from '../ai/llm/client';
 import { log } from '../log';
 import { appKey, storeUrlOf } from '../monitor/apps';
 import { countTerms, compareTerms, type TermCounts } from '../insights/terms';
-import { clauses } from '../insights/tokens';
-import { stopWordsFor } from '../insights/stopwords';
 import { dayOf, type StatsInterval } from '../stats/buckets';
 import { shapeStats } from '../stats/appStats';
 import type { StatsGroupRow } from '../stats/data';
 import { askGroups, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
+import { textQuery } from './question';
 import type { AskReview, AskScope, AskStore, AskToolResult } from './types';
+
+export { textQuery };
 
 const DAY_MS = 86_400_000;
 /** Reviews a search ranks: its newest matches (see searchReviews). */
 export const SEARCH_CANDIDATES = 1000;
 /** 1–2★ reviews read for the complaints: the newest (counting their terms costs ~20 µs of CPU a review). */
-export const COMPLAINTS_MAX_REVIEWS = 600;
+export const COMPLAINTS_MAX_REVIEWS = 400;
 /** Reviews a search returns at most, and by default. */
 const SEARCH_MAX = 20;
 const SEARCH_DEFAULT = 8;
@@ -127,29 +128,6 @@ function toQuery(f: Filters, scope: AskScope): { q: AskQuery; apps: AskScope['ap
   return { q, apps };
 }
 
-/**
- * A search's words as tsquery text over the 'simple' configuration (words cut as reviews.search_vector cuts them):
- * each word as a prefix, after a light English suffix strip, so "crashes" finds crash, crashed, crashing. Stop words
- * are left out unless nothing else is left. `all`: every word; `any`: one of them (the fallback when all find nothing).
- */
-export function textQuery(text: string, language?: string): { all: string; any: string; words: string[] } | undefined {
-  const words = clauses(text, language).flat();
-  const stop = stopWordsFor(language ?? 'en');
-  const kept = words.filter((w) => !stop.has(w));
-  const chosen = [...new Set(kept.length ? kept : words)].slice(0, 8).map(stem);
-  if (!chosen.length) return undefined;
-  const terms = chosen.map((w) => `${w}:*`);
-  return { all: terms.join(' & '), any: terms.join(' | '), words: chosen };
-}
-
-function stem(word: string): string {
-  if ([...word].length < 5) return word;
-  for (const suffix of ['ing', 'ed', 'es', 's']) {
-    if (word.endsWith(suffix) && [...word].length - suffix.length >= 4) return word.slice(0, -suffix.length);
-  }
-  return word;
-}
-
 /** The applied filters, for the model to read back (and quote in its answer). */
 function filtersJson(f: Filters, apps: AskScope['apps']) {
   return {
@@ -232,12 +210,20 @@ const today = () => {
 const READ_CACHE_MS = 30_000;
 const queryKey = (q: AskQuery) => JSON.stringify([q.appKeys, q.from, q.toExclusive, q.ratings, q.country, q.version, q.language, q.sentiment, q.tsquery]);
 const groupsCache = createLoadingCache<AskGroupRow[], { q: AskQuery; group: AskGroup }>({ ttlMs: READ_CACHE_MS, max: 500, load: ({ q, group }) => askGroups(q, group) });
-const searchCache = createLoadingCache<AskReviewRow[], AskQuery & { tsquery: string }>({ ttlMs: READ_CACHE_MS, max: 200, load: (q) => searchReviews(q, SEARCH_MAX, SEARCH_CANDIDATES) });
+type Matches = { groups: AskGroupRow[]; rows: AskReviewRow[] };
+const matchesCache = createLoadingCache<Matches, AskQuery & { tsquery: string }>({ ttlMs: READ_CACHE_MS, max: 200, load: (q) => searchReviews(q, SEARCH_MAX, SEARCH_CANDIDATES) });
 
+/** Empties the reads kept for a question (the bench measures every question from the database). */
+export function clearAskReadCache(): void {
+  groupsCache.clear();
+  matchesCache.clear();
+}
+
+const matches = (q: AskQuery & { tsquery: string }) => matchesCache.load(queryKey(q), q);
 const groups = (q: AskQuery, group: AskGroup) => groupsCache.load(`${group}:${queryKey(q)}`, { q, group });
 
-/** Count and rating sum of the filter, per star (a count is their sum, and the distribution comes with it). */
-const byRating = (q: AskQuery): Promise<AskGroupRow[]> => groups(q, 'rating');
+/** Count and rating sum of the filter per star (a count is their sum); a text filter's come with its best matches. */
+const byRating = async (q: AskQuery): Promise<AskGroupRow[]> => (q.tsquery ? (await matches({ ...q, tsquery: q.tsquery })).groups : groups(q, 'rating'));
 
 /** The rows a count sums: with no filter but the apps, the per-app counters (no review is read); else per star. */
 async function totals(q: AskQuery): Promise<AskGroupRow[]> {
@@ -249,19 +235,16 @@ async function totals(q: AskQuery): Promise<AskGroupRow[]> {
  * Best matches of the words (every word; one of them when no review uses them all) with how many reviews match, or
  * the newest of the filters.
  */
-async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null; query: AskQuery }> {
-  if (!f.query) return { rows: await newestReviews(q, limit), matched: null, match: null, query: q };
+async function findReviews(f: Filters, q: AskQuery, limit: number): Promise<{ rows: AskReviewRow[]; matched: number | null; match: 'all_words' | 'any_word' | null }> {
+  if (!f.query) return { rows: await newestReviews(q, limit), matched: null, match: null };
   const tsq = textQuery(f.query, q.language)!;
-  let used: AskQuery & { tsquery: string } = { ...q, tsquery: tsq.all };
-  let rows = await searchCache.load(queryKey(used), used);
+  let found = await matches({ ...q, tsquery: tsq.all });
   let match: 'all_words' | 'any_word' = 'all_words';
-  if (!rows.length && tsq.words.length > 1) {
-    used = { ...q, tsquery: tsq.any };
-    rows = await searchCache.load(queryKey(used), used);
+  if (!found.rows.length && tsq.words.length > 1) {
+    found = await matches({ ...q, tsquery: tsq.any });
     match = 'any_word';
   }
-  const matched = rows.length < SEARCH_MAX ? rows.length : total(await byRating(used)).reviews;
-  return { rows: rows.slice(0, limit), matched, match, query: used };
+  return { rows: found.rows.slice(0, limit), matched: total(found.groups).reviews, match };
 }
 
 type Run = (f: Filters & Record<string, unknown>, q: AskQuery, applied: ReturnType<typeof filtersJson>) => Promise<AskToolResult>;
@@ -327,7 +310,9 @@ const RUNS: Record<AskToolName, Run> = {
     const limit = (f.limit as number | undefined) ?? 10;
     const low = (q.ratings?.length ? q.ratings : [1, 2]).filter((r) => r <= 2);
     if (!low.length) return refusal('Complaints are read from 1–2 star reviews: leave out "ratings" or include 1 or 2.');
-    const rows = await newestReviews({ ...q, ratings: low }, COMPLAINTS_MAX_REVIEWS);
+    // A sample across the apps: each app gives at most twice its share, so a busy app cannot cost apps × the limit.
+    const perApp = Math.max(50, Math.ceil((2 * COMPLAINTS_MAX_REVIEWS) / q.appKeys.length));
+    const rows = await newestReviews({ ...q, ratings: low }, COMPLAINTS_MAX_REVIEWS, undefined, perApp);
     const counts = countTerms(rows.map((r) => ({ id: r.id, text: r.title ? `${r.title}. ${r.body}` : r.body, language: r.language })));
     const none: TermCounts = { reviews: 0, counts: new Map(), examples: new Map() };
     const top = compareTerms(counts, none, { minReviews: 2, limit }).top;
@@ -343,7 +328,7 @@ const RUNS: Record<AskToolName, Run> = {
       result: {
         filters: { ...applied, ratings: low },
         low_rated_reviews_read: rows.length,
-        ...(rows.length >= COMPLAINTS_MAX_REVIEWS ? { note: `the newest ${COMPLAINTS_MAX_REVIEWS} 1–2 star reviews were read` } : {}),
+        ...(rows.length >= COMPLAINTS_MAX_REVIEWS ? { note: `a sample was read: the newest ${COMPLAINTS_MAX_REVIEWS} 1–2 star reviews, at most ${perApp} from each app` } : {}),
         terms,
         examples: reviews.map(forModel),
       },

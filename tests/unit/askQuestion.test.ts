@@ -1,7 +1,7 @@
 // Ask ARB's question reading, without a language model: filters (dates from `now` in UTC, stars, version, country,
 // language, sentiment, apps of the scope), the intent and the topic, and follow-ups that keep the previous filters.
 import { describe, expect, test } from 'vitest';
-import { parseQuestion } from '@/server/askArb/question';
+import { parseQuestion, textQuery } from '@/server/askArb/question';
 import type { AskFilters, AskScope } from '@/server/askArb/types';
 
 const scope: AskScope = {
@@ -216,4 +216,21 @@ describe('follow-ups', () => {
 test('pure: the same question gives the same answer, and `now` decides relative dates', () => {
   expect(parse('reviews last week')).toEqual(parse('reviews last week'));
   expect(parse('reviews today', undefined, new Date('2020-02-29T12:00:00Z')).filters).toEqual({ from: '2020-02-29', to: '2020-02-29' });
+});
+
+describe('textQuery: a topic as the full-text query', () => {
+  test('words as prefixes, stop words left out, a light suffix strip', () => {
+    expect(textQuery('crashes')).toEqual({ all: 'crash:*', any: 'crash:*', words: ['crash'] });
+    expect(textQuery('the dark mode')).toEqual({ all: 'dark:* & mode:*', any: 'dark:* | mode:*', words: ['dark', 'mode'] });
+    expect(textQuery('syncing logins')?.words).toEqual(['sync', 'login']);
+    expect(textQuery('crash crashes crashed')?.words).toEqual(['crash']);
+  });
+  test('only letters and digits reach the query: its syntax is never passed through', () => {
+    expect(textQuery("login:* & !crash | ('")?.all).toBe('login:* & crash:*');
+    expect(textQuery('!!! ...')).toBeUndefined();
+  });
+  test('only stop words: they are the words', () => expect(textQuery('the')?.words).toEqual(['the']));
+  test('other languages cut as the search vector cuts them', () => {
+    expect(textQuery('Anmeldung funktioniert nicht', 'de')?.words).toEqual(['anmeldung', 'funktioniert']);
+  });
 });
