@@ -301,6 +301,20 @@ describe('visitors', () => {
     expect(other.json.error.message).toMatch(/This chat is about .*Start a new chat/);
   });
 
+  test("with a model, a visitor's question reads only the picked app, and cites its reviews", async () => {
+    const app = newIosApp(w);
+    w.feed.publish(app.appId, 'us', { title: 'Sync', content: 'Sync loses my notes.', rating: 2 });
+    const before = llm.chatBodies().length;
+    searchThenAnswer('sync', ([id]) => `One person loses notes when syncing [review:${id}].`);
+    const r = await askStream({ messages: q('What do people say about sync?'), app_id: app.appId, app_store: 'apple_app_store' });
+    expect(r.done?.method, JSON.stringify(r.events.at(-1))).toBe('llm');
+    expect(r.tokens).toBe('One person loses notes when syncing [1].');
+    expect(r.done!.citations[0]).toMatchObject({ app_store: 'apple_app_store', app_id: app.appId, body: 'Sync loses my notes.' });
+    const system = llm.chatBodies()[before].messages[0].content!;
+    expect(system).toContain(`${app.title} (App Store, app_store "apple_app_store", app_id "${app.appId}")`);
+    expect(system.match(/app_id "/g)).toHaveLength(1);
+  });
+
   test('a network gets ASK_ARB_VISITOR_DAILY_QUESTIONS a day, then a 429 that says what to do', async () => {
     w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined, ASK_ARB_VISITOR_DAILY_QUESTIONS: '2' });
     const app = newIosApp(w);
