@@ -190,6 +190,19 @@ describe('with a language model', () => {
     expect(direct.json.data.message.content).not.toMatch(/10,000/);
   });
 
+  test('a model that keeps calling tools is asked at most 4 times, the last time told to answer', async () => {
+    const { owner } = await orgWith(LOGIN_SEEDS);
+    llm.respondWith(() => ({ toolCalls: [{ name: 'count_reviews', arguments: { ratings: [1] } }] }));
+    const before = llm.chatBodies().length;
+    const r = await ask({ messages: q('How many 1-star reviews?') }, { token: owner.token });
+    expect(r.status, r.text).toBe(200);
+    const asked = llm.chatBodies().slice(before);
+    expect(asked).toHaveLength(4);
+    expect(asked[3].messages.at(-1)).toEqual({ role: 'system', content: expect.stringMatching(/^No more tool calls/) });
+    expect(asked[3].messages.filter((m) => m.role === 'tool')).toHaveLength(3);
+    expect(r.json.data.message).toMatchObject({ method: 'none', content: expect.stringMatching(/^I don't know/) });
+  });
+
   test('a follow-up keeps the conversation and the previous filters', async () => {
     const { owner } = await orgWith(LOGIN_SEEDS);
     llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: `There are some [review:${toolReviewIds(body)[0] ?? 'x'}].` } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
