@@ -4,22 +4,24 @@
  */
 import { env } from '../env';
 import { enforceRateLimit, ipRateKey } from '../http/rateLimit';
-import { getOrgPlan, usageMonth } from '../plans/data';
+import { addAskArbQuestion, getOrgPlan, usageMonth } from '../plans/data';
 import { planLimitError } from '../plans/limits';
 import { planFor } from '../plans/plans';
-import { countAskArbQuestionWithin } from './chatData';
 
 /**
- * Counts one question of the organisation, or refuses it (402 naming the plan) when the month's allowance is used or
- * the plan has none. The count and the check are one statement, so two questions racing for the last one cannot both
- * pass.
+ * Counts one question of the organisation in the month's usage, and refuses it (402 naming the plan) when that count
+ * passes the plan's allowance, or when the plan has none (refused before counting). One atomic increment decides, so
+ * two questions racing for the last one cannot both pass; as with the public API's calls, a refused question is
+ * counted too, so the count says how much was asked for.
  */
 export async function countOrgQuestion(orgId: string, now = new Date()): Promise<void> {
   const row = await getOrgPlan(orgId);
   if (!row) return;
   const plan = planFor(row, now);
   const limit = plan.limits.ask_arb_questions;
-  if (!(await countAskArbQuestionWithin(orgId, usageMonth(now), limit))) throw planLimitError('ask_arb_questions', limit ?? 0, plan.name, limit ?? 0);
+  if (limit === 0) throw planLimitError('ask_arb_questions', 0, plan.name, 0);
+  const used = await addAskArbQuestion(orgId, usageMonth(now));
+  if (limit !== null && used > limit) throw planLimitError('ask_arb_questions', limit, plan.name, used);
 }
 
 const DAY_SECONDS = 86_400;

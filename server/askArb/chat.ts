@@ -6,7 +6,7 @@
  *    plain user/assistant messages (follow-ups keep their context), then the question.
  *  - The tools run here, on the server, within the caller's scope (tools.ts: reads only, another app is refused).
  *    Review text reaches the model only inside tool results, as JSON data.
- *  - At most MAX_ROUNDS calls; the last one is offered no tools, so the model must answer with what it has.
+ *  - At most MAX_ROUNDS calls; the last one is told to answer with what it has, and a tool call in it is not run.
  *  - Grounding: the model's text streams only once a tool has found something in this answer. A model that answers
  *    without having called a tool, or after tools that found nothing, is replaced by ARB's own "I don't know" with a
  *    question it can answer (its text is never shown).
@@ -78,13 +78,16 @@ export async function llmAnswer(input: AnswerInput, out: AnswerOutput, signal?: 
 
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const live = found;
+    const last = round === MAX_ROUNDS - 1;
     let toolCalls: ToolCall[] = [];
-    const tools = round < MAX_ROUNDS - 1 ? ASK_TOOLS : undefined;
-    for await (const event of streamChat({ messages, tools, temperature: 0 }, { orgId: input.scope.orgId, signal })) {
+    // The last round still lists the tools (some servers refuse tool messages without them) but says to answer now,
+    // and any tool call it makes anyway is not run.
+    if (last) messages.push({ role: 'system', content: 'No more tool calls: answer now from the tool results above, or say you do not know.' });
+    for await (const event of streamChat({ messages, tools: ASK_TOOLS, temperature: 0 }, { orgId: input.scope.orgId, signal })) {
       if (event.type === 'text') {
         if (live) text.push(event.text);
       } else {
-        toolCalls = tools ? event.toolCalls : [];
+        toolCalls = last ? [] : event.toolCalls;
         if (toolCalls.length) messages.push({ role: 'assistant', content: event.text || null, tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
       }
     }

@@ -68,21 +68,3 @@ export async function appByKey(appKey: string, db?: DB): Promise<AskScope['apps'
   return row && { appStore: row.store as AskStore, appId: row.app_id, title: row.title };
 }
 
-/**
- * Counts one Ask ARB question of the organisation in `month` unless `limit` (the plan's, null = none) is reached, in
- * one statement (an upsert that adds only below the limit), so concurrent questions never pass it. Whether it was
- * counted.
- */
-export async function countAskArbQuestionWithin(orgId: string, month: string, limit: number | null, db?: DB): Promise<boolean> {
-  if (limit !== null && limit <= 0) return false;
-  const row = await (await dbOf(db))
-    .insertInto('org_usage_months')
-    .values({ org_id: orgId, month, ask_arb_questions: 1 })
-    .onConflict((oc) => {
-      const update = oc.columns(['org_id', 'month']).doUpdateSet({ ask_arb_questions: sql`org_usage_months.ask_arb_questions + 1`, updated_at: sql`now()` });
-      return limit === null ? update : update.where('org_usage_months.ask_arb_questions', '<', limit);
-    })
-    .returning('ask_arb_questions')
-    .executeTakeFirst();
-  return !!row;
-}

@@ -190,6 +190,19 @@ describe('with a language model', () => {
     expect(direct.json.data.message.content).not.toMatch(/10,000/);
   });
 
+  test('a model that keeps calling tools is asked at most 4 times, the last time told to answer', async () => {
+    const { owner } = await orgWith(LOGIN_SEEDS);
+    llm.respondWith(() => ({ toolCalls: [{ name: 'count_reviews', arguments: { ratings: [1] } }] }));
+    const before = llm.chatBodies().length;
+    const r = await ask({ messages: q('How many 1-star reviews?') }, { token: owner.token });
+    expect(r.status, r.text).toBe(200);
+    const asked = llm.chatBodies().slice(before);
+    expect(asked).toHaveLength(4);
+    expect(asked[3].messages.at(-1)).toEqual({ role: 'system', content: expect.stringMatching(/^No more tool calls/) });
+    expect(asked[3].messages.filter((m) => m.role === 'tool')).toHaveLength(3);
+    expect(r.json.data.message).toMatchObject({ method: 'none', content: expect.stringMatching(/^I don't know/) });
+  });
+
   test('a follow-up keeps the conversation and the previous filters', async () => {
     const { owner } = await orgWith(LOGIN_SEEDS);
     llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: `There are some [review:${toolReviewIds(body)[0] ?? 'x'}].` } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
@@ -299,6 +312,20 @@ describe('visitors', () => {
     const other = await ask({ chat_id: r.json.data.chat_id, messages: q('How many?'), app_id: 'com.other.app', app_store: 'google_play_store' });
     expect(other.status).toBe(400);
     expect(other.json.error.message).toMatch(/This chat is about .*Start a new chat/);
+  });
+
+  test("with a model, a visitor's question reads only the picked app, and cites its reviews", async () => {
+    const app = newIosApp(w);
+    w.feed.publish(app.appId, 'us', { title: 'Sync', content: 'Sync loses my notes.', rating: 2 });
+    const before = llm.chatBodies().length;
+    searchThenAnswer('sync', ([id]) => `One person loses notes when syncing [review:${id}].`);
+    const r = await askStream({ messages: q('What do people say about sync?'), app_id: app.appId, app_store: 'apple_app_store' });
+    expect(r.done?.method, JSON.stringify(r.events.at(-1))).toBe('llm');
+    expect(r.tokens).toBe('One person loses notes when syncing [1].');
+    expect(r.done!.citations[0]).toMatchObject({ app_store: 'apple_app_store', app_id: app.appId, body: 'Sync loses my notes.' });
+    const system = llm.chatBodies()[before].messages[0].content!;
+    expect(system).toContain(`${app.title} (App Store, app_store "apple_app_store", app_id "${app.appId}")`);
+    expect(system.match(/app_id "/g)).toHaveLength(1);
   });
 
   test('a network gets ASK_ARB_VISITOR_DAILY_QUESTIONS a day, then a 429 that says what to do', async () => {
