@@ -26,6 +26,12 @@ export type AskQuery = {
   sentiment?: string;
   /** A text query in to_tsquery syntax over the 'simple' configuration (made by tools.ts from plain words). */
   tsquery?: string;
+  /**
+   * The text query has few matches in the whole table (`fewTextMatches`): its reads start from the GIN index alone.
+   * Left to itself the planner misjudges a prefix query's matches and intersects the GIN index with a range of the
+   * inbox index holding a quarter of a million entries, to check 200 reviews.
+   */
+  rare?: boolean;
 };
 
 export type AskGroup = 'none' | 'rating' | 'version' | 'country' | 'day' | 'week';
@@ -49,6 +55,10 @@ export type AskReviewRow = {
 };
 
 const and = (parts: RawBuilder<unknown>[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
+
+/** The reviews a read starts from: the table, or the few rows matching a rare text query (see AskQuery.rare). */
+const source = (q: AskQuery) =>
+  q.rare && q.tsquery ? sql`(select * from reviews r0 where r0.search_vector @@ to_tsquery('simple', ${q.tsquery}) offset 0) r` : sql`reviews r`;
 
 /** The filters as SQL over alias `r` (the app keys included). */
 function conditions(q: AskQuery, appKey?: RawBuilder<unknown>): RawBuilder<unknown>[] {
@@ -83,7 +93,7 @@ export function askGroupsQuery(q: AskQuery, group: AskGroup): RawBuilder<AskGrou
     : sql`null`;
   return sql<AskGroupRow>`
     select ${key} as key, count(*)::int as reviews, coalesce(sum(r.rating), 0)::int as rating_sum
-      from reviews r
+      from ${source(q)}
      where ${and(conditions(q))}
      ${group === 'none' ? sql`` : sql`group by 1`}`;
 }
@@ -119,7 +129,7 @@ export async function searchReviews(
   db?: DB,
 ): Promise<{ groups: AskGroupRow[]; rows: AskReviewRow[] }> {
   const r = await sql<{ groups: AskGroupRow[] | null; rows: Array<Omit<AskReviewRow, 'updated_at'> & { updated_at: string }> | null }>`
-    with matched as materialized (select r.id, r.updated_at, r.rating from reviews r where ${and(conditions(q))}),
+    with matched as materialized (select r.id, r.updated_at, r.rating from ${source(q)} where ${and(conditions(q))}),
          newest as (select id from matched order by updated_at desc, id desc limit ${candidates}),
          best as (select ${REVIEW_COLUMNS}, ts_rank_cd(r.search_vector, to_tsquery('simple', ${q.tsquery}), 1)::float8 as rank
                     from newest n join reviews r on r.id = n.id join apps a on a.key = r.app_key
@@ -133,6 +143,13 @@ export async function searchReviews(
     groups: row?.groups ?? [],
     rows: (row?.rows ?? []).map((x) => ({ ...x, updated_at: new Date(x.updated_at) })),
   };
+}
+
+/** Whether at most `cap` reviews of the whole table match `tsquery` (counted from the GIN index, up to cap + 1). */
+export async function fewTextMatches(tsquery: string, cap: number, db?: DB): Promise<boolean> {
+  const r = await sql<{ n: number }>`
+    select count(*)::int as n from (select 1 from reviews r where r.search_vector @@ to_tsquery('simple', ${tsquery}) limit ${cap + 1}) x`.execute(db ?? (await getDb()));
+  return r.rows[0].n <= cap;
 }
 
 /**

@@ -18,7 +18,7 @@ import { countTerms, compareTerms, type TermCounts } from '../insights/terms';
 import { dayOf, type StatsInterval } from '../stats/buckets';
 import { shapeStats } from '../stats/appStats';
 import type { StatsGroupRow } from '../stats/data';
-import { askGroups, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
+import { askGroups, fewTextMatches, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
 import { textQuery } from './question';
 import type { AskReview, AskScope, AskStore, AskToolResult } from './types';
 
@@ -208,7 +208,7 @@ const today = () => {
  * The key is the whole read, the scope's app keys included; a review stored meanwhile shows up after READ_CACHE_MS.
  */
 const READ_CACHE_MS = 30_000;
-const queryKey = (q: AskQuery) => JSON.stringify([q.appKeys, q.from, q.toExclusive, q.ratings, q.country, q.version, q.language, q.sentiment, q.tsquery]);
+const queryKey = (q: AskQuery) => JSON.stringify([q.appKeys, q.from, q.toExclusive, q.ratings, q.country, q.version, q.language, q.sentiment, q.tsquery, q.rare]);
 const groupsCache = createLoadingCache<AskGroupRow[], { q: AskQuery; group: AskGroup }>({ ttlMs: READ_CACHE_MS, max: 500, load: ({ q, group }) => askGroups(q, group) });
 type Matches = { groups: AskGroupRow[]; rows: AskReviewRow[] };
 const matchesCache = createLoadingCache<Matches, AskQuery & { tsquery: string }>({ ttlMs: READ_CACHE_MS, max: 200, load: (q) => searchReviews(q, SEARCH_MAX, SEARCH_CANDIDATES) });
@@ -217,10 +217,26 @@ const matchesCache = createLoadingCache<Matches, AskQuery & { tsquery: string }>
 export function clearAskReadCache(): void {
   groupsCache.clear();
   matchesCache.clear();
+  rarityCache.clear();
 }
 
-const matches = (q: AskQuery & { tsquery: string }) => matchesCache.load(queryKey(q), q);
-const groups = (q: AskQuery, group: AskGroup) => groupsCache.load(`${group}:${queryKey(q)}`, { q, group });
+/** A text query with at most this many matches in the whole table is read from the GIN index alone (AskQuery.rare). */
+const RARE_TEXT_MATCHES = 2000;
+const rarityCache = createLoadingCache<{ rare: boolean }, string>({ ttlMs: READ_CACHE_MS, max: 500, load: async (tsq) => ({ rare: await fewTextMatches(tsq, RARE_TEXT_MATCHES) }) });
+
+/** `q` with its text query's rarity known. */
+async function withRarity<Q extends AskQuery>(q: Q): Promise<Q> {
+  return q.tsquery ? { ...q, rare: (await rarityCache.load(q.tsquery, q.tsquery)).rare } : q;
+}
+
+const matches = async (q: AskQuery & { tsquery: string }) => {
+  const read = await withRarity(q);
+  return matchesCache.load(queryKey(read), read);
+};
+const groups = async (q: AskQuery, group: AskGroup) => {
+  const read = await withRarity(q);
+  return groupsCache.load(`${group}:${queryKey(read)}`, { q: read, group });
+};
 
 /** Count and rating sum of the filter per star (a count is their sum); a text filter's come with its best matches. */
 const byRating = async (q: AskQuery): Promise<AskGroupRow[]> => (q.tsquery ? (await matches({ ...q, tsquery: q.tsquery })).groups : groups(q, 'rating'));

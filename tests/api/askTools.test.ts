@@ -183,6 +183,24 @@ describe('reviews about a topic', () => {
   });
 });
 
+describe('a text query read either way', () => {
+  test('from the GIN index alone (rare words) or with the other indexes: the same figures and reviews', async () => {
+    const { askGroups, searchReviews } = await import('@/server/askArb/data');
+    const { textQuery } = await import('@/server/askArb/question');
+    const appKeys = scope.apps.map((a) => `${a.appStore}__${a.appId}`);
+    for (const words of ['login', 'crashes', 'dark mode']) {
+      const q = { appKeys, from: new Date('2026-03-01T00:00:00Z'), toExclusive: new Date('2026-04-01T00:00:00Z'), tsquery: textQuery(words)!.all };
+      const sorted = (rows: Array<{ key: string | null }>) => [...rows].sort((a, b) => String(a.key).localeCompare(String(b.key)));
+      expect(sorted(await askGroups({ ...q, rare: true }, 'country')), words).toEqual(sorted(await askGroups({ ...q, rare: false }, 'country')));
+      const rare = await searchReviews({ ...q, rare: true }, 20, 1000);
+      const common = await searchReviews({ ...q, rare: false }, 20, 1000);
+      expect(rare.rows.map((r) => r.id), words).toEqual(common.rows.map((r) => r.id));
+      expect(sorted(rare.groups)).toEqual(sorted(common.groups));
+      expect(rare.rows.length).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('most frequent complaints', () => {
   test('the terms of 1–2★ reviews, each with its count and cited examples', async () => {
     const r = await run('top_complaints', { apps: [main], ...MARCH });
