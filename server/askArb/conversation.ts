@@ -23,7 +23,7 @@ import type { AskMessage, AskRole } from '../../shared/askArb';
 import { countOrgQuestion, countVisitorQuestion } from './allowance';
 import { appByKey, appendMessages, chatMessages, createChat, getChat, type ChatRow } from './chatData';
 import { orgScope as orgApps } from './tools';
-import { parseQuestion } from './question';
+import { LIST_VERBS, parseQuestion } from './question';
 import { llmAnswer } from './chat';
 import { computedAnswer } from './computed';
 import type { AnswerOutput, Turn } from './answerText';
@@ -52,7 +52,9 @@ const FOLLOW_UP = /^\s*(and|also|what about|how about|same|now|but)\b/i;
 /** The question read (question.ts), a follow-up keeping the previous question's intent and topic. */
 export function readQuestion(p: Pick<PreparedQuestion, 'scope' | 'question' | 'previous'>, now = new Date()): ParsedQuestion {
   const parsed = parseQuestion(p.question, { scope: p.scope, now, previous: p.previous.filters });
-  if (parsed.intent === 'other' && p.previous.intent && FOLLOW_UP.test(p.question)) {
+  // "and 5 stars?" after a count: the mention of stars alone reads as a listing, but the follow-up asks the same thing.
+  const weakIntent = parsed.intent === 'other' || (parsed.intent === 'reviews_about' && !parsed.topic && !LIST_VERBS.test(p.question.toLowerCase()));
+  if (weakIntent && p.previous.intent && FOLLOW_UP.test(p.question)) {
     return { ...parsed, intent: p.previous.intent, ...(parsed.topic || !p.previous.topic ? {} : { topic: p.previous.topic }) };
   }
   return parsed;

@@ -222,6 +222,8 @@ function appsOf(q: string, scope: AskScope): AskAppRef[] | 'all' | undefined {
 const COMPLAINTS = /\b(complain\w*|complaints?|gripes?|pain points?|what (?:do|are) (?:people|users|customers) (?:hate|dislike|unhappy)|(?:most|top|biggest|main|common|frequent)\s+(?:\w+\s+)?(?:issues?|problems?|complaints?|bugs?)|what(?:'s| is| are) wrong)\b/;
 const TREND = /\b(trend\w*|over time|per (?:day|week)|by (?:day|week)|daily|weekly|each (?:day|week)|changed?|changing|evolv\w+|going (?:up|down)|improv\w+|worse|better|declin\w+)\b/;
 const DISTRIBUTION = /\b(distribution|breakdown|break down|split|by (?:rating|stars?)|per (?:rating|star)|(?:each|every) (?:rating|star)|how many of each)\b/;
+/** Words that ask for reviews themselves ("show me…"), as opposed to a bare mention of reviews or stars. */
+export const LIST_VERBS = /\b(show|list|find|give|see|read|what do (?:people|users|customers) say|examples?|quotes?)\b/;
 const LISTING = /\b(reviews?|feedback|comments?|stars?|positive|negative|neutral|mixed)\b/;
 const AVERAGE = /\b(average|avg|mean|rated|score|what(?:'s| is) (?:the |our |my )?rating)\b/;
 const COUNT = /\b(how many|number of|count|total)\b/;
@@ -246,7 +248,7 @@ function topicOf(q: string): string | undefined {
     topic = topic.replace(TOPIC_END, '').replace(TOPIC_NOISE, '').trim();
   } while (topic !== before);
   topic = topic.replace(/\b(?:\d\s*-?\s*stars?|reviews?)\b/g, '').replace(/\s+/g, ' ').trim();
-  if (!topic || /^(?:it|this|that|them|most|the most|stuff|things?|anything|everything|the app|my app|our app|app)$/.test(topic)) return undefined;
+  if (!topic || /^(?:it|this|that|them|these|those|ones?|the ones|most|the most|stuff|things?|anything|everything|the app|my app|our app|app)$/.test(topic)) return undefined;
   return topic;
 }
 
@@ -260,7 +262,7 @@ function intentOf(q: string, topic: string | undefined): { intent: AskIntent; br
   if (COUNT.test(q)) return { intent: 'count', breakdown };
   // "by version" / "per country" alone: the count and average of each.
   if (breakdown === 'version' || breakdown === 'country') return { intent: 'average', breakdown };
-  if (topic || /\b(show|list|find|give|see|read|what do (?:people|users|customers) say|examples?|quotes?)\b/.test(q) || LISTING.test(q)) return { intent: 'reviews_about' };
+  if (topic || LIST_VERBS.test(q) || LISTING.test(q)) return { intent: 'reviews_about' };
   return { intent: 'other' };
 }
 
