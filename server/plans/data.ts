@@ -79,17 +79,6 @@ export async function addAskArbQuestion(orgId: string, month: string, db?: DB): 
   return row.ask_arb_questions;
 }
 
-/** Count one public-API call of `orgId` in `month`; the month's count after it. */
-export async function addApiCall(orgId: string, month: string, db?: DB): Promise<number> {
-  const row = await (await dbOf(db))
-    .insertInto('org_usage_months')
-    .values({ org_id: orgId, month, api_calls: 1 })
-    .onConflict((oc) => oc.columns(['org_id', 'month']).doUpdateSet({ api_calls: sql`org_usage_months.api_calls + 1`, updated_at: sql`now()` }))
-    .returning('api_calls')
-    .executeTakeFirstOrThrow();
-  return row.api_calls;
-}
-
 /** Invitations of the organisation still open at `now` (each may become a member), but `exceptEmail`'s (replaced when invited again). */
 export async function countOpenInvitations(orgId: string, now: Date, db?: DB, exceptEmail?: string): Promise<number> {
   let q = (await dbOf(db))

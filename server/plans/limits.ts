@@ -10,7 +10,7 @@
  */
 import { getDb, type DB } from '../db/client';
 import { HttpError } from '../http/errors';
-import { addApiCall, countOpenInvitations, countUsage, getOrgPlan, lockOrg, orgHasDestinationTarget, usageMonth } from './data';
+import { countOpenInvitations, countUsage, getOrgPlan, lockOrg, orgHasDestinationTarget, usageMonth } from './data';
 import { billingEnabled, planFor } from './plans';
 import { LIMIT_WORDS, limitText, planThatLifts, type LimitKey } from '@/shared/plans';
 
@@ -87,19 +87,4 @@ export function lockedLimitCheck(orgId: string, key: CountedLimit): (trx: DB) =>
 export async function assertChannelWithinLimit(orgId: string, target: { platform: string; targetHash: string }): Promise<void> {
   if (await orgHasDestinationTarget(orgId, target.platform, target.targetHash)) return;
   await assertWithinLimit(orgId, 'channels');
-}
-
-/**
- * One public-API call of the organisation: refused (402) when its plan does not include the API, counted in the
- * month's usage, and refused when that count passes the plan's monthly allowance. The refused call is counted too, so
- * the count says how much was asked for.
- */
-export async function countApiCall(orgId: string, now = new Date()): Promise<void> {
-  const row = await getOrgPlan(orgId);
-  if (!row) return;
-  const plan = planFor(row, now);
-  if (!plan.features.api) throw planLimitError('api_calls', 0, plan.name, 0);
-  const used = await addApiCall(orgId, usageMonth(now));
-  const limit = plan.limits.api_calls;
-  if (limit !== null && used > limit) throw planLimitError('api_calls', limit, plan.name, used);
 }
