@@ -23,7 +23,7 @@
 // destinations nearly stopped). No after figure: on the shared machine at load 17–32 the figure swings 40–240/s for
 // the previous and the current engine alike. Earlier, before grouping the per-message writes (deliveryMarks.ts):
 // ~520–800, ~380–515/s.
-import { benchEnv, figure, openBenchDb, profileWindow, startChatProcess, type BenchDb, type RemoteHook } from './support/engineBench';
+import { benchEnv, figure, openBenchDb, profileWindow, startChatProcess, statementCounter, type BenchDb, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
 benchEnv({ WORKER_CONCURRENCY: '32' });
@@ -63,10 +63,13 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
     },
   };
   await pollNow(source.id, { adapterFor: () => adapter });
-  const engine = startEngine(bench.db, engineOptionsFromEnv({ poll: false, pacing }));
+  const statements = statementCounter();
+  const engine = startEngine(bench.db.withPlugin(statements.plugin), engineOptionsFromEnv({ poll: false, pacing }));
   while ((await chat.deliveredCount()) < destinations) await new Promise((r) => setTimeout(r, 20)); // the intros, not timed
 
   const stopProfile = await profileWindow(name);
+  const cpuBefore = process.cpuUsage();
+  const statementsBefore = statements.count();
   const started = performance.now();
   await pollNow(source.id, { adapterFor: () => adapter });
   const target = destinations * (perDestination + 1);
@@ -74,9 +77,15 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
   while ((sent = await chat.deliveredCount()) < target && performance.now() - started < TIME_BOX_MS) await new Promise((r) => setTimeout(r, 20));
   const seconds = (performance.now() - started) / 1000;
   sent -= destinations;
+  const cpu = process.cpuUsage(cpuBefore);
+  const engineStatements = statements.count() - statementsBefore;
   await stopProfile();
   await engine.stop();
   figure(name, sent / seconds, 'deliveries/s');
+  // This process's CPU (the engine's, and on PGlite the database's too) per message delivered in the window: what the
+  // machine's load does not change, unlike the rate.
+  figure(`${name}_cpu`, (cpu.user + cpu.system) / 1000 / Math.max(1, sent), 'ms/delivery');
+  figure(`${name}_statements`, engineStatements / Math.max(1, sent), 'statements/delivery');
   if (process.env.BENCH_TIMELINE) {
     const arrivals = await chat.delivered();
     const t0 = performance.timeOrigin + started;

@@ -3,6 +3,7 @@
  * (PostgreSQL started from the system binaries, or PGlite in memory / in a directory), quiet logs, loopback webhooks
  * allowed. Each bench prints `name: value unit` lines only.
  */
+import type { KyselyPlugin } from 'kysely';
 import type { DB } from '../../server/db/client';
 import type { ChatPlatform } from '../../tests/fakes/chatWebhooks';
 
@@ -35,6 +36,21 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
       await handle.close();
       await stopServer();
     },
+  };
+}
+
+/** Counts the statements sent through a database handle it is plugged into (`db.withPlugin(counter.plugin)`). */
+export function statementCounter(): { plugin: KyselyPlugin; count: () => number } {
+  let n = 0;
+  return {
+    plugin: {
+      transformQuery: (args) => {
+        n++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    },
+    count: () => n,
   };
 }
 
