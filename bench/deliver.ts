@@ -10,6 +10,10 @@
 //   deliver_paced_<db>_behind_pace  says how long after the pace allowed the last message it arrived (0 = pace-bound).
 // Each run is measured until its queue is empty or for at most 15 s. Goal: ≥ 1,200 deliveries/s across destinations
 // (1,000 with 20 % to spare), on PostgreSQL and on PGlite.
+//   deliver_<db>_cpu / _statements  this process's CPU (on PGlite the database's too) and the engine's statements per
+//                        delivery in the measured window: what the machine's load changes least;
+//   deliver_<db>_ceiling, _ceiling_cpu, _ratio_of_ceiling  the same messages sent right after by a bare HTTP loop (no
+//                        database, no formatting, no guard), and the engine's rate as a share of it, from the same run.
 // BENCH_TIMELINE=1 also prints when each destination's last message arrived; BENCH_CPU_PROFILE_DIR=dir writes a CPU
 // profile of each measured run.
 // Figures: quiet machine (load 0.1), receivers in the bench's process: PostgreSQL 829/s, PGlite 783/s. Two runs at
@@ -92,6 +96,12 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
     const ends = hooks.map((h) => Math.round(arrivals[h.url].at(-1)! - t0)).sort((a, b) => a - b);
     console.log(`${name} last message per destination (ms):`, ends.join(' '));
   }
+  if (pacing === 'off') {
+    const bare = await ceiling(hooks, perDestination, Number(process.env.WORKER_CONCURRENCY));
+    figure(`${name}_ceiling`, bare.rate, 'deliveries/s');
+    figure(`${name}_ceiling_cpu`, bare.cpuMs, 'ms/delivery');
+    figure(`${name}_ratio_of_ceiling`, sent / seconds / bare.rate, 'ratio');
+  }
   if (pacing === 'platform') {
     const arrivals = await chat.delivered();
     // GCRA after the intro at t: the last of n more messages may go at t + n·interval − (burst − 1)·interval at the
@@ -104,6 +114,51 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
     figure(`${name}_behind_pace`, Math.max(0, last - allowed), 'ms');
   }
   chat.stop();
+}
+
+/**
+ * The same number of messages POSTed by a bare loop to the same receivers right after the engine's run: undici's
+ * request() on a keep-alive Agent, each destination's messages one after another, as many destinations at a time as
+ * the engine's concurrency, each platform's body formatted once beforehand. No claims, no database, no per-message
+ * formatting, no SSRF guard, no Discord pauses: what the HTTP exchanges alone reach on this machine at this moment,
+ * so that the engine's rate can be read against it on a machine whose load keeps changing.
+ */
+async function ceiling(hooks: RemoteHook[], perDestination: number, concurrency: number): Promise<{ rate: number; cpuMs: number }> {
+  const { Agent, request } = await import('undici');
+  const { formatReviewFor } = await import('../server/destinations/format');
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const bodies = new Map<string, string>();
+  for (const hook of hooks) {
+    if (bodies.has(hook.platform)) continue;
+    const review = {
+      store: 'apple_app_store' as const, appId: '1', storeReviewId: 'ceiling', country: 'us', language: null, authorName: 'Bench', title: 'Review',
+      body: 'A review to deliver, number 1.', rating: 4, appVersion: '1.0', createdAt: null, updatedAt: new Date(), replyText: null, replyUpdatedAt: null, permalink: null,
+    };
+    const message = formatReviewFor(hook.platform, { kind: 'new', review, app: { store: 'apple_app_store', appId: '1', title: 'Bench Deliver' } });
+    if (message.kind !== 'json') throw new Error(`${hook.platform}: not a JSON message`);
+    bodies.set(hook.platform, JSON.stringify(message.body));
+  }
+  let next = 0;
+  let failed = 0;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, hooks.length) }, async () => {
+      for (let h = next++; h < hooks.length; h = next++) {
+        for (let i = 0; i < perDestination; i++) {
+          const res = await request(hooks[h].url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: bodies.get(hooks[h].platform) });
+          await res.body.text();
+          if (res.statusCode >= 300) failed++;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  await agent.close();
+  if (failed) throw new Error(`ceiling: ${failed} messages were not accepted`);
+  const total = hooks.length * perDestination;
+  return { rate: total / seconds, cpuMs: (cpu.user + cpu.system) / 1000 / total };
 }
 
 async function main() {
