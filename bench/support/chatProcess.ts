@@ -5,6 +5,7 @@
  * `<webhooks base URL> <control URL>` on the first line of stdout; the control server answers
  *   POST /hook?platform=slack   → { url }: a new hook;
  *   GET  /count                 → { delivered }: messages answered with a 2xx, over all hooks;
+ *   GET  /wait?n=&ms=           → { delivered }: the same, once it reaches n or after ms;
  *   GET  /delivered             → { [url]: receivedAt[] }: per hook, when each of them arrived (ms since epoch).
  */
 import http from 'node:http';
@@ -23,6 +24,18 @@ async function main() {
       body = { url: hook.url };
     } else if (url.pathname === '/count') {
       body = { delivered: hooks.reduce((s, h) => s + h.delivered().length, 0) };
+    } else if (url.pathname === '/wait') {
+      // Answers once `n` messages were delivered or after `ms`, with the count then: the bench waits for the end of a
+      // run with one request instead of asking every few ms (its own requests would count as the engine's CPU).
+      const n = Number(url.searchParams.get('n'));
+      const until = Date.now() + Number(url.searchParams.get('ms') ?? 15_000);
+      const check = () => {
+        const delivered = hooks.reduce((s, h) => s + h.delivered().length, 0);
+        if (delivered >= n || Date.now() >= until) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ delivered }));
+        else setTimeout(check, 5);
+      };
+      check();
+      return;
     } else if (url.pathname === '/delivered') {
       body = Object.fromEntries(hooks.map((h) => [h.url, h.delivered().map((r) => r.receivedAt)]));
     } else {

@@ -107,6 +107,8 @@ export type RemoteHook = { platform: ChatPlatform; url: string };
 export async function startChatProcess(): Promise<{
   hook: (platform: ChatPlatform) => Promise<RemoteHook>;
   deliveredCount: () => Promise<number>;
+  /** Resolves with the count once it reaches `n`, or after `ms`: one request, answered by the chat process. */
+  waitForDelivered: (n: number, ms: number) => Promise<number>;
   /** Per hook URL, when each delivered message arrived (ms since epoch). */
   delivered: () => Promise<Record<string, number[]>>;
   stop: () => void;
@@ -117,6 +119,7 @@ export async function startChatProcess(): Promise<{
   return {
     hook: async (platform) => ({ platform, url: (await get<{ url: string }>(`/hook?platform=${platform}`, 'POST')).url }),
     deliveredCount: async () => (await get<{ delivered: number }>('/count')).delivered,
+    waitForDelivered: async (n, ms) => (await get<{ delivered: number }>(`/wait?n=${n}&ms=${ms}`)).delivered,
     delivered: () => get<Record<string, number[]>>('/delivered'),
     stop,
   };
