@@ -2,7 +2,10 @@
 // batched claim, fetch (HTTP), parse the JSON page(s), compare with what is stored, write the outcome. On PostgreSQL:
 // the database's own CPU is in its own process, and the feed fake runs in a child process, so only ARB's work counts.
 //   poll_cpu_steady   nothing new since the last poll (the common case);
-//   poll_cpu_new      5 new reviews per poll, stored and fanned out to 2 destinations.
+//   poll_cpu_new      5 new reviews per poll, stored and fanned out to 2 destinations;
+//   poll_statements_*  the engine's statements per poll in the same rounds, the claims included (a transaction's
+//                     begin and commit are not: they bypass Kysely's plugins); each is a round trip whose socket write
+//                     and wake-up this process pays.
 // Goal: ≤ 4 ms per poll with new reviews (5 ms with 20 % to spare). BENCH_CPU_PROFILE_DIR=dir writes a CPU profile of
 // each measured phase. The bench waits for each round on the engine's in-memory poll count (counters.ts), so none of
 // its own statements fall in the measured window.
@@ -19,7 +22,7 @@
 // load 8–15, the engine before and this one delivered about as much per destination in the first 50 s (1,744/1,314/
 // 1,291 and 1,649/1,262/1,226), and both missed the test's 100 s for 10,000: the slowdown was the machine's load (the
 // test's workers do not poll at all).
-import { benchEnv, figure, openBenchDb, profileWindow, startFeedProcess, type BenchDb } from './support/engineBench';
+import { benchEnv, figure, openBenchDb, profileWindow, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
 
 const APPS = 50; // one destination watches at most 50 apps
 const FIRST_APP = 7_100_000;
@@ -52,25 +55,32 @@ async function measureAll(feedUrl: string, bench: BenchDb) {
   await createDestination({ platform: 'webex', url: 'http://127.0.0.1:9/v1/webhooks/incoming/benchbench', apps: refs, welcomeCount: 0 });
   for (const id of ids) await pollNow(id); // first polls store the history (not measured)
 
-  const engine = startEngine(bench.db, engineOptionsFromEnv({ deliver: false, idleMs: 50, intervalSeconds: 3600 }));
+  const statements = statementCounter();
+  const engine = startEngine(bench.db.withPlugin(statements.plugin), engineOptionsFromEnv({ deliver: false, idleMs: 50, intervalSeconds: 3600 }));
+  /** Statements the engine sent in the measured rounds (the claims included). */
+  let sent = 0;
   /** Makes every source due, waits until the loop has polled each once, returns CPU ms per poll. */
   const round = async (before?: () => Promise<void>) => {
     if (before) await before();
     const polledBefore = counters().polled;
+    const statementsBefore = statements.count();
     const start = process.cpuUsage();
     await sql`update monitored_sources set next_poll_at = now()`.execute(bench.db);
     // Waits on the engine's own in-memory count of polls: asking the database every few ms would add this bench's
     // statements to the CPU measured per poll.
     while (counters().polled < polledBefore + ids.length) await new Promise((resolve) => setTimeout(resolve, 5));
     const used = process.cpuUsage(start);
+    sent += statements.count() - statementsBefore;
     return (used.user + used.system) / 1000 / ids.length;
   };
   await round(); // warm-up
   let stopProfile = await profileWindow('poll_cpu_steady');
+  sent = 0;
   let steady = 0;
   for (let i = 0; i < ROUNDS; i++) steady += await round();
   await stopProfile();
   figure('poll_cpu_steady', steady / ROUNDS, 'ms/poll');
+  figure('poll_statements_steady', sent / ROUNDS / ids.length, 'statements/poll');
   const publish = async () => {
     await Promise.all(refs.map((ref) => fetch(`${feedUrl}/__publish?app=${ref.appId}&n=5`, { method: 'POST' })));
   };
@@ -78,10 +88,12 @@ async function measureAll(feedUrl: string, bench: BenchDb) {
   // time (compiling it), which a running engine did long ago.
   await round(publish);
   stopProfile = await profileWindow('poll_cpu_new');
+  sent = 0;
   let fresh = 0;
   for (let i = 0; i < ROUNDS; i++) fresh += await round(publish);
   await stopProfile();
   figure('poll_cpu_new', fresh / ROUNDS, 'ms/poll');
+  figure('poll_statements_new', sent / ROUNDS / ids.length, 'statements/poll');
   await engine.stop();
 }
 

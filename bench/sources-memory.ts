@@ -15,7 +15,12 @@
 // 333 → 293 MB peak step by step, same minute. Tried: MALLOC_ARENA_MAX=1/2 (within noise once the pool is one
 // thread); --max-semi-space-size=2 (−25 MB, but a smaller young generation costs the API's request rate; not taken);
 // --liftoff-only (the database's wasm never optimized: 235 MB, slower queries; not taken); shared_buffers 16 or 8 MB
-// (nothing beyond the noise); initialMemory below the module's 128 MB (refused). So ≤ 240 MB is out of reach with the
+// (nothing beyond the noise); initialMemory below the module's 128 MB (refused). MALLOC_MMAP_THRESHOLD_=32768 (glibc,
+// set when the server starts: blocks ≥ 32 KB mapped apart and unmapped when freed, so the wasm compilers' freed zones
+// leave the arenas): opened and migrated 266 → 179 MB (64 KB: 192 MB), and with 10,000 sources the growth once open
+// 167–231 → 46–107 MB (load 15–27); but CPU per poll with news 5.2–5.3 → 12.3–13.0 ms (64 KB: 8.2 ms), steady
+// 2.4–3.7 → 3.9–4.3 ms, pairs back to back: every large Buffer and V8 compile zone became an mmap + page faults. Not
+// taken. --wasm-tiering-budget=18000000 (fewer functions optimized): 267 → 249 MB opened, within the noise; not taken. So ≤ 240 MB is out of reach with the
 // embedded database inside the process, its code optimized. A child process for it only moves the memory: the
 // server's RSS would be rss_10000_sources_postgres, and the child another ~210–250 MB.
 // Figures (this bench): quiet, before --v8-pool-size=1: PGlite 342–394 MB (growth 41–73), PostgreSQL 182–195 MB.
