@@ -13,10 +13,15 @@
  */
 import { useRouter } from 'next/router';
 import { useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
-import styles from './StaticContent.module.css';
 
 /** One object for every render: React rewrites innerHTML whenever this prop's object changes. */
 const KEEP_SERVER_HTML = { __html: '' };
+
+/**
+ * `display: contents` (styles/globals.css): the wrapper takes no part in layout. Not a CSS module: a stylesheet shared
+ * by _app and a page made the bundler merge the home page's stylesheet into every page's.
+ */
+const WRAPPER_CLASS = 'static-content';
 
 const subscribeToNothing = () => () => {};
 
@@ -40,19 +45,18 @@ export function inAppLinkTarget(event: MouseEvent<HTMLElement>): string | null {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-export default function StaticContent({ className, children }: { className?: string; children: ReactNode }) {
+export default function StaticContent({ children }: { children: ReactNode }) {
   const router = useRouter();
   const hydrating = useHydratingServerHtml();
   // Decided once: after hydration React renders this again with the browser's answer, which must not bring the
   // children back (they would replace the server's DOM with an identical one).
   const [keepServerHtml] = useState(hydrating);
-  const classes = className ?? styles.contents;
-  if (typeof window === 'undefined' || !keepServerHtml) return <div className={classes}>{children}</div>;
+  if (typeof window === 'undefined' || !keepServerHtml) return <div className={WRAPPER_CLASS}>{children}</div>;
   const onClick = (event: MouseEvent<HTMLElement>) => {
     const target = inAppLinkTarget(event);
     if (target === null) return;
     event.preventDefault();
     void router.push(target);
   };
-  return <div className={classes} onClick={onClick} dangerouslySetInnerHTML={KEEP_SERVER_HTML} suppressHydrationWarning />;
+  return <div className={WRAPPER_CLASS} onClick={onClick} dangerouslySetInnerHTML={KEEP_SERVER_HTML} suppressHydrationWarning />;
 }
