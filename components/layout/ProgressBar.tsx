@@ -7,7 +7,6 @@
 import { useRouter } from 'next/router';
 import NProgress from 'nprogress';
 import { useEffect } from 'react';
-import { initAnalytics, trackPageview } from '@/lib/analytics';
 
 export const PROGRESS_SETTINGS = { minimum: 0.08, trickleSpeed: 800, speed: 200, showSpinner: false } as const;
 /** nprogress caps its trickle at this value until done() (see NProgress.inc). */
@@ -30,8 +29,11 @@ export default function ProgressBar() {
     const onComplete = (url: string) => {
       NProgress.done();
       // Analytics starts when the browser is first idle (useAppShellEffects), or here if a route change comes first.
-      initAnalytics();
-      void trackPageview(url);
+      // Its module is loaded then, not with every page.
+      void import('@/lib/analytics').then(({ initAnalytics, trackPageview }) => {
+        initAnalytics();
+        return trackPageview(url);
+      });
     };
     const onError = () => NProgress.done();
     router.events.on('routeChangeStart', onStart);

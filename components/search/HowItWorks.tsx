@@ -1,5 +1,6 @@
-/** The three steps and the five chat platforms, under the hero of / and /try-free. */
+/** The three steps and the five chat platforms, under the hero of / and /try-free. Static: hydrates as StaticContent. */
 import Link from 'next/link';
+import StaticContent from '@/components/layout/StaticContent';
 import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/lib/publicRoutes';
 import styles from './HowItWorks.module.css';
 
@@ -11,7 +12,7 @@ const STEPS = [
 
 export default function HowItWorks() {
   return (
-    <>
+    <StaticContent>
       <section className={styles.section} aria-labelledby="how-heading">
         <h2 id="how-heading" className={styles.heading}>
           How it works
@@ -51,6 +52,6 @@ export default function HowItWorks() {
           <Link href="/ask-arb">Ask ARB</Link>. <Link href="/features">See all features</Link>.
         </p>
       </section>
-    </>
+    </StaticContent>
   );
 }

@@ -51,3 +51,21 @@ test('/ask-arb has a black page and a taller dark footer; other pages are light'
   expect(classify(await backgroundOf(page.locator('body')))).toBe('black');
   expect((await dark.boundingBox())!.height).toBeGreaterThan(lightHeight);
 });
+
+test('footer and page links of a freshly loaded page navigate in the app, without reloading it', async ({ page }) => {
+  // The footer and the static sections keep their server HTML while hydrating (StaticContent): their links must still
+  // behave as the app's links do — the router takes them, the page is not loaded again.
+  await page.goto('/pricing');
+  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  await page.getByRole('contentinfo').getByRole('link', { name: 'FAQ', exact: true }).click();
+  await expect(page).toHaveURL(/\/faq$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+
+  await page.goto('/features');
+  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  await page.getByRole('main').getByRole('link', { name: 'See plans and prices' }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.getByRole('list', { name: 'Plans' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+});
