@@ -75,24 +75,22 @@ stages_side_by_side() {
   rm -rf "$dir"
 }
 
-# The build first (scripts/ensure-build.cjs: when missing or older than the sources; ~30 s with Turbopack), then
+# The build first (scripts/ensure-build.cjs: when missing or older than the sources; ~10 s with Turbopack), then
 # type-check and lint side by side (eslint.config.mjs: Next's rules, hooks, typescript-eslint with type information; no
 # warning allowed; the build skips type-checking, next.config.js, so the whole tree, tests included, is checked here
-# once), then end-to-end in Chromium against that build side by side with vitest: most of an e2e test's time is spent
-# waiting (the engine's 5 s polls, deliveries, streamed answers), and alone it kept under one of the two cores busy,
-# while vitest keeps one and a half busy. ARB_SERIAL_TESTS=1 runs them one after the other (to time one alone).
+# once), then end-to-end in Chromium against that build, then vitest. E2E and vitest each run alone: both start
+# servers (e2e specs with settings of their own start a second one, whose fresh embedded database takes ~12 s of
+# initdb on a quiet machine) and wait on timed polls and retries, and beside the other stages on 2 cores their
+# timeouts fired.
 stage build node scripts/ensure-build.cjs
 stages_side_by_side 'typecheck npx tsc --noEmit' 'lint npx eslint . --max-warnings 0'
 if [[ " ${failed[*]} " == *" build "* ]]; then
   echo "── e2e: skipped (no build)"
   failed+=(e2e)
-  stage vitest npx vitest run
-elif [[ "${ARB_SERIAL_TESTS:-}" == 1 ]]; then
-  ARB_REUSE_BUILD=1 stage e2e npx playwright test
-  stage vitest npx vitest run
 else
-  ARB_REUSE_BUILD=1 stages_side_by_side 'e2e npx playwright test' 'vitest npx vitest run'
+  ARB_REUSE_BUILD=1 stage e2e npx playwright test
 fi
+stage vitest npx vitest run
 
 echo "── stage times (load average now: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores)"
 printf '   %s\n' "${times[@]}"
