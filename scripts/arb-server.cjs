@@ -2,11 +2,12 @@
 // → Next) on a free loopback port with its own DATA_DIR, for the end-to-end suite and the benchmarks, and stops it cleanly.
 // CommonJS on purpose: Playwright loads TypeScript as CommonJS and cannot load an ES module that uses import.meta.
 'use strict';
-const { spawn } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const { serverArgs } = require('./server-node-args.cjs');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 const root = path.resolve(__dirname, '..');
 
@@ -51,13 +52,31 @@ async function waitUntilServing(url, child, logFile, timeoutMs) {
 }
 
 /**
+ * Creates an empty embedded database (a PGlite cluster) in `dir`, in a child process as server/db/client.ts does for a
+ * new DATA_DIR: initdb in WebAssembly, ~10 s of CPU. A run that starts several servers makes one and hands it to each
+ * as `pgliteTemplate`; copying it takes a tenth of a second.
+ */
+function createPgliteTemplate(dir) {
+  const pglite = pathToFileURL(require.resolve('@electric-sql/pglite', { paths: [root] })).href;
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); await (await PGlite.create(process.argv[1])).close();`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script, dir], (err, _out, stderr) =>
+      err ? reject(new Error(`Could not create the embedded database in ${dir}: ${stderr.trim() || err.message}`)) : resolve(dir),
+    );
+  });
+}
+
+/**
  * Start the server with `env` added to its environment (fakes' base URLs, SMTP_URL…). APP_URL is the loopback URL the
  * browser uses, so links, CORS and cookies agree with the page's origin. stdout and stderr go to `<dataDir>/server.log`.
+ * With `pgliteTemplate` (from createPgliteTemplate) a new DATA_DIR's embedded database starts as a copy of it.
  */
-async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.next', env = {} }) {
+async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.next', env = {}, pgliteTemplate }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   fs.mkdirSync(dataDir, { recursive: true });
+  const pgliteDir = path.join(dataDir, 'pglite');
+  if (pgliteTemplate && !fs.existsSync(pgliteDir)) fs.cpSync(pgliteTemplate, pgliteDir, { recursive: true });
   const logFile = path.join(dataDir, 'server.log');
   const out = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, serverArgs(), {
@@ -80,8 +99,8 @@ async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.n
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
-  // Generous: a fresh embedded database is ~12 s of initdb in WebAssembly on a quiet machine, many times that beside a
-  // busy e2e run.
+  // Generous: without a template, a fresh embedded database is ~12 s of initdb in WebAssembly on a quiet machine, many
+  // times that beside a busy e2e run.
   await waitUntilServing(url, child, logFile, 300_000).catch((err) => {
     child.kill('SIGKILL');
     throw err;
@@ -104,4 +123,4 @@ async function startServer({ dataDir, distDir = process.env.NEXT_DIST_DIR || '.n
   };
 }
 
-module.exports = { freePort, startServer };
+module.exports = { createPgliteTemplate, freePort, startServer };

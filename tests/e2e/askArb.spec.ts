@@ -102,12 +102,13 @@ test.describe('with a language model', () => {
   }
 
   test.beforeAll(async () => {
-    test.setTimeout(360_000); // its own server: a fresh embedded database and Next, started beside the busy run
+    test.setTimeout(360_000); // its own server: a copy of the run's empty embedded database and Next, started beside the busy run
     llm = await startFakeLlm();
     llm.respondWith(model);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-e2e-ask-'));
     server = await startServer({
       dataDir,
+      pgliteTemplate: process.env.E2E_PGLITE_TEMPLATE,
       env: {
         ...(JSON.parse(process.env.E2E_WORLD_ENV ?? '{}') as Record<string, string>),
         LLM_BASE_URL: llm.baseUrl,
@@ -126,6 +127,7 @@ test.describe('with a language model', () => {
   });
 
   test('the answer streams visibly and cites reviews that open; "I don\'t know" for what the reviews do not say; a planted instruction is not passed on', async ({ browser, connect }) => {
+    test.setTimeout(120_000); // three questions, each streamed token by token: a minute on a busy machine
     const tag = uniqueWord();
     const app = await connect.newApp(`${tag} Oracle`);
     await connect.publish(app.app_id, { title: 'Login screen', content: 'Stuck on the login screen since version 2.3.', rating: 1, daysAgo: 3 });

@@ -22,7 +22,7 @@ let server: { url: string; stop: () => Promise<void> };
 let dataDir: string;
 
 test.beforeAll(async () => {
-  test.setTimeout(360_000); // its own server: a fresh embedded database and Next, started beside the busy run
+  test.setTimeout(360_000); // its own server: a copy of the run's empty embedded database and Next, started beside the busy run
   let webhookUrl = '';
   stripe = await startFakeStripe({
     secretKey: 'sk_test_e2e_billing',
@@ -32,6 +32,7 @@ test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-e2e-billing-'));
   server = await startServer({
     dataDir,
+    pgliteTemplate: process.env.E2E_PGLITE_TEMPLATE,
     env: {
       ...(JSON.parse(process.env.E2E_WORLD_ENV ?? '{}') as Record<string, string>),
       ALLOW_PRIVATE_WEBHOOKS: '1',

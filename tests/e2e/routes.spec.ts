@@ -5,13 +5,40 @@
  * at the common phone widths it does not scroll sideways. One visit per route serves all of these checks (the app
  * pages and the 404 page get the ones that apply to them). The alternative paths lead to their pages, and 404,
  * sitemap.xml and robots.txt are useful.
+ *
+ * The route checks of one worker share one signed-out browser page, as a visitor going from page to page: axe-core's
+ * ~0.5 MB of script, compiled anew in every new page, took twice the CPU there as in a page that had run it before,
+ * and axe is most of a route check's cost. Each check starts at the desktop size with its own list of CSP violations.
  */
 import type { Page, Response } from '@playwright/test';
 import { MARKETING_ROUTES, PUBLIC_ROUTES, ROUTE_ALIASES } from '@/lib/publicRoutes';
-import { expect, test } from './fixtures';
+import { expect, hydratingNavigation, test as base } from './fixtures';
 import { seriousViolations } from './support/a11y';
 import { APP_ROUTES, headingsAndTitle, metaContent } from './support/html';
 import { PHONE_WIDTHS, scriptSrc, sidewaysScrollAtPhoneWidths, watchCspViolations } from './support/pageChecks';
+
+type RoutePage = { page: Page; cspViolations: string[] };
+
+const test = base.extend<{ routePage: RoutePage }, { workerRoutePage: RoutePage }>({
+  workerRoutePage: [
+    async ({ browser }, provide, workerInfo) => {
+      // The context every test gets from playwright.config.ts's `use` (device, locale, time zone).
+      const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, locale, timezoneId } = workerInfo.project.use;
+      const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, locale, timezoneId });
+      const page = await context.newPage();
+      hydratingNavigation(page);
+      const cspViolations = await watchCspViolations(page);
+      await provide({ page, cspViolations });
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+  routePage: async ({ workerRoutePage, viewport }, provide) => {
+    workerRoutePage.cspViolations.length = 0;
+    if (viewport) await workerRoutePage.page.setViewportSize(viewport);
+    await provide(workerRoutePage);
+  },
+});
 
 /** Visits `route` in the browser (returns once hydrated) and gives the server's HTML, which must not be a redirect. */
 async function visit(page: Page, route: string): Promise<{ res: Response; html: string }> {
@@ -32,8 +59,7 @@ function expectScriptsByHashOnly(res: Response) {
 test.describe('every public route', () => {
   for (const route of [...PUBLIC_ROUTES, '/login']) {
     const phones = route !== '/login';
-    test(`${route} answers 200 with one h1 and a title, hydrates under a CSP with scripts by hash only, without serious accessibility violations${phones ? `, fits the screen at ${PHONE_WIDTHS.join(', ')} px` : ''}`, async ({ page }) => {
-      const cspViolations = await watchCspViolations(page);
+    test(`${route} answers 200 with one h1 and a title, hydrates under a CSP with scripts by hash only, without serious accessibility violations${phones ? `, fits the screen at ${PHONE_WIDTHS.join(', ')} px` : ''}`, async ({ routePage: { page, cspViolations } }) => {
       const { res, html } = await visit(page, route); // returns once hydrated (fixtures.ts)
       expect(res.status()).toBe(200);
       expect(res.headers()['content-type']).toContain('text/html');
@@ -52,8 +78,7 @@ test.describe('every public route', () => {
 
   // /subscribe shows nothing without an org id, /dashboard waits for the stored session: their h1 comes in the browser.
   for (const route of APP_ROUTES.filter((r) => r !== '/login')) {
-    test(`${route} answers 200 with its title, is kept out of search engines, hydrates under a CSP with scripts by hash only, without serious accessibility violations`, async ({ page }) => {
-      const cspViolations = await watchCspViolations(page);
+    test(`${route} answers 200 with its title, is kept out of search engines, hydrates under a CSP with scripts by hash only, without serious accessibility violations`, async ({ routePage: { page, cspViolations } }) => {
       const { res, html } = await visit(page, route);
       expect(res.status()).toBe(200);
       expectScriptsByHashOnly(res);

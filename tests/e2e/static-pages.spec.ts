@@ -52,9 +52,9 @@ test.describe('prerendered pages from memory', () => {
   const ours = () => process.env.E2E_BASE_URL!;
 
   test.beforeAll(async () => {
-    test.setTimeout(360_000); // a second server: a fresh embedded database and Next, started beside the busy run
+    test.setTimeout(360_000); // a second server: a copy of the run's empty embedded database and Next, started beside the busy run
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-e2e-next-'));
-    reference = await startServer({ dataDir, distDir, env: { STATIC_PAGES: 'next', WORKER: 'off', LOG_LEVEL: 'warn' } });
+    reference = await startServer({ dataDir, distDir, pgliteTemplate: process.env.E2E_PGLITE_TEMPLATE, env: { STATIC_PAGES: 'next', WORKER: 'off', LOG_LEVEL: 'warn' } });
   });
 
   test.afterAll(async () => {

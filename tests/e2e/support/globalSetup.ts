@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../../../scripts/ensure-build.cjs';
-import { startServer } from '../../../scripts/arb-server.cjs';
+import { createPgliteTemplate, startServer } from '../../../scripts/arb-server.cjs';
 import { startOutsideWorld } from './outsideWorld';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -17,12 +17,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (build.built) console.log(`Built the app in ${Math.round(build.ms / 1000)} s (${build.reason}).`);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-e2e-'));
-  const world = await startOutsideWorld();
+  // One empty embedded database for every server of the run (this one and those specs start with settings of their
+  // own): initdb once, not once per server beside the busy run.
+  const [world, pgliteTemplate] = await Promise.all([startOutsideWorld(), createPgliteTemplate(path.join(dataDir, 'pglite-template'))]);
+  process.env.E2E_PGLITE_TEMPLATE = pgliteTemplate;
   let server;
   try {
     server = await startServer({
       dataDir,
       distDir,
+      pgliteTemplate,
       env: {
         ...world.serverEnv,
         ALLOW_PRIVATE_WEBHOOKS: '1',
