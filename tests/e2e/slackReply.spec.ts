@@ -66,9 +66,11 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
   const submitted = await post(viewSubmission(user, form, { reply: { text: `Thanks Maya, PDF export is fixed in 3.1 ${tag}` } }));
   expect(submitted.status(), await submitted.text()).toBe(200);
 
-  // The store got the reply; the message in the channel shows it and who sent it.
-  const posted = await stores.replies();
-  expect(posted.app_store.filter((p) => p.reviewId === ios.review_id).map((p) => p.responseBody)).toEqual([`Thanks Maya, PDF export is fixed in 3.1 ${tag}`]);
+  // The store got the reply; the message in the channel shows it and who sent it. On a busy machine the form closes
+  // before the store has answered (Slack wants the form's answer within 3 s), and both follow: wait for them.
+  const repliesTo = async (reviewId: string) => (await stores.replies()).app_store.filter((p) => p.reviewId === reviewId).map((p) => p.responseBody);
+  await expect.poll(() => repliesTo(ios.review_id)).toEqual([`Thanks Maya, PDF export is fixed in 3.1 ${tag}`]);
+  await expect.poll(async () => (await connect.slackResponses(click.responseUrl)).length).toBeGreaterThan(0);
   const update = (await connect.slackResponses(click.responseUrl)).at(-1) as { replace_original: boolean; blocks: Block[] };
   expect(update.replace_original).toBe(true);
   expect(JSON.stringify(update.blocks)).toContain(`Thanks Maya, PDF export is fixed in 3.1 ${tag}`);

@@ -24,6 +24,20 @@ const AXE_SOURCE = fs.readFileSync(path.join(axeDir, 'axe.min.js'), 'utf8');
 type AxeWindow = { axe?: { run(context: ContextObject | Document, options: RunOptions): Promise<AxeResults> } };
 
 export async function seriousViolations(page: Page, include?: string) {
+  // What a person reads is the page at rest: a toast still fading in is half transparent, and axe would measure its
+  // contrast against what shows through. Running finite animations are let finish (a spinner's never does), for 2 s
+  // at most.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]),
+  );
   if (!(await page.evaluate(() => Boolean((window as AxeWindow).axe)))) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(
     ({ include, options }) => (window as AxeWindow).axe!.run(include ? { include: [[include]] } : document, options),
