@@ -7,6 +7,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import { PLAYWRIGHT_LAUNCH_OPTIONS } from './scripts/chromium.cjs';
 
+/** Specs that start a server with settings of their own beside the run's shared one. */
+const OWN_SERVER_SPECS = ['**/static-pages.spec.ts', '**/billing.spec.ts', '**/askArb.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
@@ -23,6 +26,13 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: process.env.CI === 'true',
+  // Playwright hands out tests in project order, then file order. The specs that start a server of their own (a
+  // second Next and embedded database, ~8 s of CPU and 10–20 s of wall each) go first, so their start-up overlaps the
+  // shared run; last in file order, static-pages.spec ran alone for the final ~25 s.
+  projects: [
+    { name: 'own-server', testMatch: OWN_SERVER_SPECS },
+    { name: 'shared-server', testIgnore: OWN_SERVER_SPECS },
+  ],
   outputDir: 'test-results',
   use: {
     ...devices['Desktop Chrome'],

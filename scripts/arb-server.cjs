@@ -2,7 +2,8 @@
 // → Next) on a free loopback port with its own DATA_DIR, for the end-to-end suite and the benchmarks, and stops it cleanly.
 // CommonJS on purpose: Playwright loads TypeScript as CommonJS and cannot load an ES module that uses import.meta.
 'use strict';
-const { execFile, spawn } = require('node:child_process');
+const { spawn } = require('node:child_process');
+const { initPgliteDir } = require('./pglite-initdb.cjs');
 const { serverArgs } = require('./server-node-args.cjs');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -58,12 +59,7 @@ async function waitUntilServing(url, child, logFile, timeoutMs) {
  */
 function createPgliteTemplate(dir) {
   const pglite = pathToFileURL(require.resolve('@electric-sql/pglite', { paths: [root] })).href;
-  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); await (await PGlite.create(process.argv[1])).close();`;
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script, dir], (err, _out, stderr) =>
-      err ? reject(new Error(`Could not create the embedded database in ${dir}: ${stderr.trim() || err.message}`)) : resolve(dir),
-    );
-  });
+  return initPgliteDir(dir, pglite).then(() => dir);
 }
 
 /**

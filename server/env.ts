@@ -97,6 +97,11 @@ const schema = z.object({
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** How many destinations one worker process sends to at the same time (and how many sources it polls at once). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /**
+   * How long a worker keeps sending to one destination before giving it back so other destinations (and processes) get
+   * their turn. Lower means more hand-overs between processes (tests/worker/twoWorkers.test.ts), higher fewer claims.
+   */
+  DELIVERY_HOLD_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /** Tests and benchmarks only: 'off' sends as fast as receivers answer, ignoring each platform's pace. */
   DELIVERY_PACING: z.enum(['platform', 'off']).default('platform'),
   /** Most sources polled at once (status active); a connection that needs more is refused with 503. */

@@ -13,6 +13,7 @@ import { log } from '../log';
 import type { Database } from './types';
 import { migrateToLatest } from './migrate';
 import { makePrivateDir } from '../privateFiles';
+import { initPgliteDir } from '../../scripts/pglite-initdb.cjs';
 
 export type DB = Kysely<Database>;
 
@@ -92,19 +93,13 @@ const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB'];
  * memory reachable from the instance that ran it, for as long as that instance lives; run in our own process, a fresh
  * `npm start` would carry it forever. The child exits and takes that memory with it; we then open the ready directory.
  */
-async function initPgliteDir(dir: string): Promise<void> {
-  const { execFile } = await import('node:child_process');
+async function createPgliteDir(dir: string): Promise<void> {
   const { createRequire } = await import('node:module');
   const { pathToFileURL } = await import('node:url');
   // Resolved from the project (not this file: Next may bundle it), as a file URL the child can import from anywhere.
   const pglite = pathToFileURL(createRequire(path.join(process.cwd(), 'package.json')).resolve('@electric-sql/pglite')).href;
-  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const c = await PGlite.create(process.argv[1]); await c.close();`;
   const started = Date.now();
-  await new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script, dir], { timeout: 120_000 }, (err, _out, stderr) =>
-      err ? reject(new Error(`Could not create the embedded database in ${dir}: ${stderr.trim() || err.message}`)) : resolve(),
-    );
-  });
+  await initPgliteDir(dir, pglite);
   log.info('created the embedded database', { dir, ms: Date.now() - started });
 }
 
@@ -136,7 +131,7 @@ export async function openDatabase(target: DbTarget): Promise<Handle> {
   const dir = target.dataDir;
   const unlock = dir ? lockDataDir(dir) : () => {};
   try {
-    if (dir && !target.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
+    if (dir && !target.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await createPgliteDir(dir);
     const options = {
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
       ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),

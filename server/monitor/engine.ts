@@ -26,6 +26,8 @@ export type EngineOptions = {
   workerId: string;
   concurrency: number;
   leaseMs: number;
+  /** How long one destination is sent to before it is given back (DELIVERY_HOLD_MS; deliveryWorker.ts's default when unset). */
+  maxHoldMs?: number;
   idleMs: number;
   pacing: 'platform' | 'off';
   intervalSeconds: number;
@@ -49,6 +51,7 @@ export function engineOptionsFromEnv(overrides: Partial<EngineOptions> = {}): En
     workerId: newWorkerId(),
     concurrency: e.WORKER_CONCURRENCY,
     leaseMs: e.WORKER_LEASE_SECONDS * 1000,
+    maxHoldMs: e.DELIVERY_HOLD_MS,
     idleMs: 1000,
     pacing: e.DELIVERY_PACING,
     intervalSeconds: e.POLL_INTERVAL_SECONDS,
