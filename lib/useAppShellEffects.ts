@@ -7,10 +7,9 @@
 import { useEffect, useRef } from 'react';
 import { captureReferral } from '@/lib/referral';
 import { whenIdle } from '@/lib/whenIdle';
+import { withAnalytics } from '@/lib/loadAnalytics';
 import { rehydrateAuth, useAuthStore } from '@/stores/auth';
 import { useConnectionStore } from '@/stores/connection';
-
-const loadAnalytics = () => import('@/lib/analytics');
 
 const looksLikeEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 
@@ -30,7 +29,7 @@ export function useAppShellEffects(): void {
     // The landing URL as it was on arrival: the visitor may have moved on by the time the browser is idle.
     const landing = `${window.location.pathname}${window.location.search}`;
     return whenIdle(() => {
-      void loadAnalytics().then(({ initAnalytics, trackPageview, identifyUser }) => {
+      withAnalytics(({ initAnalytics, trackPageview, identifyUser }) => {
         initAnalytics();
         analyticsStarted.current = true;
         // The landing page is a page view too; later ones come from completed route changes (ProgressBar).
@@ -42,6 +41,6 @@ export function useAppShellEffects(): void {
 
   useEffect(() => {
     // Before analytics has started the idle start-up above identifies whoever is known by then.
-    if (analyticsStarted.current && knownEmail && looksLikeEmail(knownEmail)) void loadAnalytics().then((a) => a.identifyUser(knownEmail));
+    if (analyticsStarted.current && knownEmail && looksLikeEmail(knownEmail)) withAnalytics((a) => a.identifyUser(knownEmail));
   }, [knownEmail]);
 }

@@ -7,6 +7,7 @@
 import { useRouter } from 'next/router';
 import NProgress from 'nprogress';
 import { useEffect } from 'react';
+import { withAnalytics } from '@/lib/loadAnalytics';
 
 export const PROGRESS_SETTINGS = { minimum: 0.08, trickleSpeed: 800, speed: 200, showSpinner: false } as const;
 /** nprogress caps its trickle at this value until done() (see NProgress.inc). */
@@ -30,7 +31,7 @@ export default function ProgressBar() {
       NProgress.done();
       // Analytics starts when the browser is first idle (useAppShellEffects), or here if a route change comes first.
       // Its module is loaded then, not with every page.
-      void import('@/lib/analytics').then(({ initAnalytics, trackPageview }) => {
+      withAnalytics(({ initAnalytics, trackPageview }) => {
         initAnalytics();
         return trackPageview(url);
       });
