@@ -7,11 +7,11 @@
  * because the bundler's runtime recognises an already loaded stylesheet by its <link>, and would otherwise fetch it
  * again and wait for it before starting the page's scripts.
  *
- * The page's scripts are requested once the parsed page has painted, not while it is parsed: the first paint needs
+ * The page's scripts are requested once the parsed page is on screen, not while it is parsed: the first paint needs
  * none of them (everything on screen is in the HTML and its inlined CSS), so they never compete with it, and the
  * largest element's paint never waits on their download. Each is written as an inert <script data-after-paint>
  * carrying its address; one inline loader (the same text on every page, so one hash in the CSP) turns them into
- * ordered scripts in the frame after the first paint — at once in a hidden tab, which paints nothing.
+ * ordered scripts when the browser reports the first contentful paint — at once in a hidden tab, which paints nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,10 +36,15 @@ function cssText(file: string): string {
 const AFTER_PAINT_TYPE = 'text/x-after-paint';
 
 /**
- * Starts the stand-ins in document order, as `defer` would (async=false keeps the order): in the frame after the
- * parsed document has painted (requestAnimationFrame runs before that paint, the timeout after it).
+ * Starts the stand-ins in document order, as `defer` would (async=false keeps the order), once the first contentful
+ * paint is reported. That report comes when the frame is presented, after it has been rasterised, which on a busy
+ * or slow device is well after the main thread's paint step: scripts started in the next task (as a
+ * requestAnimationFrame + timeout did) were downloaded and compiled while the first frame was still being drawn, and
+ * competed with it. Without the Paint Timing API, in the frame after the first paint; in a hidden tab (or one hidden
+ * before its first paint, which then reports none) at once; and after 1 s whatever happened, so no page waits on a
+ * report that does not come.
  */
-const AFTER_PAINT_LOADER = `(function(){function go(){var s=document.querySelectorAll('script[type="${AFTER_PAINT_TYPE}"]');for(var i=0;i<s.length;i++){var e=document.createElement('script');e.src=s[i].getAttribute('data-src');e.async=false;if(s[i].crossOrigin)e.crossOrigin=s[i].crossOrigin;document.head.appendChild(e)}}function start(){if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})}if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',start);else start()})()`;
+const AFTER_PAINT_LOADER = `(function(){var done=false;function go(){if(done)return;done=true;var s=document.querySelectorAll('script[type="${AFTER_PAINT_TYPE}"]');for(var i=0;i<s.length;i++){var e=document.createElement('script');e.src=s[i].getAttribute('data-src');e.async=false;if(s[i].crossOrigin)e.crossOrigin=s[i].crossOrigin;document.head.appendChild(e)}}function start(){if(document.visibilityState==='hidden')return go();var P=window.PerformanceObserver;if(!P||!P.supportedEntryTypes||P.supportedEntryTypes.indexOf('paint')<0)return requestAnimationFrame(function(){setTimeout(go,0)});new P(function(l,o){if(l.getEntriesByName('first-contentful-paint').length){o.disconnect();go()}}).observe({type:'paint',buffered:true});document.addEventListener('visibilitychange',go);setTimeout(go,1000)}if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',start);else start()})()`;
 
 function afterPaint(node: ReactNode): ReactNode {
   if (!isValidElement<{ src?: string; defer?: boolean; type?: string }>(node) || node.type !== 'script' || !node.props.src) return node;

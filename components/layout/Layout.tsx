@@ -3,9 +3,9 @@
  * page: dark footer, and the body turns black (the server sets it in _document; this keeps it right across
  * client-side navigation).
  *
- * The page and the footer each sit in a Suspense boundary: React hydrates the header with the root, then the page and
- * the footer in short slices it can interrupt (a click in a part not yet hydrated hydrates that part first), instead
- * of one long task that holds the main thread while the visitor already sees the page.
+ * The header, the page and the footer each sit in a Suspense boundary: React hydrates the root's own small part first,
+ * then each of them in short slices it can interrupt (a click in a part not yet hydrated hydrates that part first),
+ * instead of one long task that holds the main thread while the visitor already sees the page.
  */
 import { useRouter } from 'next/router';
 import { Suspense, useEffect, type ReactNode } from 'react';
@@ -30,7 +30,9 @@ export default function Layout({ children }: { children: ReactNode }) {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Header />
+      <Suspense>
+        <Header />
+      </Suspense>
       <main id="main" tabIndex={-1}>
         <Suspense>{children}</Suspense>
       </main>
