@@ -41,6 +41,22 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isFinite(at) ? Math.max(0, (at - now) / 1000) : null;
 }
 
+/**
+ * A payload's JSON, serialised once per payload object: a payload formatted once for several destinations
+ * (server/monitor/messages.ts) is sent as the same bytes to each, and a signed webhook's signature covers exactly these
+ * bytes. Payloads are never changed after formatting.
+ */
+const serialized = new WeakMap<object, string>();
+export function jsonBody(payload: unknown): string {
+  if (typeof payload !== 'object' || payload === null) return JSON.stringify(payload);
+  let json = serialized.get(payload);
+  if (json === undefined) {
+    json = JSON.stringify(payload);
+    serialized.set(payload, json);
+  }
+  return json;
+}
+
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -91,7 +107,7 @@ export function createWebhookSender(opts: { allowPrivate: boolean; resolve?: Res
           method: 'POST',
           dispatcher: agent,
           headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT, ...headers },
-          body: JSON.stringify(payload),
+          body: jsonBody(payload),
           signal: AbortSignal.timeout(timeoutMs),
         });
         const body = await readCapped(res.body);
