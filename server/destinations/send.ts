@@ -3,6 +3,7 @@
  * address, network error — comes back as a SendResult for the delivery worker to classify (cal.com's sendPayload
  * style). Redirects are never followed, the whole exchange is bounded by a timeout, and the response body is capped.
  */
+import { EventEmitter } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { env } from '../env';
 import { BlockedAddressError, createGuardedAgent, type Resolver } from './ssrf';
@@ -86,6 +87,32 @@ function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
   });
 }
 
+/**
+ * The bound on one whole exchange (connection, answer and body), as a signal undici accepts: an emitter with
+ * `aborted`, `reason` and an 'abort' event. Not AbortSignal.timeout(): its timer cannot be cleared, so it fired — and
+ * built its DOMException — 10 s after every delivery, long after the answer, and making an AbortSignal costs more
+ * than much of the request itself (bench/deliver.ts).
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  reason: Error | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    super();
+    this.timer = setTimeout(() => {
+      this.aborted = true;
+      this.reason = Object.assign(new Error(`no answer within ${ms} ms`), { name: 'TimeoutError' });
+      this.emit('abort');
+    }, ms);
+    this.timer.unref();
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
 function describe(err: unknown): { failure: SendFailure; error: string } {
   const e = err as Error & { code?: string; cause?: unknown };
   const inner = (e.cause as (Error & { code?: string }) | undefined) ?? e;
@@ -102,13 +129,14 @@ export function createWebhookSender(opts: { allowPrivate: boolean; resolve?: Res
   const agent = createGuardedAgent({ allowPrivate: opts.allowPrivate, resolve: opts.resolve, requestTimeoutMs: timeoutMs });
   return {
     async postJson(url, payload, headers = {}) {
+      const deadline = new Deadline(timeoutMs);
       try {
         const res = await request(url, {
           method: 'POST',
           dispatcher: agent,
           headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT, ...headers },
           body: jsonBody(payload),
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: deadline,
         });
         const body = await readCapped(res.body);
         const h = flatHeaders(res.headers);
@@ -121,6 +149,8 @@ export function createWebhookSender(opts: { allowPrivate: boolean; resolve?: Res
         return result;
       } catch (err) {
         return { ok: false, status: 0, retryAfter: null, headers: {}, body: '', ...describe(err) };
+      } finally {
+        deadline.clear();
       }
     },
     close: () => agent.close(),
