@@ -3,8 +3,8 @@
  * address, network error — comes back as a SendResult for the delivery worker to classify (cal.com's sendPayload
  * style). Redirects are never followed, the whole exchange is bounded by a timeout, and the response body is capped.
  */
-import { EventEmitter } from 'node:events';
 import { request, type Dispatcher } from 'undici';
+import { Deadline } from '../deadline';
 import { env } from '../env';
 import { BlockedAddressError, createGuardedAgent, type Resolver } from './ssrf';
 
@@ -85,32 +85,6 @@ function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
     body.on('end', done);
     body.on('error', reject);
   });
-}
-
-/**
- * The bound on one whole exchange (connection, answer and body), as a signal undici accepts: an emitter with
- * `aborted`, `reason` and an 'abort' event. Not AbortSignal.timeout(): its timer cannot be cleared, so it fired — and
- * built its DOMException — 10 s after every delivery, long after the answer, and making an AbortSignal costs more
- * than much of the request itself (bench/deliver.ts).
- */
-class Deadline extends EventEmitter {
-  aborted = false;
-  reason: Error | undefined;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(ms: number) {
-    super();
-    this.timer = setTimeout(() => {
-      this.aborted = true;
-      this.reason = Object.assign(new Error(`no answer within ${ms} ms`), { name: 'TimeoutError' });
-      this.emit('abort');
-    }, ms);
-    this.timer.unref();
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-  }
 }
 
 function describe(err: unknown): { failure: SendFailure; error: string } {
