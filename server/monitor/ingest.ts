@@ -348,6 +348,7 @@ export async function ingestPollResult(
     // A review read under another source's id before a switch of sources is the same review, not a new one.
     const unknown = incoming.filter((r) => !existing.has(r.storeReviewId));
     const fresh = owned.switching ? await adoptSameReviews(trx, source, unknown, ids, existing) : unknown;
+    const filtersOf = destinations.map((d) => readFilters(d.filters));
     // The common poll with news — one batch of new reviews, no welcome waiting (a welcome picks from the reviews stored
     // before it), no model to queue the reviews for, a bounded fan-out — stores its new reviews with their deliveries
     // and the reschedule in one statement at the end (storeAndFinishPoll): a round trip less.
@@ -356,7 +357,7 @@ export async function ingestPollResult(
       fresh.length <= CHUNK &&
       (fresh.length + existing.size) * destinations.length <= DELIVERY_CHUNK &&
       !refinesSentiment() &&
-      !destinations.some((d) => !d.welcomed_at && welcomeRelevant(readFilters(d.filters), source));
+      !destinations.some((d, i) => !d.welcomed_at && welcomeRelevant(filtersOf[i], source));
     // A review dated only by its page (no date of its own) cannot be told from history on a first poll.
     const announces = (r: NormalizedReview) => !(r.dateFromPage && !owned.watermark) && isAnnouncedAsNew(r.updatedAt, owned);
     /** id null: stored by storeAndFinishPoll, referred to by its store id until then. */
@@ -413,8 +414,8 @@ export async function ingestPollResult(
 
     let welcomed = 0;
     const rows: DeliveryInsert[] = [];
-    for (const d of destinations) {
-      const filters: DestinationFilters = readFilters(d.filters);
+    for (const [i, d] of destinations.entries()) {
+      const filters: DestinationFilters = filtersOf[i];
       if (!d.welcomed_at && welcomeRelevant(filters, source)) {
         // Welcome first, so its intro gets the lower delivery id and reaches the channel before anything else.
         await queueWelcome(trx, { destinationId: d.id, appKey: source.app_key, filters, count: d.welcome_count, backfill: d.backfill });
