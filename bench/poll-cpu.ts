@@ -10,8 +10,8 @@
 // each measured phase. The bench waits for each round on the engine's in-memory poll count (counters.ts), so none of
 // its own statements fall in the measured window.
 // What a poll sends (tests/worker/pollStatements.test.ts): with new reviews, the app and source locks in one statement,
-// the stored reviews with the destinations, the insert, the deliveries with the reschedule (4; 9 before); with nothing new,
-// one read to compare and the reschedule (2; 3 before). The app's store and id are read once per process, store polls
+// the stored reviews with the destinations, then the new reviews with their deliveries and the reschedule (3; 4 before,
+// 9 before that); with nothing new, one read to compare and the reschedule (2; 3 before). The app's store and id are read once per process, store polls
 // use undici's request() (fetch()'s WHATWG layers were a fifth of the CPU), and the loop claims due sources once a
 // quarter of its slots are free instead of once per finished poll.
 // Figures: quiet machine (load 0.1), the engine before: 2.96 ms (steady), 5.32 ms (new). This round, 6 pairs run back
@@ -22,6 +22,13 @@
 // load 8–15, the engine before and this one delivered about as much per destination in the first 50 s (1,744/1,314/
 // 1,291 and 1,649/1,262/1,226), and both missed the test's 100 s for 10,000: the slowdown was the machine's load (the
 // test's workers do not poll at all).
+// Since: the insert of a poll's new reviews joined the statement with their deliveries and the reschedule (a round
+// trip less; the statement count above), and each store request is bounded by one clearable timer (server/deadline.ts)
+// instead of AbortSignal.timeout + AbortSignal.any, whose timer fired 20 s after every request.
+// Figures (Nov 28, load 5–9 on the shared machine): new reviews 5.00–5.41 ms in 6 runs, steady 2.49–3.16 ms; the
+// engine before these two changes, 3 runs alternating with 3 of these: 5.14–6.33 ms and 2.71–2.98 ms. What is left in
+// a poll with news (wall-clock profile, load 7): the database driver, Kysely and their socket writes (5 round trips with
+// BEGIN and COMMIT) about half, parsing the feed's JSON page ~0.5 ms, language and sentiment ~0.2–0.3 ms, GC.
 import { benchEnv, figure, openBenchDb, profileWindow, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
 
 const APPS = 50; // one destination watches at most 50 apps

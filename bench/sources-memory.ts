@@ -23,8 +23,22 @@
 // taken. --wasm-tiering-budget=18000000 (fewer functions optimized): 267 → 249 MB opened, within the noise; not taken. So ≤ 240 MB is out of reach with the
 // embedded database inside the process, its code optimized. A child process for it only moves the memory: the
 // server's RSS would be rss_10000_sources_postgres, and the child another ~210–250 MB.
+// What the polling added, found with V8's sampling heap profiler (live objects by allocation site after a forced GC),
+// process.memoryUsage() each second and /proc/self/smaps: not a leak and not per-poll data. The first poll that stores
+// reviews loads the language detector (server/ai/enrich), and importing eld's n-gram database — a 2 MB object literal
+// — cost +164–171 MB RSS in a bare node: 58 MB of live objects, the rest V8's compiler memory, left in the malloc heap
+// ([heap] in smaps +90 MB) and never given back. That is the rise from 310–331 to 432–547 MB when enrichment came in.
+// Read as JSON instead (eldData.ts), with equal score sets shared: +56–63 MB, 20 MB live. The rest of the growth is
+// collectable garbage: the JS heap's used size climbs from ~47 to ~160 MB while polling and falls to ~60 MB at a forced
+// GC (before: 105 MB, of which eld 48 MB); over 40 s and 2,568 polls it reached 223 MB used and again ~108 MB after
+// the GC, so the figure grows with the polls a machine manages in 15 s, as V8 sizes the old generation from what
+// survived. --heap-growing-percent=20 (a major GC sooner) changed nothing measurable in 2 pairs; not taken.
 // Figures (this bench): quiet, before --v8-pool-size=1: PGlite 342–394 MB (growth 41–73), PostgreSQL 182–195 MB.
 // At load 15–23 (only 166–192 polls in the 15 s, so less growth): PGlite 290–301 MB, PostgreSQL 164 MB.
+// Nov 28, load 5–7, 4 runs: PGlite 389–456 MB (growth 119–163), PostgreSQL 260–269 MB (growth 111–122); the engine
+// before the JSON database, 2 runs alternating (load 6–11): 470–493 MB (209–217), 249–260 MB (105–112). On PostgreSQL
+// the full bench's figure did not move, although the PostgreSQL half run alone (BENCH_ONLY=postgres, same flags, load
+// 3–7) gave 191 and 197 MB (growth 44–46): its peak is garbage, and where V8's next major GC falls decides it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

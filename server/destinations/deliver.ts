@@ -12,7 +12,7 @@ import { MailDeliveryError, sendMail } from '../mail/send';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { log } from '../log';
 import type { FormattedMessage, Platform } from './types';
-import type { SendResult, WebhookSender } from './send';
+import { jsonBody, type SendResult, type WebhookSender } from './send';
 import { signWebhook } from './signing';
 
 export type DeliveryOutcome =
@@ -214,8 +214,8 @@ export async function deliver(
   const headers: Record<string, string> = { 'idempotency-key': opts.idempotencyKey };
   if (target.platform === 'webhook') {
     if (!target.signingSecret) return { type: 'rejected', status: 0, error: 'This webhook has no signing secret: rotate its secret in the dashboard.' };
-    // The sender serialises the body with the same JSON.stringify, so the signature covers the exact bytes sent.
-    Object.assign(headers, signWebhook(target.signingSecret, opts.idempotencyKey, JSON.stringify(message.body)));
+    // The sender sends jsonBody's bytes too, so the signature covers the exact bytes sent.
+    Object.assign(headers, signWebhook(target.signingSecret, opts.idempotencyKey, jsonBody(message.body)));
   }
   const res = await opts.sender.postJson(target.postUrl, message.body, headers);
   return classifyWebhookResponse(target.platform, res);

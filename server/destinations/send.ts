@@ -4,6 +4,7 @@
  * style). Redirects are never followed, the whole exchange is bounded by a timeout, and the response body is capped.
  */
 import { request, type Dispatcher } from 'undici';
+import { Deadline } from '../deadline';
 import { env } from '../env';
 import { BlockedAddressError, createGuardedAgent, type Resolver } from './ssrf';
 
@@ -39,6 +40,22 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (Number.isFinite(seconds) && seconds >= 0) return seconds;
   const at = Date.parse(value);
   return Number.isFinite(at) ? Math.max(0, (at - now) / 1000) : null;
+}
+
+/**
+ * A payload's JSON, serialised once per payload object: a payload formatted once for several destinations
+ * (server/monitor/messages.ts) is sent as the same bytes to each, and a signed webhook's signature covers exactly these
+ * bytes. Payloads are never changed after formatting.
+ */
+const serialized = new WeakMap<object, string>();
+export function jsonBody(payload: unknown): string {
+  if (typeof payload !== 'object' || payload === null) return JSON.stringify(payload);
+  let json = serialized.get(payload);
+  if (json === undefined) {
+    json = JSON.stringify(payload);
+    serialized.set(payload, json);
+  }
+  return json;
 }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -86,13 +103,14 @@ export function createWebhookSender(opts: { allowPrivate: boolean; resolve?: Res
   const agent = createGuardedAgent({ allowPrivate: opts.allowPrivate, resolve: opts.resolve, requestTimeoutMs: timeoutMs });
   return {
     async postJson(url, payload, headers = {}) {
+      const deadline = new Deadline(timeoutMs);
       try {
         const res = await request(url, {
           method: 'POST',
           dispatcher: agent,
           headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT, ...headers },
-          body: JSON.stringify(payload),
-          signal: AbortSignal.timeout(timeoutMs),
+          body: jsonBody(payload),
+          signal: deadline,
         });
         const body = await readCapped(res.body);
         const h = flatHeaders(res.headers);
@@ -105,6 +123,8 @@ export function createWebhookSender(opts: { allowPrivate: boolean; resolve?: Res
         return result;
       } catch (err) {
         return { ok: false, status: 0, retryAfter: null, headers: {}, body: '', ...describe(err) };
+      } finally {
+        deadline.clear();
       }
     },
     close: () => agent.close(),

@@ -10,6 +10,7 @@
  * untouched (nothing was committed), each destination being sent to finishes its current message, records it, and is
  * given back.
  */
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/client';
@@ -186,6 +187,8 @@ export function startEngine(db: DB, opts: EngineOptions): Engine {
   let stopping = false;
   if (opts.poll) {
     const abort = new AbortController();
+    // Every poll in flight (up to `concurrency`, a page request at a time each) listens for the stop on this signal.
+    setMaxListeners(opts.concurrency + 10, abort.signal);
     loops.push(
       runLoop<SourceRow, number>({
         name: 'poll',

@@ -17,7 +17,7 @@ import { queueWelcome } from './welcome';
 import { confirmPublished } from '../replies/data';
 import { NOT_PLAN_PAUSED } from './sourceDemand';
 import { enrichReviews, prepareEnrichment } from '../ai/enrich';
-import { queueSentimentRefinement } from '../ai/enrich/refine';
+import { queueSentimentRefinement, refinesSentiment } from '../ai/enrich/refine';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
@@ -65,6 +65,8 @@ type ExistingReview = StoredReviewRow;
 type StoredReview = { id: number; review: Pick<NormalizedReview, 'rating' | 'country' | 'language' | 'title' | 'body' | 'updatedAt'> };
 
 const CHUNK = 2000;
+/** Delivery rows per statement. */
+const DELIVERY_CHUNK = 5000;
 
 function chunks<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -168,10 +170,10 @@ function reviewValues(appKey: string, r: NormalizedReview) {
  * Bulk inserts go through unnest(): one array parameter per column, whatever the row count. A VALUES list of 500
  * rows × 15 columns costs more to build, send and plan than to store.
  */
-async function insertReviews(trx: Transaction<Database>, appKey: string, store: string, rows: NormalizedReview[]) {
+async function insertReviewsSql(appKey: string, store: string, rows: NormalizedReview[]) {
   const col = <T>(f: (r: NormalizedReview) => T) => rows.map(f);
   const e = await enrichReviews(rows.map((x) => ({ title: x.title, body: x.body, rating: clampRating(x.rating) })));
-  const r = await sql<{ id: number; store_review_id: string }>`
+  return sql<{ id: number; store_review_id: string }>`
     insert into reviews (app_key, store, store_review_id, country, language, author_name, title, body, rating, app_version,
                          written_at, updated_at, reply_text, reply_updated_at, permalink,
                          text_language, sentiment, sentiment_score, sentiment_method)
@@ -184,7 +186,11 @@ async function insertReviews(trx: Transaction<Database>, appKey: string, store: 
       ${e.map((x) => x.text_language)}::text[], ${e.map((x) => x.sentiment)}::text[], ${e.map((x) => x.sentiment_score)}::real[],
       ${e.map((x) => x.sentiment_method)}::text[])
     on conflict (store, store_review_id) do nothing
-    returning id, store_review_id`.execute(trx);
+    returning id, store_review_id`;
+}
+
+async function insertReviews(trx: Transaction<Database>, appKey: string, store: string, rows: NormalizedReview[]) {
+  const r = await (await insertReviewsSql(appKey, store, rows)).execute(trx);
   await queueSentimentRefinement(trx, r.rows.map((x) => x.id));
   return r.rows;
 }
@@ -220,6 +226,39 @@ async function finishPollWithDeliveries(
     ${finishPollSql(sourceId, workerId, watermark, intervalSeconds)}
     returning (select count(*)::int from inserted) as inserted`.execute(trx);
   return r.rows[0]?.inserted ?? 0;
+}
+
+/**
+ * A poll's new reviews (one batch), the deliveries of the new and edited ones, and the reschedule, in one statement.
+ * Deliveries of new reviews name them by store id and are only queued for the reviews this insert stored (ON CONFLICT
+ * DO NOTHING skips one stored meanwhile under another source of the store), in the order given.
+ */
+async function storeAndFinishPoll(
+  trx: Transaction<Database>,
+  source: Pick<SourceRow, 'id' | 'app_key'>,
+  opts: { workerId: string; intervalSeconds: number },
+  watermark: Date | null,
+  store: string,
+  fresh: NormalizedReview[],
+  rows: DeliveryInsert[],
+): Promise<{ reviews: number; deliveries: number }> {
+  const col = <T>(f: (d: DeliveryInsert) => T) => rows.map(f);
+  const r = await sql<{ reviews: number; deliveries: number }>`
+    with ins as (${await insertReviewsSql(source.app_key, store, fresh)}),
+    dl as (
+      insert into deliveries (destination_id, review_id, app_key, kind, review_version)
+      select n.destination_id, coalesce(n.review_id, ins.id), n.app_key, n.kind, n.review_version
+        from unnest(${col((d) => d.destination_id)}::text[], ${col((d) => d.review_id)}::bigint[], ${col((d) => d.store_review_id)}::text[],
+                    ${col((d) => d.app_key)}::text[], ${col((d) => d.kind)}::text[], ${col((d) => d.review_version)}::int[])
+             with ordinality as n(destination_id, review_id, store_review_id, app_key, kind, review_version, ord)
+        left join ins on ins.store_review_id = n.store_review_id
+       where n.review_id is not null or ins.id is not null
+       order by n.ord
+      on conflict do nothing
+      returning 1)
+    ${finishPollSql(source.id, opts.workerId, watermark, opts.intervalSeconds)}
+    returning (select count(*)::int from ins) as reviews, (select count(*)::int from dl) as deliveries`.execute(trx);
+  return r.rows[0] ?? { reviews: 0, deliveries: 0 };
 }
 
 function uniqueForStore(result: PollResult, store: string): NormalizedReview[] {
@@ -271,7 +310,8 @@ async function recordQuietPoll(
   return { fetched: incoming.length, inserted: 0, edited: 0, deliveries: 0, welcomed: 0, watermark: next };
 }
 
-type DeliveryInsert = { destination_id: string; review_id: number; app_key: string; kind: 'new' | 'updated'; review_version: number };
+/** review_id null: a review stored in the same statement (storeAndFinishPoll), found by its store id. */
+type DeliveryInsert = { destination_id: string; review_id: number | null; store_review_id: string | null; app_key: string; kind: 'new' | 'updated'; review_version: number };
 
 /**
  * Stores one poll's result. Returns null — and changes nothing — when this worker no longer holds the source's lease
@@ -308,16 +348,32 @@ export async function ingestPollResult(
     // A review read under another source's id before a switch of sources is the same review, not a new one.
     const unknown = incoming.filter((r) => !existing.has(r.storeReviewId));
     const fresh = owned.switching ? await adoptSameReviews(trx, source, unknown, ids, existing) : unknown;
-    const announced: StoredReview[] = [];
+    const filtersOf = destinations.map((d) => readFilters(d.filters));
+    // The common poll with news — one batch of new reviews, no welcome waiting (a welcome picks from the reviews stored
+    // before it), no model to queue the reviews for, a bounded fan-out — stores its new reviews with their deliveries
+    // and the reschedule in one statement at the end (storeAndFinishPoll): a round trip less.
+    const together =
+      fresh.length > 0 &&
+      fresh.length <= CHUNK &&
+      (fresh.length + existing.size) * destinations.length <= DELIVERY_CHUNK &&
+      !refinesSentiment() &&
+      !destinations.some((d, i) => !d.welcomed_at && welcomeRelevant(filtersOf[i], source));
+    // A review dated only by its page (no date of its own) cannot be told from history on a first poll.
+    const announces = (r: NormalizedReview) => !(r.dateFromPage && !owned.watermark) && isAnnouncedAsNew(r.updatedAt, owned);
+    /** id null: stored by storeAndFinishPoll, referred to by its store id until then. */
+    const announced: Array<{ id: number | null; review: NormalizedReview }> = [];
     let inserted = 0;
-    for (const part of chunks(fresh)) {
-      const rows = await insertReviews(trx, source.app_key, app.store, part);
-      inserted += rows.length;
-      const byId = new Map(part.map((r) => [r.storeReviewId, r]));
-      for (const row of rows) {
-        const r = byId.get(row.store_review_id)!;
-        // A review dated only by its page (no date of its own) cannot be told from history on a first poll.
-        if (!(r.dateFromPage && !owned.watermark) && isAnnouncedAsNew(r.updatedAt, owned)) announced.push({ id: row.id, review: r });
+    if (together) {
+      for (const r of fresh) if (announces(r)) announced.push({ id: null, review: r });
+    } else {
+      for (const part of chunks(fresh)) {
+        const rows = await insertReviews(trx, source.app_key, app.store, part);
+        inserted += rows.length;
+        const byId = new Map(part.map((r) => [r.storeReviewId, r]));
+        for (const row of rows) {
+          const r = byId.get(row.store_review_id)!;
+          if (announces(r)) announced.push({ id: row.id, review: r });
+        }
       }
     }
 
@@ -358,30 +414,37 @@ export async function ingestPollResult(
 
     let welcomed = 0;
     const rows: DeliveryInsert[] = [];
-    for (const d of destinations) {
-      const filters: DestinationFilters = readFilters(d.filters);
+    for (const [i, d] of destinations.entries()) {
+      const filters: DestinationFilters = filtersOf[i];
       if (!d.welcomed_at && welcomeRelevant(filters, source)) {
         // Welcome first, so its intro gets the lower delivery id and reaches the channel before anything else.
         await queueWelcome(trx, { destinationId: d.id, appKey: source.app_key, filters, count: d.welcome_count, backfill: d.backfill });
         welcomed++;
       }
       for (const a of announced) {
-        if (isNewFor(a.review.updatedAt, d.subscribed_at) && matchesFilters(filters, a.review)) rows.push({ destination_id: d.id, review_id: a.id, app_key: source.app_key, kind: 'new', review_version: 0 });
+        if (isNewFor(a.review.updatedAt, d.subscribed_at) && matchesFilters(filters, a.review)) {
+          rows.push({ destination_id: d.id, review_id: a.id, store_review_id: a.id === null ? a.review.storeReviewId : null, app_key: source.app_key, kind: 'new', review_version: 0 });
+        }
       }
       for (const e of edits) {
-        if (matchesFilters(filters, e.review)) rows.push({ destination_id: d.id, review_id: e.id, app_key: source.app_key, kind: 'updated', review_version: e.version });
+        if (matchesFilters(filters, e.review)) rows.push({ destination_id: d.id, review_id: e.id, store_review_id: null, app_key: source.app_key, kind: 'updated', review_version: e.version });
       }
     }
     // Oldest first within the poll, so a channel reads in the order reviews were written.
     rows.reverse();
-    const parts = chunks(rows, 5000);
-    const last = parts.pop() ?? [];
-    let deliveries = 0;
-    for (const part of parts) deliveries += await insertDeliveries(trx, part);
-
     const watermark = newWatermark(owned.watermark, owned.created_at, result, incoming);
-    // The lease is ours (row locked above). The last deliveries go in with it: one statement less per poll with news.
-    deliveries += await finishPollWithDeliveries(trx, source.id, opts.workerId, watermark, opts.intervalSeconds, last);
+    let deliveries = 0;
+    if (together) {
+      const stored = await storeAndFinishPoll(trx, source, opts, watermark, app.store, fresh, rows);
+      inserted = stored.reviews;
+      deliveries = stored.deliveries;
+    } else {
+      const parts = chunks(rows, DELIVERY_CHUNK);
+      const last = parts.pop() ?? [];
+      for (const part of parts) deliveries += await insertDeliveries(trx, part);
+      // The lease is ours (row locked above). The last deliveries go in with it: one statement less per poll with news.
+      deliveries += await finishPollWithDeliveries(trx, source.id, opts.workerId, watermark, opts.intervalSeconds, last);
+    }
 
     return { fetched: incoming.length, inserted, edited: edits.length, deliveries, welcomed, watermark };
   });

@@ -173,7 +173,30 @@ export async function buildMessage(
           },
         };
   if (platform === 'email') return withUnsubscribe(target, (ctx) => formatFor(platform, message, ctx));
-  return formatFor(platform, message);
+  return formatOnce(platform, message);
+}
+
+/**
+ * Chat payloads already formatted, by platform and everything the formatter reads (the input as JSON: formatters are
+ * pure functions of it, server/destinations/format). A review fanned out to several destinations of one platform —
+ * an app's channels, the organisations watching the same app — is one payload, and formatting it (escaping, fitting
+ * the platform's limits, measuring bytes) was a fifth of the engine's CPU per delivery (bench/deliver.ts). An edit, a
+ * new developer reply, a translation, a renamed app or a destination's own Reply button makes a different input,
+ * hence a new entry. E-mails are not kept: each carries its recipient's unsubscribe links. Bounded: forgotten
+ * wholesale when full, like any cache here.
+ */
+const formatted = new Map<string, FormattedMessage>();
+const FORMATTED_MAX = 256;
+
+function formatOnce(platform: Exclude<Platform, 'email'>, message: OutgoingMessage): FormattedMessage {
+  const key = `${platform} ${JSON.stringify(message)}`;
+  let out = formatted.get(key);
+  if (!out) {
+    out = formatFor(platform, message);
+    if (formatted.size >= FORMATTED_MAX) formatted.clear();
+    formatted.set(key, out);
+  }
+  return out;
 }
 
 /** The words of a test message: a review-shaped message, so the channel shows exactly how reviews will look. */

@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Deadline } from '../deadline';
 import { SourceError } from './types';
 
 export const USER_AGENT = 'ARB review monitor (+https://arb.local)';
@@ -59,8 +60,7 @@ function readCapped(body: Dispatcher.ResponseData['body'], service: string): Pro
 
 /** Sends the request and returns the body of a 2xx answer; every other outcome is a SourceError (or the caller's abort). */
 export async function sourceFetch(url: string, req: SourceRequest): Promise<SourceResponse> {
-  const timeout = AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  const deadline = new Deadline(req.timeoutMs ?? DEFAULT_TIMEOUT_MS, req.signal);
   const method = req.method ?? 'GET';
   // A request carrying a credential (Bearer token, signed assertion in a POST body) never follows a redirect: the
   // store APIs do not redirect, and a redirect is the one way the credential could reach another host.
@@ -73,15 +73,17 @@ export async function sourceFetch(url: string, req: SourceRequest): Promise<Sour
       headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...req.headers },
       body: req.body,
       dispatcher: follow ? following : direct,
-      signal,
+      signal: deadline,
     });
     text = await readCapped(res.body, req.service);
   } catch (err) {
     // The caller's own abort (shutdown) is not a source failure: let it through untouched.
     if (req.signal?.aborted) throw req.signal.reason ?? err;
     if (err instanceof SourceError) throw err;
-    if (isAbort(err) || timeout.aborted) throw new SourceError(`${req.service} did not answer in time`, false);
+    if (isAbort(err) || deadline.timedOut) throw new SourceError(`${req.service} did not answer in time`, false);
     throw new SourceError(`${req.service} could not be reached: ${(err as Error).message}`, false);
+  } finally {
+    deadline.clear();
   }
   const status = res.statusCode;
   if (status >= 200 && status < 300) return { status, headers: res.headers, text };

@@ -1,7 +1,7 @@
 // The statements one poll sends to the database, counted: they are most of a poll's CPU in this process
 // (bench/poll-cpu.ts). A poll with new reviews locks the app and the source in one statement, goes to the ingest
-// without a compare-first read, reads the stored reviews with the destinations and writes its deliveries with the
-// reschedule; a quiet poll is one read and one update; neither reads its app's row again once this process knows it.
+// without a compare-first read, reads the stored reviews with the destinations and writes the new reviews, their
+// deliveries and the reschedule in one statement; a quiet poll is one read and one update; neither reads its app's row again once this process knows it.
 // BEGIN and COMMIT are not counted.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
@@ -61,14 +61,27 @@ afterAll(async () => {
   await db.close();
 });
 
-test('a poll with 5 new reviews for 2 destinations: 4 statements (lock, stored reviews with the destinations, insert, deliveries with the reschedule)', async () => {
+test('a poll with 5 new reviews for 2 destinations: 3 statements (lock, stored reviews with the destinations, the reviews with their deliveries and the reschedule)', async () => {
   const { outcome, statements } = await countedPoll(storeWith([1, 2, 3, 4, 5].map(review)), 'w1');
   expect(outcome).toMatchObject({ ok: true, inserted: 5, deliveries: 10 });
   // Before: the app read, a compare-first read, the app lock, the source lock, the read, the insert, the destinations,
-  // the deliveries and the reschedule — 9.
-  expect(statements).toBe(4);
+  // the deliveries and the reschedule — 9; then 4, the insert apart.
+  expect(statements).toBe(3);
   const source = await db.db.selectFrom('monitored_sources').select(['lease_owner', 'watermark']).where('id', '=', sourceId).executeTakeFirstOrThrow();
   expect(source).toEqual({ lease_owner: null, watermark: new Date(base + 5000) });
+  // Stored in that same statement, each delivery names its review, oldest first in each destination's queue.
+  const queued = await db.db
+    .selectFrom('deliveries as x')
+    .innerJoin('reviews as r', 'r.id', 'x.review_id')
+    .select(['x.destination_id', 'r.store_review_id', 'x.kind'])
+    .where('r.store_review_id', 'like', 'ps-%')
+    .orderBy('x.id')
+    .execute();
+  const destinations = [...new Set(queued.map((q) => q.destination_id))];
+  expect(destinations).toHaveLength(2);
+  for (const d of destinations) {
+    expect(queued.filter((q) => q.destination_id === d).map((q) => `${q.kind} ${q.store_review_id}`)).toEqual(['new ps-1', 'new ps-2', 'new ps-3', 'new ps-4', 'new ps-5']);
+  }
 });
 
 test('the same reviews again: 2 statements (compare, reschedule), nothing queued', async () => {

@@ -21,6 +21,13 @@ beforeAll(async () => {
         return true;
       }
       if (req.path === '/never') return new Promise<boolean>(() => {}); // never answers
+      if (req.path === '/drip') {
+        // Answers at once, then a byte every 100 ms for ever: no single wait is long, the whole exchange is.
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        const drip = setInterval(() => res.write('x'), 100);
+        res.on('close', () => clearInterval(drip));
+        return true;
+      }
       return false;
     },
   ]);
@@ -131,5 +138,12 @@ describe('whatever ALLOW_PRIVATE_WEBHOOKS says', () => {
     expect(res.failure).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(classifyWebhookResponse('webex', res).type).toBe('transient');
+  });
+
+  test('bounds the whole exchange, not each wait: an answer that trickles in for ever', async () => {
+    const started = Date.now();
+    const res = await relaxed.postJson(`${big.url}/drip`, {});
+    expect(res.failure).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -3,17 +3,17 @@
  * languages, built for short texts and fast — some 20 µs a review). The store's language is no substitute: Google
  * Play reports the reviewer's device language, and a public feed the storefront's.
  *
- * `eld` is an ES module whose package exports only an `import` entry, so it is loaded with import() once
- * (`loadLanguageDetector`); detection itself is synchronous.
+ * Loaded once (`loadLanguageDetector`), its database read as JSON rather than compiled (eldData.ts: ~110 MB less
+ * resident memory); detection itself is synchronous.
  */
-type Detector = { detect(text: string): { language: string } };
+import { loadEldMedium, type Detector } from './eldData';
 
 let detector: Detector | null = null;
 let loading: Promise<Detector> | null = null;
 
 export async function loadLanguageDetector(): Promise<void> {
   if (detector) return;
-  loading ??= import('eld/medium').then((m) => (detector = m.eld));
+  loading ??= loadEldMedium().then((d) => (detector = d));
   await loading;
 }
 

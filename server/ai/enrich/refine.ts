@@ -22,7 +22,9 @@ const BATCH = 20;
 /** A review the model failed on this often is left with its lexicon class. */
 const MAX_ATTEMPTS = 3;
 
-const refining = () => !!llmConfig() && env().LLM_SENTIMENT_REVIEWS_PER_MINUTE > 0;
+/** Whether new and edited reviews are queued for the model (queueSentimentRefinement writes anything). */
+export const refinesSentiment = () => !!llmConfig() && env().LLM_SENTIMENT_REVIEWS_PER_MINUTE > 0;
+const refining = refinesSentiment;
 
 /** In the ingest transaction: queue these reviews for the model, if one is configured (else nothing is written). */
 export async function queueSentimentRefinement(trx: DB | Transaction<Database>, reviewIds: number[]): Promise<void> {

@@ -1,0 +1,104 @@
+/**
+ * ELD's n-gram database, read without compiling it. The package ships it as a 2 MB JavaScript object literal
+ * (eld/src/ngrams/medium.js); importing that module made V8 compile it, and the compiler's memory stayed with the
+ * process: RSS +171 MB for 58 MB of data (90 MB of it the malloc heap, never given back), measured in a bare node. The
+ * same literal turned into JSON and read with JSON.parse costs +60 MB. The n-grams are then handed to an ELD detector
+ * through the package's own loader (createEld in languageDetector.js, the one the `eld/medium` entry uses), so the
+ * detection itself is the package's, unchanged (tests/unit/aiEnrich.test.ts compares it with `eld/medium`).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export type Detector = { detect(text: string): { language: string } };
+type EldInternals = { createEld(): { instance: Detector; loadData(data: unknown): string } };
+
+/** The package's src directory, found from the project (the package exports neither file it needs). */
+export function eldSourceDir(): string {
+  const require = createRequire(path.join(process.cwd(), 'package.json'));
+  for (const dir of require.resolve.paths('eld') ?? []) {
+    const src = path.join(dir, 'eld', 'src');
+    if (fs.existsSync(path.join(src, 'languageDetector.js'))) return src;
+  }
+  throw new Error('The eld package (language detection) is not installed.');
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '0': '\0' };
+
+/** A JavaScript string literal's content with its escapes resolved. */
+function unescapeJs(s: string): string {
+  if (!s.includes('\\')) return s;
+  return s.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[^xu])/g, (_, e: string) =>
+    e.length > 1 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (ESCAPES[e] ?? e),
+  );
+}
+
+/**
+ * JSON text of a JavaScript literal made of objects, arrays, numbers, true/false/null and quoted strings, with
+ * quoted or bare keys — the form of eld's databases. Token by token into an array joined once: a single replace() with
+ * a callback was tried and left ~140 MB of garbage in the old generation, uncollected for the rest of a 15 s run
+ * (bench/sources-memory.ts on PostgreSQL: 310–320 MB against 191 MB this way).
+ */
+export function literalToJson(js: string): string {
+  const token = /\s+|([{}:,[\]])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_$.+-]+)/y;
+  const out: string[] = [];
+  /** The open containers, innermost last: in an object a token after `{` or `,` is a key. */
+  const open: string[] = [];
+  let prev = '';
+  while (token.lastIndex < js.length) {
+    const at = token.lastIndex;
+    const m = token.exec(js);
+    if (!m) throw new Error(`unexpected ${JSON.stringify(js[at])} at ${at}`);
+    const [, punct, single, double, word] = m;
+    if (punct) {
+      if (punct === '{' || punct === '[') open.push(punct);
+      else if (punct === '}' || punct === ']') open.pop();
+      out.push(punct);
+      prev = punct;
+      continue;
+    }
+    if (single === undefined && double === undefined && word === undefined) continue; // white space
+    const isKey = open.at(-1) === '{' && (prev === '{' || prev === ',');
+    if (word !== undefined && !isKey && (/^-?\d+(\.\d+)?$/.test(word) || word === 'true' || word === 'false' || word === 'null')) out.push(word);
+    else out.push(JSON.stringify(word ?? unescapeJs(single ?? double)));
+    prev = 'value';
+  }
+  return out.join('');
+}
+
+/** The `ngramsData` of one of the package's databases (ngrams/<name>.js), parsed as JSON. */
+export function readNgrams(src: string, name = 'medium'): unknown {
+  const text = fs.readFileSync(path.join(src, 'ngrams', `${name}.js`), 'utf8');
+  const start = text.indexOf('{', text.indexOf('export const ngramsData'));
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) throw new Error(`eld's ${name} database has an unknown form`);
+  const data = JSON.parse(literalToJson(text.slice(start, end + 1))) as { ngrams?: Record<string, unknown> };
+  shareEqualScores(data.ngrams ?? {});
+  return data;
+}
+
+/**
+ * Many n-grams carry the same scores ({0: 176}…): 105,548 n-grams, 19,238 different score sets in the medium
+ * database. They are read-only, so equal ones can be one object: about half the database's heap.
+ */
+function shareEqualScores(ngrams: Record<string, unknown>): void {
+  const seen = new Map<string, unknown>();
+  for (const key in ngrams) {
+    const scores = ngrams[key];
+    const id = JSON.stringify(scores);
+    const same = seen.get(id);
+    if (same === undefined) seen.set(id, scores);
+    else ngrams[key] = same;
+  }
+}
+
+/** An ELD detector with the medium database. */
+export async function loadEldMedium(): Promise<Detector> {
+  const src = eldSourceDir();
+  const url = pathToFileURL(path.join(src, 'languageDetector.js')).href;
+  const { createEld } = (await import(/* webpackIgnore: true */ url)) as EldInternals;
+  const { instance, loadData } = createEld();
+  if (!loadData(readNgrams(src))) throw new Error("eld's medium database did not load");
+  return instance;
+}
