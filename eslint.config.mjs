@@ -68,6 +68,17 @@ export default defineConfig([
     },
   },
   {
+    // The shell mounts the Toaster only once a page asks for it (lib/shellOverlays): app code raises toasts through
+    // lib/hotToast (which asks on import) or withToast from lib/toast, never through react-hot-toast itself.
+    files: ['components/**', 'pages/**', 'lib/**', 'stores/**'],
+    ignores: ['components/layout/ShellOverlays.tsx', 'lib/hotToast.ts', 'lib/toast.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'react-hot-toast', message: "Raise toasts with withToast (lib/toast) or import toast from '@/lib/hotToast': the Toaster is mounted only once asked for." }],
+      }],
+    },
+  },
+  {
     // CommonJS files (scripts Playwright and Node load as they are, and next.config.js) can only use require().
     files: ['**/*.cjs', 'next.config.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

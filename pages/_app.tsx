@@ -3,14 +3,17 @@
  * page views, toasts, the generic modals, and the browser-side start-up work (persisted user, attribution,
  * analytics). Only small modules here — every page downloads this file; the HTTP client, React Query and analytics
  * SDKs are loaded by the pages that need them. Toasts and modals show nothing until raised, so their code is loaded
- * and mounted when the browser is first idle, after the page has painted and hydrated.
+ * and mounted only once something asks for them (lib/toast), and then when the browser is idle, never while
+ * the page paints and hydrates.
  */
 import type { AppProps } from 'next/app';
 import dynamic from 'next/dynamic';
+import { useSyncExternalStore } from 'react';
 import Layout from '@/components/layout/Layout';
 import ProgressBar from '@/components/layout/ProgressBar';
 import Seo from '@/components/layout/Seo';
 import WhenIdle from '@/components/layout/WhenIdle';
+import { shellOverlaysWanted, subscribeShellOverlays } from '@/lib/toast';
 import { useAppShellEffects } from '@/lib/useAppShellEffects';
 import '@/styles/globals.css';
 
@@ -22,6 +25,18 @@ function AppShellEffects() {
   return null;
 }
 
+const notWantedOnServer = () => false;
+
+/** Toasts and modals, mounted at idle once asked for: a page that raises none never downloads them. */
+function Overlays() {
+  const wanted = useSyncExternalStore(subscribeShellOverlays, shellOverlaysWanted, notWantedOnServer);
+  return wanted ? (
+    <WhenIdle>
+      <ShellOverlays />
+    </WhenIdle>
+  ) : null;
+}
+
 export default function App({ Component, pageProps }: AppProps) {
   return (
     <>
@@ -31,9 +46,7 @@ export default function App({ Component, pageProps }: AppProps) {
       <Layout>
         <Component {...pageProps} />
       </Layout>
-      <WhenIdle>
-        <ShellOverlays />
-      </WhenIdle>
+      <Overlays />
     </>
   );
 }

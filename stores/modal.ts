@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { create } from 'zustand';
+import { wantShellOverlays } from '@/lib/toast';
 
 export type ModalSize = 'xs' | 'sm' | 'md' | 'lg';
 export type ModalBackdrop = 'static' | boolean;
@@ -44,7 +45,8 @@ export const useModalStore = create<ModalState>()((set, get) => ({
   onSuccess: undefined,
   onCancel: undefined,
   successLabel: undefined,
-  openModal: (options) =>
+  openModal: (options) => {
+    wantShellOverlays();
     set({
       ...DEFAULTS,
       successLabel: undefined,
@@ -52,7 +54,8 @@ export const useModalStore = create<ModalState>()((set, get) => ({
       onCancel: undefined,
       ...options,
       open: true,
-    }),
+    });
+  },
   confirm: () => {
     const { onSuccess } = get();
     set({ open: false });
@@ -77,6 +80,9 @@ export const useSharedModalStore = create<SharedModalState>()((set) => ({
   open: false,
   title: '',
   body: '',
-  showModal: (title, body) => set({ open: true, title, body }),
+  showModal: (title, body) => {
+    wantShellOverlays();
+    set({ open: true, title, body });
+  },
   hideModal: () => set({ open: false }),
 }));

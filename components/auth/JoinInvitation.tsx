@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useEffect, useRef, useState } from 'react';
 import { useEarlyEffect } from '@/lib/useEarlyEffect';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import { acceptInvitation } from '@/lib/api/org';
 import { readAttribution } from '@/lib/referral';
 import { storeSession } from '@/stores/auth';

@@ -9,7 +9,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import type { Plan } from '@/components/marketing/types';
 import { MESSAGES } from '@/lib/messages';
 import { topWindow } from '@/lib/navigation';

@@ -12,7 +12,7 @@
  * the install in their session, for their organisation.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import QueryProvider from '@/components/common/QueryProvider';
 import { ORG_PLATFORMS, PLATFORMS, type Platform } from '@/lib/appStores';
 import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';

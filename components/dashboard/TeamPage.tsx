@@ -6,7 +6,7 @@
  */
 import { useRouter } from 'next/router';
 import { useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import type { OrgMember, OrgRole } from '@/lib/api/org';
 import { describeAuditEntry } from '@/lib/auditText';
 import { assignableRoles, canManageTeam, roleLabel } from '@/shared/orgRoles';

@@ -4,7 +4,7 @@
  */
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import styles from './Dashboard.module.css';
 
 /**

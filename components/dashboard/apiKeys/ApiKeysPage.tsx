@@ -4,7 +4,7 @@
  * who made it when, and its last use; revoking asks first. Members see the list only, and why.
  */
 import { useId, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import type { CreatedApiKey } from '@/lib/api/apiKeys';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '@/lib/queries/apiKeys';
 import { useOrganisation } from '@/lib/queries/team';

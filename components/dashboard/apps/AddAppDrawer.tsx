@@ -4,7 +4,7 @@
  * looks the app up again and answers with the server's words when it refuses.
  */
 import { useId, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import { CheckPicker, Drawer } from 'rsuite';
 import 'rsuite/Drawer/styles/index.css';
 import 'rsuite/CheckPicker/styles/index.css';

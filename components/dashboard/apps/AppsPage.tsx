@@ -7,7 +7,7 @@ import dynamic from 'next/dynamic';
 import Image from 'next/image';
 import Link from 'next/link';
 import { useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import type { OrgApp } from '@/lib/api/orgApps';
 import { APP_STORE_NAMES } from '@/lib/appStores';
 import { useOrgApps, useRemoveOrgApp } from '@/lib/queries/orgApps';

@@ -5,7 +5,7 @@
  * shown again: the drawer says which (key id or account) and when they were checked, and offers to remove them.
  */
 import { useId, useState, type ChangeEvent } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import { Drawer } from 'rsuite';
 import 'rsuite/Drawer/styles/index.css';
 import type { AppCredentials, OrgApp } from '@/lib/api/orgApps';

@@ -5,7 +5,7 @@
  * and saves (PUT v1/org/billing/active): the others are paused, the ticked ones resume. Admins see what is paused.
  */
 import { useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import type { BillingOverview } from '@/lib/api/billing';
 import { useChooseActive } from '@/lib/queries/billing';
 import { limitText } from '@/shared/plans';

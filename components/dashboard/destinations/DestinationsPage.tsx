@@ -6,7 +6,7 @@
  */
 import dynamic from 'next/dynamic';
 import { useId, useMemo, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import type { OrgDestination } from '@/lib/api/destinations';
 import { useChangeDestination, useDeleteDestination, useDestinations, useRotateSecret, useTestDestination, destinationKeys } from '@/lib/queries/destinations';
 import { useOrganisation } from '@/lib/queries/team';

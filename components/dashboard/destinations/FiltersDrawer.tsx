@@ -4,7 +4,7 @@
  * Lists are typed comma-separated; the server checks every value and its message is shown as a toast when it refuses.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import Drawer from 'rsuite/Drawer';
 import 'rsuite/Drawer/styles/index.css';
 import type { OrgDestination } from '@/lib/api/destinations';

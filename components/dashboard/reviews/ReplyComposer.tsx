@@ -8,7 +8,7 @@
  */
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from '@/lib/hotToast';
 import type { InboxReview } from '@/lib/api/reviews';
 import { ApiError } from '@/lib/api/client';
 import { useDraftInfo, useDraftReply } from '@/lib/queries/ai';
