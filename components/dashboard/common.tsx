@@ -26,10 +26,13 @@ export function errorToast(e: unknown) {
 export const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
 export const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
-/** Rows of the shape the content will take, so nothing moves when it arrives. */
+/**
+ * Rows of the shape the content will take, so nothing moves when it arrives. To assistive technology it is an
+ * indeterminate progress bar named by `label`: a name on a plain div is not allowed (axe: aria-prohibited-attr).
+ */
 export function Skeleton({ rows = 3, label, height }: { rows?: number; label: string; /** px, when a row stands for something taller (a chart) */ height?: number }) {
   return (
-    <div aria-busy="true" aria-label={label}>
+    <div role="progressbar" aria-busy="true" aria-label={label}>
       {Array.from({ length: rows }, (_, i) => (
         <span key={i} className={`${styles.skeleton} ${styles.skeletonRow}`} style={height ? { height } : undefined} />
       ))}
