@@ -68,8 +68,8 @@ export default defineConfig([
     },
   },
   {
-    // The shell mounts the Toaster only once a page asks for it (lib/shellOverlays): app code raises toasts through
-    // lib/hotToast (which asks on import) or withToast from lib/toast, never through react-hot-toast itself.
+    // The shell mounts the Toaster only once a page asks for it (wantShellOverlays in lib/toast): app code raises
+    // toasts through lib/hotToast (which asks on import) or withToast from lib/toast, never react-hot-toast itself.
     files: ['components/**', 'pages/**', 'lib/**', 'stores/**'],
     ignores: ['components/layout/ShellOverlays.tsx', 'lib/hotToast.ts', 'lib/toast.ts'],
     rules: {
