@@ -198,6 +198,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
   // short, by giving the destination back when long — so a short pause doesn't cost a release and a new claim.
   let pausedUntil = 0;
   let sent = 0;
+  let tried = 0; // messages sent in this hold, whatever their outcome
   let more = false; // given back with messages still waiting (a wait, the hold time, stopping)
   let dueAt: number | null = null;
   // Answers in a row that were not a success (429s and failures), as the destination row counts them.
@@ -255,7 +256,10 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           await recordDelivered();
           await sleep(allowed - now);
         }
-        if (opts.isStopping?.() || Date.now() > holdUntil) {
+        // The hold ends only once something was sent in it: with a short hold (DELIVERY_HOLD_MS) on a busy machine, the
+        // queue read alone can outlast it, and a destination given back before its first message would be claimed,
+        // read and given back again without ever moving.
+        if (opts.isStopping?.() || (tried > 0 && Date.now() > holdUntil)) {
           more = true;
           break outer;
         }
@@ -282,6 +286,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           count('resent');
           dlog.warn('sending again a delivery whose previous attempt was interrupted', { deliveryId: d.id, attempts: d.attempts + 1 });
         }
+        tried++;
         const started = performance.now();
         const outcome: DeliveryOutcome = await deliver(to, message, {
           sender: opts.sender,
