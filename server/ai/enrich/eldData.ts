@@ -4,7 +4,7 @@
  * process: RSS +171 MB for 58 MB of data (90 MB of it the malloc heap, never given back), measured in a bare node. The
  * same literal turned into JSON and read with JSON.parse costs +60 MB. The n-grams are then handed to an ELD detector
  * through the package's own loader (createEld in languageDetector.js, the one the `eld/medium` entry uses), so the
- * detection itself is the package's, unchanged (tests/unit/aiEnrich.test.ts compares it with `eld/medium`).
+ * detection itself is the package's, unchanged (tests/unit/eldData.test.ts compares it with `eld/medium`).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

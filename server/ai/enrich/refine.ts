@@ -24,11 +24,10 @@ const MAX_ATTEMPTS = 3;
 
 /** Whether new and edited reviews are queued for the model (queueSentimentRefinement writes anything). */
 export const refinesSentiment = () => !!llmConfig() && env().LLM_SENTIMENT_REVIEWS_PER_MINUTE > 0;
-const refining = refinesSentiment;
 
 /** In the ingest transaction: queue these reviews for the model, if one is configured (else nothing is written). */
 export async function queueSentimentRefinement(trx: DB | Transaction<Database>, reviewIds: number[]): Promise<void> {
-  if (reviewIds.length && refining()) await insertSentimentQueue(trx, reviewIds);
+  if (reviewIds.length && refinesSentiment()) await insertSentimentQueue(trx, reviewIds);
 }
 
 const SYSTEM = [
@@ -69,7 +68,7 @@ export function readClasses(answer: string, size: number): Map<number, Sentiment
 
 /** One period's work: up to the per-minute number of queued reviews, BATCH per request. */
 export async function refineQueuedSentiments(): Promise<{ refined: number; failed: number }> {
-  if (!refining()) return { refined: 0, failed: 0 };
+  if (!refinesSentiment()) return { refined: 0, failed: 0 };
   const queued = await takeSentimentQueue(env().LLM_SENTIMENT_REVIEWS_PER_MINUTE);
   let refined = 0;
   let failed = 0;
