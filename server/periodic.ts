@@ -2,8 +2,8 @@
  * A background job that runs `run` every `everyMs`, for housekeeping (pruning expired rows, retrying e-mails, sending
  * digests). Every worker process — `npm start` with WORKER=on and each `npm run worker` — registers the same jobs, and
  * each job runs once per period across all of them: a process looks a few times per period whether the job is due and
- * starts it only if its claim in job_runs (jobRuns.ts) succeeds. A failed run is logged and the next period still
- * runs; stop() waits for a run in progress.
+ * starts it only if its claim in job_runs (jobRuns.ts) succeeds (the looks are jittered, so no process wins every
+ * claim). A failed run is logged and the next period still runs; stop() waits for a run in progress.
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -17,7 +17,7 @@ export function runLeaseMs(everyMs: number): number {
   return Math.max(2 * everyMs, 5 * 60_000);
 }
 
-/** How often a process asks whether the job is due: often enough that a period is never late by more than a tenth. */
+/** How often, on average, a process asks whether the job is due: a period is never late by more than ~15 % of it. */
 export function checkEveryMs(everyMs: number): number {
   return Math.min(30_000, Math.max(200, Math.round(everyMs / 10)));
 }
@@ -48,12 +48,21 @@ export function periodicJob(input: { name: string; everyMs: number; run: () => P
             current = null;
           });
       };
+      // Each look comes after a random 50–150 % of the check interval, not on a fixed beat: with fixed beats the process
+      // whose timer happened to start first would win every claim, and one process would run every job for good.
+      let timer: NodeJS.Timeout;
+      const schedule = () => {
+        timer = setTimeout(() => {
+          tick();
+          if (!stopped) schedule();
+        }, Math.round(checkEveryMs(everyMs) * (0.5 + Math.random())));
+        timer.unref();
+      };
       tick();
-      const timer = setInterval(tick, checkEveryMs(everyMs));
-      timer.unref();
+      schedule();
       return async () => {
         stopped = true;
-        clearInterval(timer);
+        clearTimeout(timer);
         await current;
       };
     },
