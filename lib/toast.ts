@@ -21,7 +21,7 @@ type Toast = typeof hotToast;
 /**
  * Raises a toast from code every page carries (the header): react-hot-toast is imported on first use, so it is not
  * part of every page's first load. The toast shows once the Toaster has mounted (asked for here; the shell mounts it
- * when idle).
+ * at once).
  */
 export function withToast(raise: (toast: Toast) => void): void {
   wantShellOverlays();

@@ -3,8 +3,7 @@
  * page views, toasts, the generic modals, and the browser-side start-up work (persisted user, attribution,
  * analytics). Only small modules here — every page downloads this file; the HTTP client, React Query and analytics
  * SDKs are loaded by the pages that need them. Toasts and modals show nothing until raised, so their code is loaded
- * and mounted only once something asks for them (lib/toast), and then when the browser is idle, never while
- * the page paints and hydrates.
+ * and mounted only once something asks for them (lib/toast).
  */
 import type { AppProps } from 'next/app';
 import dynamic from 'next/dynamic';
@@ -12,7 +11,6 @@ import { useSyncExternalStore } from 'react';
 import Layout from '@/components/layout/Layout';
 import ProgressBar from '@/components/layout/ProgressBar';
 import Seo from '@/components/layout/Seo';
-import WhenIdle from '@/components/layout/WhenIdle';
 import { shellOverlaysWanted, subscribeShellOverlays } from '@/lib/toast';
 import { useAppShellEffects } from '@/lib/useAppShellEffects';
 import '@/styles/globals.css';
@@ -27,14 +25,13 @@ function AppShellEffects() {
 
 const notWantedOnServer = () => false;
 
-/** Toasts and modals, mounted at idle once asked for: a page that raises none never downloads them. */
+/**
+ * Toasts and modals, mounted as soon as something asks for them: a page that raises none never downloads them, and one
+ * that does shows it at once (waiting for idle as well let a toast raised just before a navigation never show).
+ */
 function Overlays() {
   const wanted = useSyncExternalStore(subscribeShellOverlays, shellOverlaysWanted, notWantedOnServer);
-  return wanted ? (
-    <WhenIdle>
-      <ShellOverlays />
-    </WhenIdle>
-  ) : null;
+  return wanted ? <ShellOverlays /> : null;
 }
 
 export default function App({ Component, pageProps }: AppProps) {
