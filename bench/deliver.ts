@@ -36,7 +36,7 @@
 // 0.22–0.55 ms per message: ~1 ms per delivery is ARB's own work around the exchange, in a flat profile (formatting,
 // undici's request set-up and URL parsing, the per-request timeout signal, streams, GC), none of it above ~5 %.
 // At 1,200/s that must fall under ~0.5 ms per delivery, with the receivers and PostgreSQL on the same two cores.
-// Since: each database's first run is a warm-up, printed as deliver_<db>_cold (_cpu): the first ~1,000 deliveries
+// Before that, each database's first run was the only warm-up, printed as deliver_<db>_cold (_cpu): the first ~1,000 deliveries
 // of a process run while V8 still compiles and optimises the engine's code (0.2–0.4 ms more per delivery than the
 // next run, same minute), which a worker that has been up for a minute did long ago. And per delivery, less work: a
 // payload formatted and serialised once per platform and input, not once per destination (formatting was ~0.1 ms of
@@ -53,7 +53,20 @@
 // wall-clock samples, so inflated where the process waits for a core): the HTTP client and sockets ~0.5 ms, the
 // database driver and Kysely ~0.15 ms (0.12 statements per delivery: the grouped marks and queue reads, ~50 columns a
 // row), the format lookup ~0.05 ms, the worker's own code, timers and GC the rest.
-import { benchEnv, figure, openBenchDb, profileWindow, startChatProcess, statementCounter, type BenchDb, type RemoteHook } from './support/engineBench';
+// Since (Nov 28, later): the figures follow three more warm-up runs (warmUp below): perf showed compiling at ~40 % of
+// the process's CPU in the run after the first, and the engine's CPU per delivery fell run by run to ~0.37 ms, so the
+// old figure (the second run's) counted V8 optimising the engine. Warm, at load 3–6: PostgreSQL 0.35–0.44 ms per
+// delivery (the bare loop ~0.25–0.3), the rate still bound by the machine's load (464–1,206/s, 0.3–0.79 of the ceiling).
+// BENCH_PG_STATEMENTS=1 prints pg_stat_statements' planning and execution time per statement: reading the held
+// destinations' queues was planned on every call, 6.1 ms of planning for 4.2 ms of execution, and the marks 0.5 ms
+// for 1.4 ms — planning was two fifths of the database's time. The engine's hot statements now go as prepared
+// statements (server/db/preparedStatements.ts): the marks were planned 19–24 times in ~485 calls. 3 pairs alternating
+// DATABASE_PREPARED_STATEMENTS=false/true, load 3–6: PostgreSQL 1,083 / 912 / 749 vs 893 / 912 / 852 per s, 0.50 / 0.69 /
+// 0.42 vs 0.64 / 0.69 / 0.61 of the ceiling; the database's CPU is not in _cpu. Tried and dropped: two groups of marks
+// in flight at once on PostgreSQL (grouped.ts): 510 / 605 vs 693 / 980 per s one at a time, alternating at load 4–5 —
+// the statements then compete for the same two cores. A trace of the groups at 477/s: 164 statements of 7.6 marks on
+// average, p50 5.7 ms, p90 18 ms, one in flight 69 % of the run.
+import { benchEnv, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
 benchEnv({ WORKER_CONCURRENCY: '32' });
@@ -61,7 +74,8 @@ const PLATFORMS = ['slack', 'msteams', 'mattermost', 'discord', 'webex'] as cons
 const TIME_BOX_MS = 15_000;
 let nextApp = 8_000_001;
 
-async function run(bench: BenchDb, destinations: number, perDestination: number, pacing: 'platform' | 'off', name: string, cold = false) {
+/** report: every figure, only the rate and CPU (the process's first run), or nothing (a warm-up run). */
+async function run(bench: BenchDb, destinations: number, perDestination: number, pacing: 'platform' | 'off', name: string, report: 'all' | 'cold' | 'none' = 'all') {
   const { createDestination, ensureApp, pollNow } = await import('../server/monitor/service');
   const { startEngine, engineOptionsFromEnv } = await import('../server/monitor/engine');
 
@@ -111,11 +125,15 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
   const engineStatements = statements.count() - statementsBefore;
   await stopProfile();
   await engine.stop();
+  if (report === 'none') {
+    chat.stop();
+    return;
+  }
   figure(name, sent / seconds, 'deliveries/s');
   // This process's CPU (the engine's, and on PGlite the database's too) per message delivered in the window: what the
   // machine's load does not change, unlike the rate.
   figure(`${name}_cpu`, (cpu.user + cpu.system) / 1000 / Math.max(1, sent), 'ms/delivery');
-  if (cold) {
+  if (report === 'cold') {
     chat.stop();
     return;
   }
@@ -192,16 +210,27 @@ async function ceiling(hooks: RemoteHook[], perDestination: number, concurrency:
   return { rate: total / seconds, cpuMs: (cpu.user + cpu.system) / 1000 / total };
 }
 
+/**
+ * A process's first deliveries run while V8 still compiles the engine's code (TurboFan on its helper thread, in this
+ * process's CPU): in a perf profile of the run after the first, compiling was ~40 % of the process's CPU, and per run
+ * of 1,000 deliveries the CPU per delivery fell 1.07–1.18 → 0.79–0.94 → 0.66–0.68 → 0.42–0.48 → 0.53–0.54 →
+ * 0.37 ms. A worker that has been up for a few minutes did that long ago, so the figures are the fifth run's; the
+ * first is printed as deliver_<db>_cold.
+ */
+async function warmUp(bench: BenchDb) {
+  await run(bench, 40, 25, 'off', `deliver_${bench.kind}_cold`, 'cold');
+  for (let i = 0; i < 3; i++) await run(bench, 40, 25, 'off', `deliver_${bench.kind}_warm_up`, 'none');
+}
+
 async function main() {
   const pg = await openBenchDb('postgres');
-  // The process's first run compiles the engine's code as it goes (V8 optimises what runs often); a worker that has
-  // been up for a minute has done that long ago. That first run is printed as _cold, the figures are the next one's.
-  await run(pg, 40, 25, 'off', 'deliver_postgres_cold', true);
+  await warmUp(pg);
   await run(pg, 40, 25, 'off', 'deliver_postgres');
   await run(pg, 200, 3, 'platform', 'deliver_paced_postgres');
+  await printStatementStats(pg);
   await pg.close();
   const lite = await openBenchDb('pglite');
-  await run(lite, 40, 25, 'off', 'deliver_pglite_cold', true);
+  await warmUp(lite);
   await run(lite, 40, 25, 'off', 'deliver_pglite');
   await lite.close();
 }

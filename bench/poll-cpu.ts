@@ -6,6 +6,9 @@
 //   poll_statements_*  the engine's statements per poll in the same rounds, the claims included (a transaction's
 //                     begin and commit are not: they bypass Kysely's plugins); each is a round trip whose socket write
 //                     and wake-up this process pays.
+//   poll_cpu_new_cold  the process's first round with news (its code still being compiled);
+//   poll_cpu_floor    the reference: CPU per page to GET, read and JSON.parse the same pages with a bare undici
+//                     request(), same run; *_ratio_of_floor the two phases against it.
 // Goal: ≤ 4 ms per poll with new reviews (5 ms with 20 % to spare). BENCH_CPU_PROFILE_DIR=dir writes a CPU profile of
 // each measured phase. The bench waits for each round on the engine's in-memory poll count (counters.ts), so none of
 // its own statements fall in the measured window.
@@ -29,13 +32,45 @@
 // engine before these two changes, 3 runs alternating with 3 of these: 5.14–6.33 ms and 2.71–2.98 ms. What is left in
 // a poll with news (wall-clock profile, load 7): the database driver, Kysely and their socket writes (5 round trips with
 // BEGIN and COMMIT) about half, parsing the feed's JSON page ~0.5 ms, language and sentiment ~0.2–0.3 ms, GC.
+// Since (Nov 28, later): the figures are a warm engine's, measured as the server runs. perf (cpu-clock, every thread of
+// the process) over 30 rounds after the old single warm-up round: TurboFan compiling on V8's helper thread was still
+// 10–15 % of the process's CPU in the measured window, falling through the run (62 → 15 functions optimised per tenth
+// of it), and per round a poll with news fell from 3.3 to ~2.2–2.5 ms, a steady one from ~3 to ~1.5–2 ms. So: 10
+// warm-up rounds before the steady phase and 4 before the one with news (was 1), 12 measured rounds each (was 4), the
+// process started with the server's node flags (scripts/server-node-args.cjs; was tsx's defaults), and the news
+// published by one request whose answer is read before the window opens (was 50 requests whose answers were left
+// unread, so fetch's work on them fell in the window). poll_cpu_new_cold is the process's first round with news.
+// poll_cpu_floor is the reference: GET + read + JSON.parse of the same pages from the same fake with a bare undici
+// request(), in the same run; the ratios say how much of a poll is ARB's own work (the database's round trips most).
+// Tried and dropped: PostgreSQL over its Unix socket instead of loopback TCP, 4 alternating pairs, no difference
+// (the writev time in V8's profiles is the wait for a core, not CPU). The engine's statements now go as prepared
+// statements on PostgreSQL (server/db/preparedStatements.ts): the database's planning, in its own process, is not in
+// this figure.
 import { benchEnv, figure, openBenchDb, profileWindow, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-args.cjs';
 
 const APPS = 50; // one destination watches at most 50 apps
 const FIRST_APP = 7_100_000;
-const ROUNDS = 4;
+/** Rounds of 50 polls measured per phase. */
+const ROUNDS = 12;
+/**
+ * Rounds run before each phase's measured ones. A running engine's code has long been optimised; a fresh process is
+ * still compiling it for its first thousand polls or so (TurboFan on V8's helper thread, in this process's CPU): per
+ * round, a steady poll fell from ~3 ms to ~1.5–2 ms over 30 rounds, and one with news from 3.3 to ~2.2–2.5 ms. So the
+ * figures follow 700 polls not measured (a worker polling 10,000 sources every 15 minutes polls that many in a minute),
+ * and the first round with news of the process is printed as poll_cpu_new_cold.
+ */
+const WARM_ROUNDS = { steady: 10, news: 4 };
 
 async function main() {
+  if (!process.env.BENCH_CHILD) {
+    // node runs the engine here as `npm start` runs the server (scripts/server-node-args.cjs): its young generation's
+    // size and its one V8 helper thread change how much garbage collection and compilation cost per poll.
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, __filename], { env: { ...process.env, BENCH_CHILD: '1' }, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.status !== 0) throw new Error(`the bench's process failed (${r.status})`);
+    return;
+  }
   const feed = await startFeedProcess({ APPS: String(APPS), FIRST_APP: String(FIRST_APP), REVIEWS: '50' });
   benchEnv({ ITUNES_BASE_URL: feed.url, DELIVERY_PACING: 'off', WORKER_CONCURRENCY: '8' });
   const bench = await openBenchDb('postgres');
@@ -80,7 +115,7 @@ async function measureAll(feedUrl: string, bench: BenchDb) {
     sent += statements.count() - statementsBefore;
     return (used.user + used.system) / 1000 / ids.length;
   };
-  await round(); // warm-up
+  for (let i = 0; i < WARM_ROUNDS.steady; i++) await round();
   let stopProfile = await profileWindow('poll_cpu_steady');
   sent = 0;
   let steady = 0;
@@ -88,12 +123,16 @@ async function measureAll(feedUrl: string, bench: BenchDb) {
   await stopProfile();
   figure('poll_cpu_steady', steady / ROUNDS, 'ms/poll');
   figure('poll_statements_steady', sent / ROUNDS / ids.length, 'statements/poll');
+  // One request for every app, its answer read to the end before the measured window opens: a response left unread
+  // is still being received (and fetch's code compiled) while the engine polls, on this process's CPU.
   const publish = async () => {
-    await Promise.all(refs.map((ref) => fetch(`${feedUrl}/__publish?app=${ref.appId}&n=5`, { method: 'POST' })));
+    const res = await fetch(`${feedUrl}/__publish?n=5`, { method: 'POST' });
+    if (!res.ok || (await res.text()) !== 'ok') throw new Error(`publish failed: ${res.status}`);
   };
   // Its own warm-up, as the steady phase has: the first round with news runs the insert and fan-out code for the first
   // time (compiling it), which a running engine did long ago.
-  await round(publish);
+  figure('poll_cpu_new_cold', await round(publish), 'ms/poll');
+  for (let i = 1; i < WARM_ROUNDS.news; i++) await round(publish);
   stopProfile = await profileWindow('poll_cpu_new');
   sent = 0;
   let fresh = 0;
@@ -102,6 +141,39 @@ async function measureAll(feedUrl: string, bench: BenchDb) {
   figure('poll_cpu_new', fresh / ROUNDS, 'ms/poll');
   figure('poll_statements_new', sent / ROUNDS / ids.length, 'statements/poll');
   await engine.stop();
+  const floor = await fetchAndParseFloor(refs.map((r) => r.appId));
+  figure('poll_cpu_floor', floor, 'ms/poll');
+  figure('poll_cpu_new_ratio_of_floor', fresh / ROUNDS / floor, 'ratio');
+  figure('poll_cpu_steady_ratio_of_floor', steady / ROUNDS / floor, 'ratio');
+}
+
+/**
+ * The reference, from the same run: CPU ms per page for what any poller of this feed must do — GET the same page from
+ * the same fake with undici's request() on a keep-alive agent, read it, JSON.parse it — with nothing else: no
+ * database, no comparison, no storing. As many pages as the measured rounds, after a warm-up round of its own.
+ */
+async function fetchAndParseFloor(appIds: string[]): Promise<number> {
+  const { Agent, request } = await import('undici');
+  const { feedPageUrl } = await import('../server/sources/appStoreFeed');
+  const agent = new Agent({ connections: 8 });
+  const fetchAll = async () => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = next++; i < appIds.length; i = next++) {
+          const res = await request(feedPageUrl(appIds[i], 'us', 1), { dispatcher: agent });
+          const page = JSON.parse(await res.body.text()) as { feed?: { entry?: unknown[] } };
+          if (res.statusCode !== 200 || !page.feed?.entry?.length) throw new Error(`floor: no reviews on the page (${res.statusCode})`);
+        }
+      }),
+    );
+  };
+  for (let i = 0; i < WARM_ROUNDS.news; i++) await fetchAll();
+  const start = process.cpuUsage();
+  for (let i = 0; i < ROUNDS; i++) await fetchAll();
+  const used = process.cpuUsage(start);
+  await agent.close();
+  return (used.user + used.system) / 1000 / (ROUNDS * appIds.length);
 }
 
 main().then(

@@ -3,7 +3,7 @@
  * (PostgreSQL started from the system binaries, or PGlite in memory / in a directory), quiet logs, loopback webhooks
  * allowed. Each bench prints `name: value unit` lines only.
  */
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import type { DB } from '../../server/db/client';
 import type { ChatPlatform } from '../../tests/fakes/chatWebhooks';
 
@@ -20,13 +20,16 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
   let handle: Awaited<ReturnType<typeof openDatabase>>;
   if (kind === 'postgres') {
     const { startPostgres } = await import('../../tests/helpers/postgres');
-    const server = await startPostgres();
+    // BENCH_PG_STATEMENTS=1: the server counts each statement's planning and execution (printStatementStats).
+    const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } : {};
+    const server = await startPostgres({ settings });
     stopServer = () => server.stop();
     handle = await openDatabase({ kind: 'postgres', url: server.url, max: 20 });
   } else {
     handle = await openDatabase({ kind: 'pglite', dataDir: pgliteDir });
   }
   await migrateToLatest(handle.db);
+  if (kind === 'postgres' && process.env.BENCH_PG_STATEMENTS) await sql`create extension if not exists pg_stat_statements`.execute(handle.db);
   setDbForTests(handle);
   return {
     kind,
@@ -37,6 +40,19 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
       await stopServer();
     },
   };
+}
+
+/**
+ * BENCH_PG_STATEMENTS=1, PostgreSQL: the statements that cost the server most since it started — calls, how many of
+ * them were planned, total planning and execution time — on stderr (the figures stay on stdout).
+ */
+export async function printStatementStats(bench: BenchDb): Promise<void> {
+  if (bench.kind !== 'postgres' || !process.env.BENCH_PG_STATEMENTS) return;
+  const r = await sql<{ calls: number; plans: number; plan_ms: number; exec_ms: number; statement: string }>`
+    select calls::int, plans::int, round(total_plan_time::numeric, 1)::float8 as plan_ms, round(total_exec_time::numeric, 1)::float8 as exec_ms,
+           left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as statement
+      from pg_stat_statements order by total_plan_time + total_exec_time desc limit 12`.execute(bench.db);
+  console.error(r.rows.map((x) => `${x.calls} calls, ${x.plans} planned, plan ${x.plan_ms} ms, exec ${x.exec_ms} ms: ${x.statement}`).join('\n'));
 }
 
 /** Counts the statements sent through a database handle it is plugged into (`db.withPlugin(counter.plugin)`). */

@@ -1,6 +1,7 @@
 /**
  * The App Store feed fake in its own process, so a benchmark's CPU and memory figures count ARB only. Serves
- * `APPS` apps (ids from FIRST_APP) with `REVIEWS` reviews each, plus POST /__publish?app=&n= to add reviews.
+ * `APPS` apps (ids from FIRST_APP) with `REVIEWS` reviews each, plus POST /__publish?app=&n= to add reviews (to every
+ * app when `app` is left out: one request, so the bench's own HTTP work stays small).
  * Prints its base URL on the first line of stdout.
  */
 import { appStoreFeedRoutes, createAppStoreFeed } from '../../tests/fakes/appStoreFeed';
@@ -21,7 +22,11 @@ async function main() {
     (req, res) => {
       if (req.path !== '/__publish') return false;
       const n = Number(req.query.get('n') ?? 1);
-      for (let i = 0; i < n; i++) feed.publish(req.query.get('app')!, 'us', { content: `Fresh ${i}`, updated: new Date(Date.now() + 1000 + i) });
+      const app = req.query.get('app');
+      const apps = app ? [app] : Array.from({ length: APPS }, (_, a) => String(FIRST_APP + a));
+      for (const id of apps) {
+        for (let i = 0; i < n; i++) feed.publish(id, 'us', { content: `Fresh ${i}`, updated: new Date(Date.now() + 1000 + i) });
+      }
       res.end('ok');
       return true;
     },

@@ -14,6 +14,7 @@ import type { Database } from './types';
 import { migrateToLatest } from './migrate';
 import { makePrivateDir } from '../privateFiles';
 import { initPgliteDir } from '../../scripts/pglite-initdb.cjs';
+import { preparingPool } from './preparedStatements';
 
 export type DB = Kysely<Database>;
 
@@ -123,7 +124,7 @@ export async function openDatabase(target: DbTarget): Promise<Handle> {
     // A connection the server ends while it is checked out (a timeout above, a restart) emits 'error' on the client:
     // the query in progress fails with it; without a listener it would also take the whole process down.
     pool.on('connect', (client) => client.on('error', (err) => log.warn('postgres connection lost', { err: err.message })));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: e.DATABASE_PREPARED_STATEMENTS ? preparingPool(pool) : pool }) });
     return { db, target, close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');

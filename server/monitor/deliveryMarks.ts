@@ -18,6 +18,7 @@ import type { DB } from '../db/client';
 import { msInterval } from '../db/interval';
 import { OPEN } from './deliveryStatus';
 import { grouped } from './grouped';
+import { PREPARED } from '../db/preparedStatements';
 
 /** A success not recorded yet: the delivery and the HTTP status it got. */
 export type Delivered = { id: number; status: number };
@@ -89,7 +90,7 @@ async function writeMarks(db: DB, workerId: string, leaseMs: number, marks: Mark
                       consecutive_failures = case when r.done_id is not null then 0 else d.consecutive_failures end`;
   const anyDone = marks.some((m) => m.done);
   const anyRelease = marks.some((m) => m.release);
-  const r = await sql<{ id: number | string }>`
+  const r = await sql<{ id: number | string }>`${PREPARED}
     with
     ${anyDone ? sql`done as (
       update deliveries x set status = 'delivered', delivered_at = now(), last_status = r.done_status, last_error = null

@@ -7,11 +7,12 @@ import { sql } from 'kysely';
 import type { DB } from '../db/client';
 import { OPEN } from './deliveryStatus';
 import { grouped } from './grouped';
+import { PREPARED } from '../db/preparedStatements';
 import type { OpenDelivery } from './messages';
 
 /** Up to `limit` open deliveries per destination, oldest first (the welcome intro before the reviews it announces). */
 async function loadQueues(db: DB, destinationIds: string[], limit: number): Promise<OpenDelivery[][]> {
-  const r = await sql<OpenDelivery & { destination_id: string }>`
+  const r = await sql<OpenDelivery & { destination_id: string }>`${PREPARED}
     select q.* from unnest(${destinationIds}::text[]) as dd(id)
     cross join lateral (
       select x.destination_id, x.id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at,

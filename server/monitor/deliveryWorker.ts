@@ -26,6 +26,7 @@ import { msInterval as ms } from '../db/interval';
 import { count } from './counters';
 import { OPEN } from './deliveryStatus';
 import { createDeliveryMarks, type Delivered, type DeliveryMarks } from './deliveryMarks';
+import { PREPARED } from '../db/preparedStatements';
 import { createQueueLoader } from './deliveryQueue';
 import { buildMessage, type OpenDelivery } from './messages';
 import { translationsForDelivery } from '../ai/translate/deliveries';
@@ -106,14 +107,14 @@ export function rateLimitWaitMs(askedMs: number, streak: number): number {
  * not be claimed a second time, or two of our own tasks would send the same message in parallel.
  */
 export async function claimDestinations(db: DB, workerId: string, limit: number, leaseMs: number, busy: string[] = []): Promise<ClaimedDestination[]> {
-  const r = await sql<ClaimedDestination>`
+  const r = await sql<ClaimedDestination>`${PREPARED}
     update destinations d
        set lease_owner = ${workerId}, lease_until = now() + ${ms(leaseMs)}
      where d.id in (
        select dd.id from destinations dd
         where dd.status = 'active' and dd.next_send_at <= now()
           and (dd.lease_until is null or dd.lease_until < now())
-          ${busy.length ? sql`and dd.id not in (${sql.join(busy)})` : sql``}
+          and dd.id <> all(${busy}::text[])
           and exists (select 1 from deliveries x
                        where x.destination_id = dd.id and x.status in ${OPEN} and x.next_attempt_at <= now())
         order by dd.next_send_at

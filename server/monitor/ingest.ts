@@ -18,6 +18,7 @@ import { confirmPublished } from '../replies/data';
 import { NOT_PLAN_PAUSED } from './sourceDemand';
 import { enrichReviews, prepareEnrichment } from '../ai/enrich';
 import { queueSentimentRefinement, refinesSentiment } from '../ai/enrich/refine';
+import { PREPARED } from '../db/preparedStatements';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
@@ -93,7 +94,7 @@ function isEdit(incoming: NormalizedReview, existing: ExistingReview): boolean {
 async function loadExisting(trx: Transaction<Database> | DB, store: string, ids: string[]): Promise<Map<string, ExistingReview>> {
   const map = new Map<string, ExistingReview>();
   for (const part of chunks(ids)) {
-    const r = await sql<ExistingReview>`
+    const r = await sql<ExistingReview>`${PREPARED}
       select id, store_review_id, rating, title, body, updated_at, version, reply_text
         from reviews where store = ${store} and store_review_id = any(${part}::text[])`.execute(trx);
     for (const row of r.rows) map.set(row.store_review_id, row);
@@ -114,7 +115,7 @@ type ActiveDestination = Pick<Selectable<Database['destinations']>, 'id' | 'filt
 async function loadStoredAndDestinations(trx: Transaction<Database>, appKey: string, store: string, ids: string[]) {
   const [first = [], ...rest] = chunks(ids);
   type Row = Omit<ExistingReview, 'id'> & ActiveDestination & { is_destination: boolean };
-  const r = await sql<Row>`
+  const r = await sql<Row>`${PREPARED}
     select false as is_destination, id::text as id, store_review_id, rating, title, body, updated_at, version, reply_text,
            null::jsonb as filters, null::int as welcome_count, null::boolean as backfill,
            null::timestamptz as welcomed_at, null::timestamptz as subscribed_at
@@ -142,7 +143,7 @@ function finishPollSql(sourceId: number, workerId: string, watermark: Date | nul
 }
 
 async function finishPoll(trx: Transaction<Database> | DB, sourceId: number, workerId: string, watermark: Date | null, intervalSeconds: number): Promise<boolean> {
-  const r = await finishPollSql(sourceId, workerId, watermark, intervalSeconds).execute(trx);
+  const r = await sql`${PREPARED}${finishPollSql(sourceId, workerId, watermark, intervalSeconds)}`.execute(trx);
   return Number(r.numAffectedRows ?? 0) > 0;
 }
 
@@ -243,7 +244,7 @@ async function storeAndFinishPoll(
   rows: DeliveryInsert[],
 ): Promise<{ reviews: number; deliveries: number }> {
   const col = <T>(f: (d: DeliveryInsert) => T) => rows.map(f);
-  const r = await sql<{ reviews: number; deliveries: number }>`
+  const r = await sql<{ reviews: number; deliveries: number }>`${PREPARED}
     with ins as (${await insertReviewsSql(source.app_key, store, fresh)}),
     dl as (
       insert into deliveries (destination_id, review_id, app_key, kind, review_version)
@@ -331,7 +332,7 @@ export async function ingestPollResult(
     // The app's row lock (lockApp in apps.ts: every writer of the app's reviews and subscriptions takes it first) and
     // the source's, in one statement. Everything read after it sees what the writers before us committed.
     const [owned] = (
-      await sql<{ id: number; watermark: Date | null; created_at: Date; switching: boolean }>`
+      await sql<{ id: number; watermark: Date | null; created_at: Date; switching: boolean }>`${PREPARED}
         select s.id, s.watermark, s.created_at, ${SWITCHING_SQL} as switching
           from apps a join monitored_sources s on s.id = ${source.id} and s.lease_owner = ${opts.workerId}
          where a.key = ${source.app_key}

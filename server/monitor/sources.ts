@@ -11,6 +11,7 @@ import type { DB } from '../db/client';
 import type { Database, MonitoredSourcesTable } from '../db/types';
 import { decryptSecret, encryptSecret } from '../crypto';
 import { msInterval } from '../db/interval';
+import { PREPARED } from '../db/preparedStatements';
 import type { SourceConfig, SourceCredentials, SourceKind } from '../sources/types';
 import { assertSourceBudget, IDLE_REASON, restartIdleSource } from './sourceDemand';
 
@@ -111,13 +112,13 @@ export async function polledSourceCountries(db: DB | Transaction<Database>, appK
 
 /** Up to `limit` active, due, unleased sources, leased to `workerId`; `busy` are the ones this process is still polling. */
 export async function claimDueSources(db: DB, workerId: string, limit: number, leaseMs: number, busy: number[] = []): Promise<SourceRow[]> {
-  const r = await sql<SourceRow>`
+  const r = await sql<SourceRow>`${PREPARED}
     update monitored_sources s
        set lease_owner = ${workerId}, lease_until = now() + ${msInterval(leaseMs)}, last_polled_at = now()
      where s.id in (
        select id from monitored_sources
         where status = 'active' and next_poll_at <= now() and (lease_until is null or lease_until < now())
-          ${busy.length ? sql`and id not in (${sql.join(busy)})` : sql``}
+          and id <> all(${busy}::bigint[])
         order by next_poll_at
         limit ${limit}
         for update skip locked)

@@ -34,7 +34,8 @@ export function postgresAvailable(): boolean {
   return findBinDir() !== null;
 }
 
-export async function startPostgres(): Promise<PgServer> {
+/** `settings`: extra server settings (`-c name=value`), e.g. shared_preload_libraries for a bench's diagnostics. */
+export async function startPostgres(opts: { settings?: Record<string, string> } = {}): Promise<PgServer> {
   const bin = findBinDir();
   if (!bin) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql (apt-get install postgresql).');
   const isRoot = process.getuid?.() === 0;
@@ -57,6 +58,7 @@ export async function startPostgres(): Promise<PgServer> {
     [
       '-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
       '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+      ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], ...user },
   );
