@@ -12,6 +12,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { addCompileHints } = require('./compile-hints.cjs');
 
 const root = path.resolve(__dirname, '..');
 
@@ -82,6 +83,7 @@ function ensureBuild({ distDir = process.env.NEXT_DIST_DIR || '.next', env = pro
     process.stderr.write(r.stderr ?? '');
     throw new Error(`next build failed (exit ${r.status ?? r.signal})`);
   }
+  addCompileHints(path.join(root, distDir)); // as `npm run build` does after `next build`
   fs.writeFileSync(path.join(root, distDir, STAMP), JSON.stringify(publicEnv(env)));
   return { built: true, reason, ms: Date.now() - started };
 }

@@ -10,6 +10,7 @@ if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
   console.log('No production build found: running `next build` (once)…');
   const r = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
+  createRequire(import.meta.url)('./compile-hints.cjs').addCompileHints(path.join(root, distDir));
 }
 const { serverArgs } = createRequire(import.meta.url)('./server-node-args.cjs');
 const child = spawn(process.execPath, serverArgs(), {
