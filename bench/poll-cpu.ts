@@ -36,7 +36,7 @@
 // the process) over 30 rounds after the old single warm-up round: TurboFan compiling on V8's helper thread was still
 // 10–15 % of the process's CPU in the measured window, falling through the run (62 → 15 functions optimised per tenth
 // of it), and per round a poll with news fell from 3.3 to ~2.2–2.5 ms, a steady one from ~3 to ~1.5–2 ms. So: 10
-// warm-up rounds before the steady phase and 4 before the one with news (was 1), 12 measured rounds each (was 4), the
+// warm-up rounds before the steady phase and 4 before the one with news (was 1), 24 measured rounds each (was 4), the
 // process started with the server's node flags (scripts/server-node-args.cjs; was tsx's defaults), and the news
 // published by one request whose answer is read before the window opens (was 50 requests whose answers were left
 // unread, so fetch's work on them fell in the window). poll_cpu_new_cold is the process's first round with news.
@@ -45,14 +45,17 @@
 // Tried and dropped: PostgreSQL over its Unix socket instead of loopback TCP, 4 alternating pairs, no difference
 // (the writev time in V8's profiles is the wait for a core, not CPU). The engine's statements now go as prepared
 // statements on PostgreSQL (server/db/preparedStatements.ts): the database's planning, in its own process, is not in
-// this figure.
+// this figure. Figures (Nov 28 evening): 12 rounds, 19 runs at load 2–3, new reviews 2.77–4.28 ms (15 ≤ 4), steady
+// 1.6–3.0 ms, the floor 0.5–0.76 ms; 24 rounds (now, to halve the run-to-run spread of ±0.5 ms), 3 runs at load
+// 3.3–3.9: 4.01–4.33 and 2.26–2.61 ms. In isolation a trivial select costs this process 0.16 ms of CPU through Kysely
+// and node-postgres, a transaction holding one 0.45 ms: a poll with news is a transaction of three statements.
 import { benchEnv, figure, openBenchDb, profileWindow, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-args.cjs';
 
 const APPS = 50; // one destination watches at most 50 apps
 const FIRST_APP = 7_100_000;
 /** Rounds of 50 polls measured per phase. */
-const ROUNDS = 12;
+const ROUNDS = 24;
 /**
  * Rounds run before each phase's measured ones. A running engine's code has long been optimised; a fresh process is
  * still compiling it for its first thousand polls or so (TurboFan on V8's helper thread, in this process's CPU): per
