@@ -110,4 +110,16 @@ test.describe('prerendered pages from memory', () => {
     expect(post).toBe(405);
     expect((await fetchRaw(ours(), '/no-such-page', 'GET')).status).toBe(404);
   });
+
+  test("the scripts a page starts with carry V8's compile hint (scripts/compile-hints.cjs), as served", async () => {
+    const html = (await fetchRaw(ours(), '/pricing', 'GET')).body.toString('utf8');
+    const scripts = [...html.matchAll(/data-src="([^"]+\.js)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(2);
+    for (const src of scripts) {
+      const js = await fetchRaw(ours(), src, 'GET');
+      expect(js.status, src).toBe(200);
+      const hint = '//# allFunctionsCalledOnLoad\n';
+      expect(js.body.subarray(0, hint.length).toString('utf8'), src).toBe(hint);
+    }
+  });
 });
