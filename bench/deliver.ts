@@ -66,6 +66,8 @@
 // in flight at once on PostgreSQL (grouped.ts): 510 / 605 vs 693 / 980 per s one at a time, alternating at load 4–5 —
 // the statements then compete for the same two cores. A trace of the groups at 477/s: 164 statements of 7.6 marks on
 // average, p50 5.7 ms, p90 18 ms, one in flight 69 % of the run.
+// Then, with both, load 2–2.7, 3 runs: PostgreSQL 901 / 975 / 925 per s at 0.49–0.53 ms per delivery (the bare loop
+// 2,076–2,269/s at 0.38–0.41 ms: 0.40–0.47 of it), PGlite 710–891/s at 1.08–1.43 ms.
 import { benchEnv, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
