@@ -68,7 +68,7 @@
 // average, p50 5.7 ms, p90 18 ms, one in flight 69 % of the run.
 // Then, with both, load 2–2.7, 3 runs: PostgreSQL 901 / 975 / 925 per s at 0.49–0.53 ms per delivery (the bare loop
 // 2,076–2,269/s at 0.38–0.41 ms: 0.40–0.47 of it), PGlite 710–891/s at 1.08–1.43 ms.
-import { benchEnv, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type RemoteHook } from './support/engineBench';
+import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
 benchEnv({ WORKER_CONCURRENCY: '32' });
@@ -189,21 +189,16 @@ async function ceiling(hooks: RemoteHook[], perDestination: number, concurrency:
     if (message.kind !== 'json') throw new Error(`${hook.platform}: not a JSON message`);
     bodies.set(hook.platform, JSON.stringify(message.body));
   }
-  let next = 0;
   let failed = 0;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, hooks.length) }, async () => {
-      for (let h = next++; h < hooks.length; h = next++) {
-        for (let i = 0; i < perDestination; i++) {
-          const res = await request(hooks[h].url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: bodies.get(hooks[h].platform) });
-          await res.body.text();
-          if (res.statusCode >= 300) failed++;
-        }
-      }
-    }),
-  );
+  await eachAtATime(hooks.length, concurrency, async (h) => {
+    for (let i = 0; i < perDestination; i++) {
+      const res = await request(hooks[h].url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: bodies.get(hooks[h].platform) });
+      await res.body.text();
+      if (res.statusCode >= 300) failed++;
+    }
+  });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   await agent.close();

@@ -49,8 +49,7 @@
 // 1.6–3.0 ms, the floor 0.5–0.76 ms; 24 rounds (now, to halve the run-to-run spread of ±0.5 ms), 3 runs at load
 // 3.3–3.9: 4.01–4.33 and 2.26–2.61 ms. In isolation a trivial select costs this process 0.16 ms of CPU through Kysely
 // and node-postgres, a transaction holding one 0.45 ms: a poll with news is a transaction of three statements.
-import { benchEnv, figure, openBenchDb, profileWindow, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
-import { SERVER_NODE_FLAGS } from '../scripts/server-node-args.cjs';
+import { benchEnv, eachAtATime, figure, openBenchDb, profileWindow, rerunWithServerFlags, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
 
 const APPS = 50; // one destination watches at most 50 apps
 const FIRST_APP = 7_100_000;
@@ -66,14 +65,8 @@ const ROUNDS = 24;
 const WARM_ROUNDS = { steady: 10, news: 4 };
 
 async function main() {
-  if (!process.env.BENCH_CHILD) {
-    // node runs the engine here as `npm start` runs the server (scripts/server-node-args.cjs): its young generation's
-    // size and its one V8 helper thread change how much garbage collection and compilation cost per poll.
-    const { spawnSync } = await import('node:child_process');
-    const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, __filename], { env: { ...process.env, BENCH_CHILD: '1' }, stdio: ['ignore', 'inherit', 'inherit'] });
-    if (r.status !== 0) throw new Error(`the bench's process failed (${r.status})`);
-    return;
-  }
+  // The engine runs here as `npm start` runs it.
+  if (!process.env.BENCH_CHILD) return rerunWithServerFlags(__filename, { BENCH_CHILD: '1' });
   const feed = await startFeedProcess({ APPS: String(APPS), FIRST_APP: String(FIRST_APP), REVIEWS: '50' });
   benchEnv({ ITUNES_BASE_URL: feed.url, DELIVERY_PACING: 'off', WORKER_CONCURRENCY: '8' });
   const bench = await openBenchDb('postgres');
@@ -159,18 +152,12 @@ async function fetchAndParseFloor(appIds: string[]): Promise<number> {
   const { Agent, request } = await import('undici');
   const { feedPageUrl } = await import('../server/sources/appStoreFeed');
   const agent = new Agent({ connections: 8 });
-  const fetchAll = async () => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let i = next++; i < appIds.length; i = next++) {
-          const res = await request(feedPageUrl(appIds[i], 'us', 1), { dispatcher: agent });
-          const page = JSON.parse(await res.body.text()) as { feed?: { entry?: unknown[] } };
-          if (res.statusCode !== 200 || !page.feed?.entry?.length) throw new Error(`floor: no reviews on the page (${res.statusCode})`);
-        }
-      }),
-    );
-  };
+  const fetchAll = () =>
+    eachAtATime(appIds.length, 8, async (i) => {
+      const res = await request(feedPageUrl(appIds[i], 'us', 1), { dispatcher: agent });
+      const page = JSON.parse(await res.body.text()) as { feed?: { entry?: unknown[] } };
+      if (res.statusCode !== 200 || !page.feed?.entry?.length) throw new Error(`floor: no reviews on the page (${res.statusCode})`);
+    });
   for (let i = 0; i < WARM_ROUNDS.news; i++) await fetchAll();
   const start = process.cpuUsage();
   for (let i = 0; i < ROUNDS; i++) await fetchAll();

@@ -42,8 +42,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, figure, openBenchDb, startFeedProcess } from './support/engineBench';
-import { SERVER_NODE_FLAGS } from '../scripts/server-node-args.cjs';
+import { benchEnv, figure, openBenchDb, rerunWithServerFlags, startFeedProcess } from './support/engineBench';
 
 const SOURCES = 10_000;
 const FIRST_APP = 7_200_000;
@@ -84,12 +83,8 @@ async function main() {
   const only = process.env.BENCH_ONLY as 'pglite' | 'postgres' | undefined;
   if (!only) {
     // Each database in its own process, so one's memory does not count against the other; node runs it as `npm start`
-    // runs the server (scripts/server-node-args.cjs).
-    const { spawnSync } = await import('node:child_process');
-    for (const kind of ['pglite', 'postgres']) {
-      const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, __filename], { env: { ...process.env, BENCH_ONLY: kind }, stdio: ['ignore', 'inherit', 'inherit'] });
-      if (r.status !== 0) throw new Error(`${kind} run failed (${r.status})`);
-    }
+    // runs the server.
+    for (const kind of ['pglite', 'postgres']) rerunWithServerFlags(__filename, { BENCH_ONLY: kind });
     return;
   }
   const feed = await startFeedProcess({ APPS: String(SOURCES), FIRST_APP: String(FIRST_APP), REVIEWS: '3' });

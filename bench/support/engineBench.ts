@@ -3,9 +3,12 @@
  * (PostgreSQL started from the system binaries, or PGlite in memory / in a directory), quiet logs, loopback webhooks
  * allowed. Each bench prints `name: value unit` lines only.
  */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { sql, type KyselyPlugin } from 'kysely';
 import type { DB } from '../../server/db/client';
 import type { ChatPlatform } from '../../tests/fakes/chatWebhooks';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-args.cjs';
 
 export type BenchDb = { kind: 'postgres' | 'pglite'; db: DB; close: () => Promise<void> };
 
@@ -68,6 +71,26 @@ export function statementCounter(): { plugin: KyselyPlugin; count: () => number 
     },
     count: () => n,
   };
+}
+
+/**
+ * Runs this bench's file again in a child node started as `npm start` starts the server (scripts/server-node-args.cjs:
+ * its young generation's size and its one V8 helper thread change what garbage collection and compilation cost), with
+ * `env` added; its output goes to ours. Throws when the child fails.
+ */
+export function rerunWithServerFlags(file: string, env: Record<string, string>): void {
+  const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, file], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${path.basename(file)} (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}) failed (${r.status ?? r.signal})`);
+}
+
+/** Calls `work(i)` for every i below `count`, at most `concurrency` at a time, each worker taking the next index. */
+export async function eachAtATime(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      for (let i = next++; i < count; i = next++) await work(i);
+    }),
+  );
 }
 
 export function percentile(values: number[], p: number): number {
