@@ -11,7 +11,7 @@ const nextConfig = {
   // build does not repeat it, so a half-written test file elsewhere never blocks a build.
   typescript: { ignoreBuildErrors: true },
   // Server-only packages with native/wasm parts stay outside the bundle.
-  serverExternalPackages: ['@electric-sql/pglite', 'kysely-pglite-dialect', 'pg', 'nodemailer', 'undici'],
+  serverExternalPackages: ['@electric-sql/pglite', 'kysely-pglite-dialect', 'pg', 'nodemailer', 'undici', 'koffi'],
   async redirects() {
     return [
       // Older paths the menus once used (kept in step with ROUTE_ALIASES in lib/publicRoutes.ts by a unit test).

@@ -39,6 +39,18 @@
 // before the JSON database, 2 runs alternating (load 6–11): 470–493 MB (209–217), 249–260 MB (105–112). On PostgreSQL
 // the full bench's figure did not move, although the PostgreSQL half run alone (BENCH_ONLY=postgres, same flags, load
 // 3–7) gave 191 and 197 MB (growth 44–46): its peak is garbage, and where V8's next major GC falls decides it.
+// Since (Nov 28, late): the process does what the server does once its database is open (openBenchDb →
+// server/memory/footprint.ts). That garbage was the target: on PGlite V8 now collects the old generation at 20 %
+// growth (--heap-growing-percent, set at run time on the embedded database only) instead of its own factor, which let
+// the heap climb from ~60 to ~160 MB between major GCs here (--trace-gc: one major GC in 14 s, 0.3 MB promoted per
+// scavenge; with 20 %, one every ~2.2 s and the heap at 61–78 MB); and glibc's free C-heap pages are given back after
+// opening and after major GCs (malloc_trim: opened and migrated 256 → 191 MB in one step, the wasm compiler's arena
+// 27 → 3 MB resident). 3 alternating runs each, same minutes (load 1.5–2): 394–437 MB as before, 338–346 MB with the
+// GC setting, 319–321 with the trims too; 50 % growth instead of 20: 331–336. Tried: --optimize-for-size (292–297 MB
+// but CPU per poll with news 3.2–3.8 → 4.8–6.3 ms, and the floor's with it: V8 optimises less);
+// --no-allocation-site-pretenuring (no change). On PostgreSQL the GC setting is not used: it cost the API's cached
+// answers 5–15 % of their rate. Figures: PGlite 330–342 MB in 5 runs (load 1–2.4), growth 38–68 MB; PostgreSQL 272 MB
+// (2 runs). Still over 240: ~190 MB is the process with its database open, migrated and trimmed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -20,6 +20,7 @@ import { loadStaticPages } from './http/staticPages';
 import { drainServer } from './http/shutdown';
 import { flushApiUsage } from './apiKeys/callCounts';
 import { hashPageCspOf, pageCspFor } from './http/scriptHashes';
+import { startFootprintUpkeep } from './memory/footprint';
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -28,6 +29,7 @@ async function main() {
   warnIfCaptchaOff();
   const h = await databaseOrExit();
   log.info('database ready', { kind: h.target.kind, ...(h.target.kind === 'pglite' ? { dataDir: h.target.dataDir } : {}) });
+  const stopFootprintUpkeep = startFootprintUpkeep(h.target.kind);
   const stopWorkers = e.WORKER === 'on' ? await startWorkers() : async () => {};
 
   const root = path.resolve(__dirname, '..');
@@ -77,6 +79,7 @@ async function main() {
     // The public API's call counts and key uses counted since the last batch, before the database closes.
     await flushApiUsage().catch((err) => log.error('public API usage flush failed', { err }));
     await closeDb().catch((err) => log.error('database close failed', { err }));
+    stopFootprintUpkeep();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -34,10 +34,14 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
   await migrateToLatest(handle.db);
   if (kind === 'postgres' && process.env.BENCH_PG_STATEMENTS) await sql`create extension if not exists pg_stat_statements`.execute(handle.db);
   setDbForTests(handle);
+  // What the server does once its database is open (server/main.ts): the engine runs in the same memory regime.
+  const { startFootprintUpkeep } = await import('../../server/memory/footprint');
+  const stopFootprintUpkeep = startFootprintUpkeep(kind);
   return {
     kind,
     db: handle.db,
     close: async () => {
+      stopFootprintUpkeep();
       setDbForTests(null);
       await handle.close();
       await stopServer();

@@ -8,6 +8,7 @@ import { closeDb } from '../db/client';
 import { databaseOrExit, envOrExit, loadEnvFiles } from '../startup';
 import { log } from '../log';
 import { startWorkers } from '../workers';
+import { startFootprintUpkeep } from '../memory/footprint';
 
 export const EMBEDDED_REFUSAL =
   'npm run worker adds worker processes to a shared PostgreSQL, so it needs DATABASE_URL (postgres://…). ' +
@@ -21,7 +22,8 @@ export async function runWorkerProcess(opts: { allowEmbedded: boolean }): Promis
     console.error(EMBEDDED_REFUSAL);
     process.exit(1);
   }
-  await databaseOrExit();
+  const h = await databaseOrExit();
+  const stopFootprintUpkeep = startFootprintUpkeep(h.target.kind);
   const stopWorkers = await startWorkers();
   log.info('worker running', { pid: process.pid });
 
@@ -34,6 +36,7 @@ export async function runWorkerProcess(opts: { allowEmbedded: boolean }): Promis
     force.unref();
     await stopWorkers().catch((err) => log.error('stopping the background jobs failed', { err }));
     await closeDb().catch((err) => log.error('database close failed', { err }));
+    stopFootprintUpkeep();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
