@@ -26,7 +26,9 @@ const cssCache = new Map<string, string>();
 function cssText(file: string): string {
   let text = cssCache.get(file);
   if (text === undefined) {
-    text = fs.readFileSync(path.join(process.cwd(), env().NEXT_DIST_DIR, file), 'utf8');
+    // A build output read at run time: not a file for the bundler's tracer to follow (it would trace the whole project).
+    const built = path.join(/* turbopackIgnore: true */ process.cwd(), env().NEXT_DIST_DIR, file);
+    text = fs.readFileSync(built, 'utf8');
     cssCache.set(file, text);
   }
   return text;

@@ -7,8 +7,8 @@ import { request, type Dispatcher } from 'undici';
 import { Deadline } from '../deadline';
 import { env } from '../env';
 import { BlockedAddressError, createGuardedAgent, type Resolver } from './ssrf';
+import { USER_AGENT } from '../userAgent';
 
-export const USER_AGENT = 'ARB review monitor (+https://arb.local)';
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Webhook answers are "ok" or a small JSON error; anything beyond this is not worth reading. */
 const MAX_RESPONSE_BYTES = 64 * 1024;

@@ -7,8 +7,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { Deadline } from '../deadline';
 import { SourceError } from './types';
+import { USER_AGENT } from '../userAgent';
 
-export const USER_AGENT = 'ARB review monitor (+https://arb.local)';
 const DEFAULT_TIMEOUT_MS = 20_000;
 /** Review pages are tens of kilobytes; anything near this is not a review page. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
