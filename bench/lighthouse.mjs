@@ -23,6 +23,8 @@
 // events (disabled-by-default-v8.compile) put 68 of its 90 ms on /pricing in lazy compilation (294 V8.CompileCode,
 // 42 ms of them parsing). With the hint that task is 7–12 ms of CPU, the hydration tasks after it under 12 ms, and
 // the pages' main thread 0.76–1.56 × the floor's instead of 1.33–2.18 × (Nov 28, eight alternating runs each: README).
+// At the machine's normal load (1.2–2.5, Nov 28 late) every page met the goal in 6 runs of 6: TBT 0.08–1.49 ×, LCP
+// 1.00–1.24 ×, −3 to +2.5 points; at load 2.6–7.1 all three together in 4 of 9.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
