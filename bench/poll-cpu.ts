@@ -49,7 +49,7 @@
 // 1.6–3.0 ms, the floor 0.5–0.76 ms; 24 rounds (now, to halve the run-to-run spread of ±0.5 ms), 3 runs at load
 // 3.3–3.9: 4.01–4.33 and 2.26–2.61 ms. In isolation a trivial select costs this process 0.16 ms of CPU through Kysely
 // and node-postgres, a transaction holding one 0.45 ms: a poll with news is a transaction of three statements.
-import { benchEnv, eachAtATime, figure, openBenchDb, profileWindow, rerunWithServerFlags, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
+import { benchEnv, eachAtATime, figure, loadModule, openBenchDb, profileWindow, rerunWithServerFlags, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
 
 const APPS = 50; // one destination watches at most 50 apps
 const FIRST_APP = 7_100_000;
@@ -80,9 +80,9 @@ async function main() {
 
 async function measureAll(feedUrl: string, bench: BenchDb) {
   const { sql } = await import('kysely');
-  const { ensureApp, addSource, createDestination, pollNow } = await import('../server/monitor/service');
-  const { startEngine, engineOptionsFromEnv } = await import('../server/monitor/engine');
-  const { counters } = await import('../server/monitor/counters');
+  const { ensureApp, addSource, createDestination, pollNow } = loadModule<typeof import('../server/monitor/service')>(__filename, '../server/monitor/service');
+  const { startEngine, engineOptionsFromEnv } = loadModule<typeof import('../server/monitor/engine')>(__filename, '../server/monitor/engine');
+  const { counters } = loadModule<typeof import('../server/monitor/counters')>(__filename, '../server/monitor/counters');
   const refs = Array.from({ length: APPS }, (_, a) => ({ store: 'apple_app_store' as const, appId: String(FIRST_APP + a) }));
   const ids: number[] = [];
   for (const ref of refs) {
@@ -150,7 +150,7 @@ async function measureAll(feedUrl: string, bench: BenchDb) {
  */
 async function fetchAndParseFloor(appIds: string[]): Promise<number> {
   const { Agent, request } = await import('undici');
-  const { feedPageUrl } = await import('../server/sources/appStoreFeed');
+  const { feedPageUrl } = loadModule<typeof import('../server/sources/appStoreFeed')>(__filename, '../server/sources/appStoreFeed');
   const agent = new Agent({ connections: 8 });
   const fetchAll = () =>
     eachAtATime(appIds.length, 8, async (i) => {

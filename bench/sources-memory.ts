@@ -50,11 +50,14 @@
 // but CPU per poll with news 3.2–3.8 → 4.8–6.3 ms, and the floor's with it: V8 optimises less);
 // --no-allocation-site-pretenuring (no change). On PostgreSQL the GC setting is not used: it cost the API's cached
 // answers 5–15 % of their rate. Figures: PGlite 330–342 MB in 5 runs (load 1–2.4), growth 38–68 MB; PostgreSQL 272 MB
-// (2 runs). Still over 240: ~190 MB is the process with its database open, migrated and trimmed.
+// (2 runs). Then node's flags: --require tsx/cjs instead of --import tsx (scripts/server-node-args.cjs), whose ES-module
+// hooks ran on a loader thread with its own V8 isolate: 2 alternating pairs, 336–338 → 284–286 MB. Figures: PGlite
+// 284–292 MB in 4 runs (load 1–2.7), growth 38–56 MB; PostgreSQL 245–246 MB. Still over 240: ~165 MB is the process
+// with its database open, migrated and trimmed, before the sources, the language detector and polling.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, figure, openBenchDb, rerunWithServerFlags, startFeedProcess } from './support/engineBench';
+import { benchEnv, figure, loadModule, openBenchDb, rerunWithServerFlags, startFeedProcess } from './support/engineBench';
 
 const SOURCES = 10_000;
 const FIRST_APP = 7_200_000;
@@ -65,7 +68,7 @@ async function run(kind: 'pglite' | 'postgres') {
   const dir = kind === 'pglite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-mem-')) : undefined;
   const bench = await openBenchDb(kind, dir && path.join(dir, 'pglite'));
   const { sql } = await import('kysely');
-  const { startEngine, engineOptionsFromEnv } = await import('../server/monitor/engine');
+  const { startEngine, engineOptionsFromEnv } = loadModule<typeof import('../server/monitor/engine')>(__filename, '../server/monitor/engine');
   try {
     // Bulk-create the apps and their sources (the service's one-by-one path would dominate the run).
     const ids = Array.from({ length: SOURCES }, (_, i) => String(FIRST_APP + i));

@@ -4,6 +4,7 @@
  * allowed. Each bench prints `name: value unit` lines only.
  */
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { sql, type KyselyPlugin } from 'kysely';
 import type { DB } from '../../server/db/client';
@@ -12,17 +13,26 @@ import { SERVER_NODE_FLAGS } from '../../scripts/server-node-args.cjs';
 
 export type BenchDb = { kind: 'postgres' | 'pglite'; db: DB; close: () => Promise<void> };
 
+/**
+ * Loads one of the project's TypeScript modules when a bench asks for it (after benchEnv), by require: the benches
+ * that run under the server's node flags have tsx's CommonJS hook only, which import() of a .ts file does not go
+ * through (scripts/server-node-args.cjs). `from`: the caller's __filename, for relative ids.
+ */
+export function loadModule<T>(from: string, id: string): T {
+  return createRequire(from)(id) as T;
+}
+
 export function benchEnv(extra: Record<string, string> = {}): void {
   Object.assign(process.env, { LOG_LEVEL: 'silent', ALLOW_PRIVATE_WEBHOOKS: '1', ALLOW_PRIVATE_WEBHOOKS_IN_PRODUCTION: '1', NODE_ENV: 'production', ...extra });
 }
 
 export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: string): Promise<BenchDb> {
-  const { openDatabase, setDbForTests } = await import('../../server/db/client');
-  const { migrateToLatest } = await import('../../server/db/migrate');
+  const { openDatabase, setDbForTests } = loadModule<typeof import('../../server/db/client')>(__filename, '../../server/db/client');
+  const { migrateToLatest } = loadModule<typeof import('../../server/db/migrate')>(__filename, '../../server/db/migrate');
   let stopServer = async () => {};
   let handle: Awaited<ReturnType<typeof openDatabase>>;
   if (kind === 'postgres') {
-    const { startPostgres } = await import('../../tests/helpers/postgres');
+    const { startPostgres } = loadModule<typeof import('../../tests/helpers/postgres')>(__filename, '../../tests/helpers/postgres');
     // BENCH_PG_STATEMENTS=1: the server counts each statement's planning and execution (printStatementStats).
     const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } : {};
     const server = await startPostgres({ settings });
@@ -35,7 +45,7 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
   if (kind === 'postgres' && process.env.BENCH_PG_STATEMENTS) await sql`create extension if not exists pg_stat_statements`.execute(handle.db);
   setDbForTests(handle);
   // What the server does once its database is open (server/main.ts): the engine runs in the same memory regime.
-  const { startFootprintUpkeep } = await import('../../server/memory/footprint');
+  const { startFootprintUpkeep } = loadModule<typeof import('../../server/memory/footprint')>(__filename, '../../server/memory/footprint');
   const stopFootprintUpkeep = startFootprintUpkeep(kind);
   return {
     kind,
