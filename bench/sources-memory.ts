@@ -53,7 +53,9 @@
 // (2 runs). Then node's flags: --require tsx/cjs instead of --import tsx (scripts/server-node-args.cjs), whose ES-module
 // hooks ran on a loader thread with its own V8 isolate: 2 alternating pairs, 336–338 → 284–286 MB. Figures: PGlite
 // 284–292 MB in 4 runs (load 1–2.7), growth 38–56 MB; PostgreSQL 245–246 MB. Still over 240: ~165 MB is the process
-// with its database open, migrated and trimmed, before the sources, the language detector and polling.
+// with its database open, migrated and trimmed, before the sources, the language detector and polling. Then PGlite's
+// shared_buffers 32 → 16 MB (server/db/client.ts): 285–294 → 265–267 MB, 2 runs each. Figures: PGlite 265–269 MB in 4
+// runs (load 1.5–2.7), growth 48–57 MB; PostgreSQL 245–247 MB.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
