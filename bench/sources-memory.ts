@@ -55,7 +55,10 @@
 // 284–292 MB in 4 runs (load 1–2.7), growth 38–56 MB; PostgreSQL 245–246 MB. Still over 240: ~165 MB is the process
 // with its database open, migrated and trimmed, before the sources, the language detector and polling. Then PGlite's
 // shared_buffers 32 → 16 MB (server/db/client.ts): 285–294 → 265–267 MB, 2 runs each. Figures: PGlite 265–269 MB in 4
-// runs (load 1.5–2.7), growth 48–57 MB; PostgreSQL 245–247 MB.
+// runs (load 1.5–2.7), growth 48–57 MB; PostgreSQL 245–247 MB. Then the language detector's database from a compact
+// JSON file made once by a child process (server/ai/enrich/eldData.ts): its load +81 → +33 MB in a bare node, and here
+// PGlite 248–263 MB in 5 runs (load 1–3, growth 31–50 MB), PostgreSQL 171–174 MB in 3. Creating the 10,000 sources in
+// statements of 1,000 instead of one changed nothing (2 pairs): the process is at 200–235 MB before they are made.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

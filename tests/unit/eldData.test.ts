@@ -1,10 +1,15 @@
 // ELD's n-gram database read as JSON instead of compiled as a module (server/ai/enrich/eldData.ts): the very same
 // data, and a detector that answers exactly as the package's own `eld/medium` does.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { eldSourceDir, literalToJson, loadEldMedium, readNgrams } from '@/server/ai/enrich/eldData';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compactNgrams, compactNgramsFile, eldSourceDir, expandNgrams, literalToJson, loadEldMedium, readNgrams } from '@/server/ai/enrich/eldData';
+
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-eld-cache-'));
+afterAll(() => fs.rmSync(cacheDir, { recursive: true, force: true }));
 
 describe('literalToJson', () => {
   it('quotes bare keys, keeps numbers, booleans and null as values, resolves string escapes', () => {
@@ -26,8 +31,15 @@ describe('the medium database, read as JSON', () => {
     expect(isDeepStrictEqual(readNgrams(src), theirs)).toBe(true);
   });
 
+  it('keeps each distinct score set once in its compact form, and comes back from it the same', () => {
+    const data = readNgrams(eldSourceDir()) as { ngrams: Record<string, unknown> };
+    const compact = compactNgrams(data);
+    expect(compact.sets.length).toBeLessThan(Object.keys(data.ngrams).length / 4);
+    expect(isDeepStrictEqual(expandNgrams(JSON.parse(JSON.stringify(compact))), data)).toBe(true);
+  });
+
   it('detects what eld/medium detects', async () => {
-    const ours = await loadEldMedium();
+    const ours = await loadEldMedium(cacheDir);
     const { eld } = await import('eld/medium');
     const texts = [
       'Crashes every time I open it', 'Sehr gut, macht was es soll', 'Muy buena aplicación', 'Très pratique, je recommande',
@@ -35,5 +47,27 @@ describe('the medium database, read as JSON', () => {
       'Ottima app, la consiglio', 'Aplicativo muito bom', 'Bardzo dobra', 'Çok güzel bir uygulama', 'Ứng dụng rất tốt',
     ];
     for (const text of texts) expect(ours.detect(text).language).toBe(eld.detect(text).language);
+  });
+});
+
+describe('the compact database file', () => {
+  it('is made once by a child process, then read; a damaged one is made again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-eld-file-'));
+    try {
+      const file = compactNgramsFile(eldSourceDir(), dir);
+      expect(path.basename(file)).toMatch(/^eld-medium-\d+\.\d+\.\d+\.compact-v1\.json$/);
+      const first = await loadEldMedium(dir);
+      const made = fs.statSync(file).mtimeMs;
+      expect(first.detect('Sehr gut, macht was es soll').language).toBe('de');
+      await loadEldMedium(dir);
+      expect(fs.statSync(file).mtimeMs).toBe(made);
+      fs.writeFileSync(file, '{"data": {');
+      const again = await loadEldMedium(dir);
+      expect(again.detect('Muy buena aplicación').language).toBe('es');
+      expect(() => JSON.parse(fs.readFileSync(file, 'utf8'))).not.toThrow();
+      expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
