@@ -15,7 +15,7 @@ let loading: Promise<Detector> | null = null;
 export async function loadLanguageDetector(): Promise<void> {
   if (detector) return;
   loading ??= loadEldMedium().then((d) => {
-    // Reading the database leaves ~10 MB of the parser's freed memory in the C heap: given back now, not at the next GC.
+    // Reading the database leaves freed memory in the C heap (the file's bytes, the parser's buffers): given back now.
     trimMallocHeap();
     return (detector = d);
   });
