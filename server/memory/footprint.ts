@@ -11,9 +11,9 @@
  * product shares one small machine's memory, so footprint wins: 10,000 sources polled for 15 s
  * (bench/sources-memory.ts), 3 alternating runs each, same minutes: 394–437 MB peak RSS with V8's factor, 338–346 MB
  * with 20 %, 319–321 MB with the trims as well. Cost: a major GC every ~2 s while polling (~10 ms each); on the API's
- * cached answers, 5–15 % fewer requests per second in 4 alternating pairs (bench/api-http.ts) — which is why a
- * PostgreSQL deployment, the one meant to scale, keeps V8's factor. 50 % kept only half the saving (331–336 MB) for
- * the same cost. The flag is read at each major GC, so setting it at run time takes effect from the next one.
+ * cached answers, 5–15 % fewer requests per second in 2 alternating pairs (bench/api-http.ts) — which is why a
+ * PostgreSQL deployment, the one meant to scale, keeps V8's factor. 50 % kept only half the saving (331–336 MB) and
+ * cost as much in 2 more pairs. The flag is read at each major GC, so setting it at run time takes effect from the next one.
  */
 import v8 from 'node:v8';
 import { keepMallocHeapTrimmed } from './mallocTrim';
