@@ -61,9 +61,11 @@ describe('the compact database file', () => {
       expect(first.detect('Sehr gut, macht was es soll').language).toBe('de');
       await loadEldMedium(dir);
       expect(fs.statSync(file).mtimeMs).toBe(made);
-      fs.writeFileSync(file, '{"data": {');
-      const again = await loadEldMedium(dir);
-      expect(again.detect('Muy buena aplicación').language).toBe('es');
+      for (const damaged of ['{"data": {', '{}']) {
+        fs.writeFileSync(file, damaged);
+        const again = await loadEldMedium(dir);
+        expect(again.detect('Muy buena aplicación').language).toBe('es');
+      }
       expect(() => JSON.parse(fs.readFileSync(file, 'utf8'))).not.toThrow();
       expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {

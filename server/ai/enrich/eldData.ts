@@ -152,7 +152,13 @@ const run = promisify(execFile);
  */
 async function readMediumNgrams(src: string, cacheDir: string): Promise<Ngrams> {
   const file = compactNgramsFile(src, cacheDir);
-  const read = () => expandNgrams(JSON.parse(fs.readFileSync(file, 'utf8')) as CompactNgrams);
+  const read = () => {
+    const compact = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<CompactNgrams>;
+    if (!compact.data || !Array.isArray(compact.sets) || typeof compact.index !== 'object' || compact.index === null) {
+      throw new Error(`${file} is not a compact n-gram database`);
+    }
+    return expandNgrams(compact as CompactNgrams);
+  };
   try {
     return read();
   } catch {
