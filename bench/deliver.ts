@@ -68,7 +68,7 @@
 // average, p50 5.7 ms, p90 18 ms, one in flight 69 % of the run.
 // Then, with both, load 2–2.7, 3 runs: PostgreSQL 901 / 975 / 925 per s at 0.49–0.53 ms per delivery (the bare loop
 // 2,076–2,269/s at 0.38–0.41 ms: 0.40–0.47 of it), PGlite 710–891/s at 1.08–1.43 ms.
-import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type RemoteHook } from './support/engineBench';
+import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type ChatProcess, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
 benchEnv({ WORKER_CONCURRENCY: '32' });
@@ -77,11 +77,11 @@ const TIME_BOX_MS = 15_000;
 let nextApp = 8_000_001;
 
 /** report: every figure, only the rate and CPU (the process's first run), or nothing (a warm-up run). */
-async function run(bench: BenchDb, destinations: number, perDestination: number, pacing: 'platform' | 'off', name: string, report: 'all' | 'cold' | 'none' = 'all') {
+async function run(bench: BenchDb, chat: ChatProcess, destinations: number, perDestination: number, pacing: 'platform' | 'off', name: string, report: 'all' | 'cold' | 'none' = 'all') {
   const { createDestination, ensureApp, pollNow } = await import('../server/monitor/service');
   const { startEngine, engineOptionsFromEnv } = await import('../server/monitor/engine');
 
-  const chat = await startChatProcess();
+  const before = await chat.deliveredCount(); // the receivers' count from earlier runs
   const appId = String(nextApp++);
   const app = await ensureApp({ store: 'apple_app_store', appId, title: 'Bench Deliver' });
   const hooks: RemoteHook[] = [];
@@ -111,7 +111,7 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
   await pollNow(source.id, { adapterFor: () => adapter });
   const statements = statementCounter();
   const engine = startEngine(bench.db.withPlugin(statements.plugin), engineOptionsFromEnv({ poll: false, pacing }));
-  while ((await chat.deliveredCount()) < destinations) await new Promise((r) => setTimeout(r, 20)); // the intros, not timed
+  while ((await chat.deliveredCount()) < before + destinations) await new Promise((r) => setTimeout(r, 20)); // the intros, not timed
 
   const stopProfile = await profileWindow(name);
   const cpuBefore = process.cpuUsage();
@@ -120,25 +120,19 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
   await pollNow(source.id, { adapterFor: () => adapter });
   const ingestCpu = process.cpuUsage(cpuBefore);
   const target = destinations * (perDestination + 1);
-  let sent = await chat.waitForDelivered(target, TIME_BOX_MS);
+  let sent = (await chat.waitForDelivered(before + target, TIME_BOX_MS)) - before;
   const seconds = (performance.now() - started) / 1000;
   sent -= destinations;
   const cpu = process.cpuUsage(cpuBefore);
   const engineStatements = statements.count() - statementsBefore;
   await stopProfile();
   await engine.stop();
-  if (report === 'none') {
-    chat.stop();
-    return;
-  }
+  if (report === 'none') return;
   figure(name, sent / seconds, 'deliveries/s');
   // This process's CPU (the engine's, and on PGlite the database's too) per message delivered in the window: what the
   // machine's load does not change, unlike the rate.
   figure(`${name}_cpu`, (cpu.user + cpu.system) / 1000 / Math.max(1, sent), 'ms/delivery');
-  if (report === 'cold') {
-    chat.stop();
-    return;
-  }
+  if (report === 'cold') return;
   figure(`${name}_ingest_cpu`, (ingestCpu.user + ingestCpu.system) / 1000 / Math.max(1, sent), 'ms/delivery');
   figure(`${name}_statements`, engineStatements / Math.max(1, sent), 'statements/delivery');
   if (process.env.BENCH_TIMELINE) {
@@ -164,7 +158,6 @@ async function run(bench: BenchDb, destinations: number, perDestination: number,
     const last = Math.max(...hooks.map((h) => arrivals[h.url].at(-1)!));
     figure(`${name}_behind_pace`, Math.max(0, last - allowed), 'ms');
   }
-  chat.stop();
 }
 
 /**
@@ -214,22 +207,25 @@ async function ceiling(hooks: RemoteHook[], perDestination: number, concurrency:
  * 0.37 ms. A worker that has been up for a few minutes did that long ago, so the figures are the fifth run's; the
  * first is printed as deliver_<db>_cold.
  */
-async function warmUp(bench: BenchDb) {
-  await run(bench, 40, 25, 'off', `deliver_${bench.kind}_cold`, 'cold');
-  for (let i = 0; i < 3; i++) await run(bench, 40, 25, 'off', `deliver_${bench.kind}_warm_up`, 'none');
+async function warmUp(bench: BenchDb, chat: ChatProcess) {
+  await run(bench, chat, 40, 25, 'off', `deliver_${bench.kind}_cold`, 'cold');
+  for (let i = 0; i < 3; i++) await run(bench, chat, 40, 25, 'off', `deliver_${bench.kind}_warm_up`, 'none');
 }
 
 async function main() {
+  // One receivers' process for the whole bench, warm like the platforms' servers it stands for.
+  const chat = await startChatProcess();
   const pg = await openBenchDb('postgres');
-  await warmUp(pg);
-  await run(pg, 40, 25, 'off', 'deliver_postgres');
-  await run(pg, 200, 3, 'platform', 'deliver_paced_postgres');
+  await warmUp(pg, chat);
+  await run(pg, chat, 40, 25, 'off', 'deliver_postgres');
+  await run(pg, chat, 200, 3, 'platform', 'deliver_paced_postgres');
   await printStatementStats(pg);
   await pg.close();
   const lite = await openBenchDb('pglite');
-  await warmUp(lite);
-  await run(lite, 40, 25, 'off', 'deliver_pglite');
+  await warmUp(lite, chat);
+  await run(lite, chat, 40, 25, 'off', 'deliver_pglite');
   await lite.close();
+  chat.stop();
 }
 
 main().then(

@@ -157,7 +157,7 @@ export async function startFeedProcess(env: Record<string, string>): Promise<{ u
 export type RemoteHook = { platform: ChatPlatform; url: string };
 
 /** The chat webhook fakes in their own process (bench/support/chatProcess.ts), as far away as a real receiver. */
-export async function startChatProcess(): Promise<{
+export type ChatProcess = {
   hook: (platform: ChatPlatform) => Promise<RemoteHook>;
   deliveredCount: () => Promise<number>;
   /** Resolves with the count once it reaches `n`, or after `ms`: one request, answered by the chat process. */
@@ -165,7 +165,9 @@ export async function startChatProcess(): Promise<{
   /** Per hook URL, when each delivered message arrived (ms since epoch). */
   delivered: () => Promise<Record<string, number[]>>;
   stop: () => void;
-}> {
+};
+
+export async function startChatProcess(): Promise<ChatProcess> {
   const { line, stop } = await startChild('chatProcess.ts', {});
   const control = line.split(' ')[1];
   const get = async <T>(path: string, method = 'GET') => (await (await fetch(`${control}${path}`, { method })).json()) as T;

@@ -103,6 +103,14 @@ export function rateLimitWaitMs(askedMs: number, streak: number): number {
 }
 
 /**
+ * Leases up to `limit` destinations whose queue head is due, those waiting longest first.
+ *
+ * The head, not any open delivery: the queue goes out in order, so a later message that is due waits behind a head
+ * that is not (a retry's backoff), and claiming the destination would only give it back. It is also what keeps a claim
+ * cheap: one step into the open-queue index (destination_id, id) per destination. Asked "is any open delivery due",
+ * PostgreSQL joined every destination to every due open delivery through the index on next_attempt_at whenever its
+ * statistics lagged a burst of fan-out: 36 ms a claim over 132 destinations in bench/deliver.ts, against 0.9 ms now.
+ *
  * `busy`: destinations this process is still sending to. Their lease may have run out during a slow answer; they must
  * not be claimed a second time, or two of our own tasks would send the same message in parallel.
  */
@@ -115,8 +123,9 @@ export async function claimDestinations(db: DB, workerId: string, limit: number,
         where dd.status = 'active' and dd.next_send_at <= now()
           and (dd.lease_until is null or dd.lease_until < now())
           and dd.id <> all(${busy}::text[])
-          and exists (select 1 from deliveries x
-                       where x.destination_id = dd.id and x.status in ${OPEN} and x.next_attempt_at <= now())
+          and (select x.next_attempt_at from deliveries x
+                where x.destination_id = dd.id and x.status in ${OPEN}
+                order by x.id limit 1) <= now()
         order by dd.next_send_at
         limit ${limit}
         for update skip locked)

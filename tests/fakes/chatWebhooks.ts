@@ -71,6 +71,8 @@ export type ChatHook = {
   signingSecret: string | null;
   /** Answered with a 2xx — what a real platform would have posted. */
   delivered(): ChatRequest[];
+  /** How many requests were answered with a 2xx so far, without going through them (for polling a count often). */
+  deliveredCount(): number;
   /** Queue `times` scripted answers, used before the default. */
   script(answer: Answer, times?: number): void;
   /** The answer once the script is used up (initially ok). */
@@ -446,6 +448,7 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
         delivered() {
           return state.requests.filter((r) => r.outcome === 'answered' && r.status !== null && r.status >= 200 && r.status < 300);
         },
+        deliveredCount: () => state.answered2xx,
         script(answer, times = 1) {
           for (let i = 0; i < times; i++) state.queue.push(answer);
         },
