@@ -59,6 +59,32 @@
 // JSON file made once by a child process (server/ai/enrich/eldData.ts): its load +81 → +33 MB in a bare node, and here
 // PGlite 248–263 MB in 5 runs (load 1–3, growth 31–50 MB), PostgreSQL 171–174 MB in 3. Creating the 10,000 sources in
 // statements of 1,000 instead of one changed nothing (2 pairs): the process is at 200–235 MB before they are made.
+// Then three changes, found with /proc/self/smaps, V8's heap spaces and glibc's malloc_stats at each step of this run:
+//  - glibc kept the free top of V8's helper-thread arena resident: 41–48 MB of arena with 3.4 MB in use, 20–29 MB
+//    resident after every malloc_trim, which releases free pages inside the arenas but shrinks only the main heap's
+//    top; and glibc had stopped trimming tops on free() itself, having raised its trim threshold (up to 64 MB) when a
+//    large block was freed. The thresholds are now fixed once the database is open (server/memory/mallocTrim.ts:
+//    trim at 4 MB, mmap at glibc's own 32 MB maximum): the run ends 17–19 MB lower (1 MB: the same; 16 MB: nothing).
+//    CPU per poll on PostgreSQL (bench/poll-cpu.ts), 4 alternating pairs at load 3–5, the trim threshold alone: with
+//    news 2.67–3.63 vs 2.84–3.77 ms, steady 1.54–2.33 vs 1.59–2.57 ms; all three changes against the code before, 3
+//    pairs at load 5–7.5: 3.31–3.67 vs 3.22–3.97 ms and 2.07–2.29 vs 2.24–2.62 ms. Ingest (bench/ingest.ts), 3 pairs
+//    at load 3.6–5.5: PGlite 1,484 / 1,520 / 2,805 vs 1,311 / 1,543 / 1,784 reviews/s, PostgreSQL 1,830 / 1,673 / 2,025
+//    vs 1,515 / 1,468 / 1,619.
+//  - nlp.js's 13 language packages were all loaded with the engine (~9 MB resident, 5 MB live, in a bare node); each
+//    is now loaded at the first review in its language (server/ai/enrich/sentiment.ts; 5–25 ms once; this run's
+//    reviews are English, so it holds one). Results unchanged (75 texts × ratings in 14 languages compared with the
+//    former module). nodemailer (~1 MB) is loaded at the first e-mail (server/mail/send.ts).
+//  - PGlite's shared_buffers 16 → 12 MB (server/db/client.ts): the whole pool is touched when the database starts,
+//    and its touched WebAssembly memory went 31.8 → 25.8 MB (8 MB: 21.8; work_mem, maintenance_work_mem and
+//    temp_buffers lowered: no change, 31.8). The inbox over 200,000 reviews on PGlite showed no difference (2 pairs).
+// Figures, 6 alternating pairs of the whole bench, same minutes (Nov 28, 19:46–20:05, load 1.4–5.9): PGlite 243–252 →
+// 222–228 MB (growth 21–36 MB; polls in the 15 s alike), PostgreSQL 165–180 → 147–175 MB. Tried and dropped: source maps off for the packages'
+// own maps (PGlite's are 1.3 M characters, parsed and kept by node because tsx turns source maps on) or for everything:
+// −4 to −12 MB in 2–3 pairs, within the run-to-run spread, and stack traces would lose the TypeScript lines.
+// Left as they are: the eld database (12 MB live, 6 MB of it one dictionary of 105,548 n-grams, the format the
+// package's detector reads), a 9.4 MB block the size of pglite.wasm (the module's bytes, which V8 keeps to compile its
+// functions lazily), node's own mapped binary (~53 MB of file pages), and the JS heap's headroom (new space 16 MB + 20 %
+// over what survives a major GC).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -84,12 +84,18 @@ function lockDataDir(dir: string): () => void {
 /**
  * PGlite runs PostgreSQL inside this process's memory, so its settings are this process's footprint. Its default
  * shared_buffers (128 MB) is sized for a server with the machine to itself; an embedded database that also serves the
- * site and runs the engine keeps 16 MB of buffers and lets the OS page cache hold the rest of the files (NodeFS reads
+ * site and runs the engine keeps 12 MB of buffers and lets the OS page cache hold the rest of the files (NodeFS reads
  * real files). Measured: 128 → 32 MB, 276 → 170 MB RSS once open, ingest speed unchanged (bench/ingest.ts); 32 → 16 MB,
  * with 10,000 sources polled (bench/sources-memory.ts) 285–294 → 265–267 MB (12 MB: 257–262), and ingest into a
- * PGlite data directory 1,850 / 1,944 vs 1,841 / 1,914 reviews/s at 32 and 12 MB, alternating.
+ * PGlite data directory 1,850 / 1,944 vs 1,841 / 1,914 reviews/s at 32 and 12 MB, alternating. 16 → 12 MB: the
+ * touched WebAssembly memory once open and migrated (smaps) 31.8 → 25.8 MB (8 MB: 21.8) — the whole pool is touched
+ * at start, whatever is read; work_mem 1 MB, maintenance_work_mem 2 MB and temp_buffers 1 MB changed nothing there
+ * (31.8 MB), so they keep PostgreSQL's defaults. The review inbox over 200,000 reviews on PGlite (bench/inbox.ts,
+ * INBOX_BENCH_REVIEWS=200000), 2 alternating pairs at load 3: p95 first page 17 / 13 vs 38 / 16 ms, filtered 44 / 42
+ * vs 52 / 41, full-text search 127 / 45 vs 79 / 37, an app's 90-day stats 80 / 47 vs 84 / 49 (16 vs 12 MB): no
+ * difference beyond the machine's noise.
  */
-const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=12MB'];
 
 /**
  * Creates a new PGlite cluster in `dir` in a short-lived child process. initdb inside PGlite leaves ~450 MB of WebAssembly

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { env } from '../env';
 import { log } from '../log';
 import { makePrivateDirAsync, PRIVATE_FILE_MODE } from '../privateFiles';
@@ -35,8 +35,15 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
 
 const g = globalThis as unknown as { __arbSmtp?: { url: string; transport: Transporter } };
 
+/**
+ * nodemailer, loaded at the first message rather than with this module: the review engine imports this file (e-mail
+ * destinations) and most of its processes never send a mail; nodemailer's 35 modules are ~1 MB of resident memory.
+ */
+const loadNodemailer = async () => (await import('nodemailer')).default;
+
 /** One SMTP transport per URL; timeouts given in the URL's query (…?socketTimeout=60000) win over ours. */
-function smtpTransport(smtpUrl: string): Transporter {
+async function smtpTransport(smtpUrl: string): Promise<Transporter> {
+  const nodemailer = await loadNodemailer(); // first: from here on no await, so two messages never make two transports
   if (g.__arbSmtp?.url === smtpUrl) return g.__arbSmtp.transport;
   const url = new URL(smtpUrl);
   for (const [name, ms] of Object.entries(SMTP_TIMEOUTS)) {
@@ -48,7 +55,7 @@ function smtpTransport(smtpUrl: string): Transporter {
   return transport;
 }
 
-const outboxBuilder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+let outboxBuilder: Transporter | undefined;
 
 function outboxFileName(to: string): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -72,7 +79,7 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
 
   if (e.SMTP_URL) {
     try {
-      const info = await smtpTransport(e.SMTP_URL).sendMail(mail);
+      const info = await (await smtpTransport(e.SMTP_URL)).sendMail(mail);
       // Subjects and bodies may carry sign-in codes: never logged.
       log.info('e-mail sent', { messageId: info.messageId });
       return { messageId: String(info.messageId), via: 'smtp' };
@@ -85,6 +92,7 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
     }
   }
 
+  outboxBuilder ??= (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const built = await outboxBuilder.sendMail(mail);
   const dir = path.join(e.DATA_DIR, 'outbox');
   await makePrivateDirAsync(dir);

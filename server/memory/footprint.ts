@@ -2,7 +2,8 @@
  * What a long-running ARB process does for its memory once its database is open (`npm start`, `npm run worker`, and the
  * engine benches, which run the engine as the server does).
  *
- * Every process: the C heap's free pages go back to the OS now and after major GCs (mallocTrim.ts).
+ * Every process: the C heap's free pages go back to the OS now and after major GCs, and free() gives back any arena's
+ * top above 4 MB from now on (mallocTrim.ts).
  *
  * On the embedded database only, the JavaScript heap grows by 20 % over what survived the last major GC before the next
  * one (V8's --heap-growing-percent) instead of V8's own factor, which it sizes from GC speed and reaches ~2–2.5× here:

@@ -23,7 +23,10 @@ export async function enrichReviews(reviews: Reviewed[]): Promise<Enrichment[]> 
   return reviews.map(enrichReview);
 }
 
-/** Loads what enrichment needs once per process (the detector's database, the lexicons: seconds on a busy machine). */
+/**
+ * Loads what enrichment needs once per process (the detector's database: seconds on a busy machine). Each language's
+ * lexicon is loaded at the first review in it (sentiment.ts), 5–25 ms.
+ */
 export async function prepareEnrichment(): Promise<void> {
   await loadLanguageDetector();
   nlpJs();
