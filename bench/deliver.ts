@@ -68,6 +68,22 @@
 // average, p50 5.7 ms, p90 18 ms, one in flight 69 % of the run.
 // Then, with both, load 2–2.7, 3 runs: PostgreSQL 901 / 975 / 925 per s at 0.49–0.53 ms per delivery (the bare loop
 // 2,076–2,269/s at 0.38–0.41 ms: 0.40–0.47 of it), PGlite 710–891/s at 1.08–1.43 ms.
+// Since (Nov 28, night): the receivers' process is started once for the whole bench (it was started afresh for every
+// run). A fresh one ran the engine's window while still compiling its own code: its CPU (/proc) was 0.47 ms per message
+// there against 0.18–0.27 ms warm, on the same two cores, and the bare loop right after met it warmer. And a claim asks
+// whether a destination's queue head is due (deliveryWorker.ts claimDestinations): asked whether any open message was,
+// PostgreSQL's plan, made from statistics that lagged the fan-out, joined every destination to every due open delivery
+// (auto_explain: 36 ms a claim over 132 destinations when they changed hands often; 0.9 ms now). In alternating runs
+// at load 1.7–2.2: 1,279 / 1,370 per s; the previous claim 1,017 / 1,256; the previous bench (receivers per run) 892 /
+// 1,126. Where the engine's own CPU goes (/proc, load ~2, per delivery): this process 0.33–0.42 ms, PostgreSQL
+// 0.2–0.28, the receivers 0.18–0.27. The timeline still shows the run's shape: the 32 destinations held first end
+// together, the 8 others start then, and the Discord ones among them (four 50 ms pauses each) end last. Tried and
+// dropped, at load 4–7 while another bench ran, so only "no gain beyond that noise": holds cut to turns of 100–250 ms
+// while the last claim left due destinations without a slot (the hand-overs — a claim, a queue read, a release — cost
+// what the shorter tail saved; at 100 ms, before the claim's change, each claim took 39 ms), giving the slot back
+// instead of waiting out a Discord pause while others wait, two groups of marks in flight, no lingering turns before
+// a group. Figures, load 1.7–2.6, 6 runs: PostgreSQL 1,254–1,447/s at 0.33–0.42 ms per delivery, the bare loop
+// 3,013–3,631/s (0.37–0.47 of it); PGlite 758–855/s; paced 591–605/s. At load 3–7: 579–1,335/s.
 import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type ChatProcess, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
