@@ -83,7 +83,8 @@
 // what the shorter tail saved; at 100 ms, before the claim's change, each claim took 39 ms), giving the slot back
 // instead of waiting out a Discord pause while others wait, two groups of marks in flight, no lingering turns before
 // a group. Figures, load 1.7–2.6, 6 runs: PostgreSQL 1,254–1,447/s at 0.33–0.42 ms per delivery, the bare loop
-// 3,013–3,631/s (0.37–0.47 of it); PGlite 758–855/s; paced 591–605/s. At load 3–7: 579–1,335/s.
+// 3,013–3,631/s (0.37–0.47 of it); PGlite 758–855/s; paced 591–605/s. At load 2.7–3.1, 2 runs: 1,123 / 1,170 per s
+// (0.44–0.48 ms per delivery). At load 3–7, another bench running: 579–1,335/s.
 import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type ChatProcess, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
