@@ -39,28 +39,27 @@ const TRIM_THRESHOLD = 4 * 1024 * 1024;
 /** Blocks from this size on are mmapped apart (glibc's dynamic maximum on 64-bit). */
 const MMAP_THRESHOLD = 32 * 1024 * 1024;
 
-let trim: Trim | null | undefined;
-let mallopt: Mallopt | null = null;
+/** glibc's two functions, loaded once: null where they cannot be (no glibc, no FFI). */
+let libc: { trim: Trim; mallopt: Mallopt } | null | undefined;
 
-function loadTrim(): Trim | null {
-  if (trim !== undefined) return trim;
-  trim = null;
-  if (process.platform !== 'linux') return trim;
+function loadLibc(): typeof libc {
+  if (libc !== undefined) return libc;
+  libc = null;
+  if (process.platform !== 'linux') return libc;
   try {
     // Required at run time, not imported: the module is native, and the site's bundles never need it.
     const koffi = createRequire(__filename)('koffi') as typeof import('koffi');
-    const libc = koffi.load('libc.so.6');
-    trim = libc.func('int malloc_trim(size_t pad)') as Trim;
-    mallopt = libc.func('int mallopt(int param, int value)') as Mallopt;
+    const lib = koffi.load('libc.so.6');
+    libc = { trim: lib.func('int malloc_trim(size_t pad)') as Trim, mallopt: lib.func('int mallopt(int param, int value)') as Mallopt };
   } catch (err) {
     log.debug('malloc_trim is not available here; the C heap keeps its free pages', { err: (err as Error).message });
   }
-  return trim;
+  return libc;
 }
 
 /** Whether this process can trim its C heap (Linux with glibc). */
 export function canTrimMallocHeap(): boolean {
-  return loadTrim() !== null;
+  return loadLibc() !== null;
 }
 
 /**
@@ -68,10 +67,10 @@ export function canTrimMallocHeap(): boolean {
  * null where it cannot be done. Costs ~0.1 ms with little to release, a few ms after a big compile.
  */
 export function trimMallocHeap(): number | null {
-  const fn = loadTrim();
-  if (!fn) return null;
+  const fns = loadLibc();
+  if (!fns) return null;
   const before = process.memoryUsage.rss();
-  fn(0);
+  fns.trim(0);
   return Math.max(0, before - process.memoryUsage.rss()) / 1024 / 1024;
 }
 
@@ -85,7 +84,8 @@ export function keepMallocHeapTrimmed(minIntervalMs = 10_000): () => void {
   const freed = trimMallocHeap();
   if (freed === null) return () => {};
   // Both set, mmap first: setting either one stops glibc's dynamic adjustment of both (see the top of this file).
-  if (mallopt && (!mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) || !mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))) {
+  const { mallopt } = loadLibc()!;
+  if (!mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) || !mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD)) {
     log.debug('mallopt refused a threshold; the C heap keeps glibc\'s own');
   }
   log.debug('gave free C heap pages back to the OS', { mb: Math.round(freed) });
