@@ -13,6 +13,7 @@ import { log } from '../log';
 import type { Database } from './types';
 import { migrateToLatest } from './migrate';
 import { makePrivateDir } from '../privateFiles';
+import { projectRequire } from '../projectRequire';
 import { initPgliteDir } from '../../scripts/pglite-initdb.cjs';
 import { preparingPool } from './preparedStatements';
 
@@ -103,10 +104,9 @@ const PGLITE_SETTINGS = ['-c', 'shared_buffers=12MB'];
  * `npm start` would carry it forever. The child exits and takes that memory with it; we then open the ready directory.
  */
 async function createPgliteDir(dir: string): Promise<void> {
-  const { createRequire } = await import('node:module');
   const { pathToFileURL } = await import('node:url');
   // Resolved from the project (not this file: Next may bundle it), as a file URL the child can import from anywhere.
-  const pglite = pathToFileURL(createRequire(path.join(process.cwd(), 'package.json')).resolve('@electric-sql/pglite')).href;
+  const pglite = pathToFileURL(projectRequire().resolve('@electric-sql/pglite')).href;
   const started = Date.now();
   await initPgliteDir(dir, pglite);
   log.info('created the embedded database', { dir, ms: Date.now() - started });

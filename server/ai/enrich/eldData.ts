@@ -13,21 +13,20 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { env } from '../../env';
 import { log } from '../../log';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../../privateFiles';
+import { projectRequire } from '../../projectRequire';
 
 export type Detector = { detect(text: string): { language: string } };
 type EldInternals = { createEld(): { instance: Detector; loadData(data: unknown): string } };
 
 /** The package's src directory, found from the project (the package exports neither file it needs). */
 export function eldSourceDir(): string {
-  const require = createRequire(path.join(process.cwd(), 'package.json'));
-  for (const dir of require.resolve.paths('eld') ?? []) {
+  for (const dir of projectRequire().resolve.paths('eld') ?? []) {
     const src = path.join(dir, 'eld', 'src');
     if (fs.existsSync(path.join(src, 'languageDetector.js'))) return src;
   }

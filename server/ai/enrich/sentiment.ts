@@ -13,10 +13,9 @@
  * no word the lexicon knows (the same cue VADER weighs for English).
  * A text in a language without a lexicon is classed by its rating alone (method 'rating').
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { containerBootstrap, type Container } from '@nlpjs/core';
 import { SentimentAnalyzer } from '@nlpjs/sentiment';
+import { projectRequire } from '../../projectRequire';
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative', 'mixed'] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
@@ -65,10 +64,9 @@ export function nlpJs(): Nlp {
   return nlp;
 }
 
-/** A language's nlp.js package, resolved from the project like the language detector's (eldData.ts: Next may bundle this file). */
+/** A language's nlp.js package, by its name made at run time. */
 function languagePlugin(language: string): unknown {
-  const require = createRequire(path.join(process.cwd(), 'package.json'));
-  return (require(`@nlpjs/lang-${language}`) as Record<string, unknown>)[LANGUAGE_PLUGINS[language]];
+  return (projectRequire()(`@nlpjs/lang-${language}`) as Record<string, unknown>)[LANGUAGE_PLUGINS[language]];
 }
 
 function lexiconFor(language: string): Lexicon | null {
