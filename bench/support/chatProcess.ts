@@ -18,6 +18,9 @@ async function main() {
   // Asked every 5 ms while a run waits: a running count per hook, not a pass over every request of every run so far.
   const deliveredCount = () => hooks.reduce((s, h) => s + h.deliveredCount(), 0);
   const control = http.createServer((req, res) => {
+    // A fresh connection per control request: the bench's event loop can be busy for seconds (opening PGlite), so a
+    // kept-alive socket it believes open may have been closed here meanwhile ("other side closed" on its next request).
+    res.setHeader('connection', 'close');
     const url = new URL(req.url ?? '/', 'http://control');
     let body: unknown;
     if (req.method === 'POST' && url.pathname === '/hook') {

@@ -46,6 +46,8 @@ export type DeliveryWorkerOptions = {
   retryBaseMs?: number;
   /** Shared by the destinations this process holds, so their reads and writes are grouped (createDeliveryGroups). */
   groups?: DeliveryGroups;
+  /** Frees this destination's slot in the engine while it only waits; returns the call that takes it back. */
+  stepAside?: () => () => void;
   /** Rate limits in a row (no success between them) after which the destination is paused. Tests lower it. */
   rateLimitPauseAfter?: number;
 };
@@ -264,7 +266,10 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             break outer;
           }
           await recordDelivered();
+          // Still held (order and pace stay this destination's), but its slot sends to another one meanwhile.
+          const back = opts.stepAside?.();
           await sleep(allowed - now);
+          back?.();
         }
         // The hold ends only once something was sent in it: with a short hold (DELIVERY_HOLD_MS) on a busy machine, the
         // queue read alone can outlast it, and a destination given back before its first message would be claimed,

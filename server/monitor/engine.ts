@@ -77,8 +77,11 @@ function runLoop<T extends { id: K }, K>(spec: {
   minClaim?: number;
   /** Claim up to n items, never one of `busy` (still being worked on here). */
   claim: (n: number, busy: K[]) => Promise<T[]>;
-  /** Resolves with when the item, given back unfinished, is due again (ms), or null. */
-  work: (item: T) => Promise<number | null>;
+  /**
+   * Resolves with when the item, given back unfinished, is due again (ms), or null. `stepAside()` frees the item's slot
+   * while it only waits (and returns the call that takes it back, without waiting), so another item can be claimed.
+   */
+  work: (item: T, stepAside: () => () => void) => Promise<number | null>;
   onStop?: () => void;
 }): Loop {
   let stopping = false;
@@ -86,6 +89,9 @@ function runLoop<T extends { id: K }, K>(spec: {
   let woken = false;
   let interrupt: (() => void) | null = null;
   const inFlight = new Set<Promise<unknown>>();
+  // Items in flight that stepped aside (a destination waiting out its platform's pace): held, but not in a slot, so
+  // the slot sends to another destination meanwhile. Held in all: at most twice the concurrency.
+  let aside = 0;
   const poke = () => {
     woken = true;
     interrupt?.();
@@ -122,7 +128,7 @@ function runLoop<T extends { id: K }, K>(spec: {
   const loop = (async () => {
     while (!stopping) {
       woken = false;
-      const free = spec.concurrency - inFlight.size;
+      const free = Math.min(spec.concurrency - (inFlight.size - aside), 2 * spec.concurrency - inFlight.size);
       let claimed: T[] = [];
       if (free > 0 && (free >= (spec.minClaim ?? 1) || inFlight.size === 0)) {
         try {
@@ -135,11 +141,26 @@ function runLoop<T extends { id: K }, K>(spec: {
       }
       for (const item of claimed) {
         busy.add(item.id);
+        let stepped = false;
+        // Taking the slot back never waits: an item whose wait is over goes on at once, over the concurrency for a
+        // moment if others took the slots meanwhile (no new claims until it is back under).
+        const stepAside = () => {
+          if (stepped) return () => {};
+          stepped = true;
+          aside++;
+          if (backlog) poke();
+          return () => {
+            if (!stepped) return;
+            stepped = false;
+            aside--;
+          };
+        };
         const p: Promise<unknown> = spec
-          .work(item)
+          .work(item, stepAside)
           .then((dueAt) => dueAt !== null && dueAt - Date.now() < spec.idleMs && pokeAt(dueAt))
           .catch((err) => log.error(`${spec.name}: work failed`, { err }))
           .finally(() => {
+            if (stepped) aside--;
             inFlight.delete(p);
             busy.delete(item.id);
             if (backlog) poke();
@@ -216,7 +237,7 @@ export function startEngine(db: DB, opts: EngineOptions): Engine {
         concurrency: opts.concurrency,
         idleMs: opts.idleMs,
         claim: (n, busy) => claimDestinations(db, opts.workerId, n, opts.leaseMs, busy),
-        work: async (dest) => (await processDestination(db, dest, { ...opts, groups, isStopping: () => stopping })).dueAt,
+        work: async (dest, stepAside) => (await processDestination(db, dest, { ...opts, groups, stepAside, isStopping: () => stopping })).dueAt,
         onStop: () => {
           stopping = true;
         },
