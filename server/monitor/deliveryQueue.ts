@@ -10,9 +10,13 @@ import { grouped } from './grouped';
 import { PREPARED } from '../db/preparedStatements';
 import type { OpenDelivery } from './messages';
 
-/** Up to `limit` open deliveries per destination, oldest first (the welcome intro before the reviews it announces). */
-async function loadQueues(db: DB, destinationIds: string[], limit: number): Promise<OpenDelivery[][]> {
-  const r = await sql<OpenDelivery & { destination_id: string }>`${PREPARED}
+/**
+ * Up to `limit` open deliveries per destination, oldest first (the welcome intro before the reviews it announces).
+ * Every step is an index lookup, whatever the size of `deliveries` (it keeps every delivery ever made):
+ * tests/worker/queueRead.test.ts checks the plan.
+ */
+export function queueRead(destinationIds: string[], limit: number) {
+  return sql<OpenDelivery & { destination_id: string }>`${PREPARED}
     select q.* from unnest(${destinationIds}::text[]) as dd(id)
     cross join lateral (
       select x.destination_id, x.id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at,
@@ -25,9 +29,13 @@ async function loadQueues(db: DB, destinationIds: string[], limit: number): Prom
              x.alert_episode_id, e.since as alert_since, e.details as alert_details,
              x.weekly_summary_id::int as weekly_summary_id, to_char(ws.week_start, 'YYYY-MM-DD') as summary_week_start, ws.method as summary_method,
              ws.content as summary_content, ws.note as summary_note,
+             -- The recent reviews queued with this intro (same transaction, so the same created_at). They are still
+             -- open while the intro is (a queue goes out in order), and asking only among open deliveries lets the
+             -- open-queue index find them: without it, every intro read scanned the whole table.
              case when x.kind = 'welcome' then (
                select count(*)::int from deliveries w
-                where w.destination_id = x.destination_id and w.app_key = x.app_key and w.kind = 'new' and w.created_at = x.created_at)
+                where w.destination_id = x.destination_id and w.status in ${OPEN} and w.app_key = x.app_key and w.kind = 'new'
+                  and w.created_at = x.created_at)
              end as welcome_recent
         from deliveries x
         join apps a on a.key = x.app_key
@@ -39,7 +47,11 @@ async function loadQueues(db: DB, destinationIds: string[], limit: number): Prom
        where x.destination_id = dd.id and x.status in ${OPEN}
        order by x.id
        limit ${limit}) q
-    order by q.id`.execute(db);
+    order by q.id`;
+}
+
+async function loadQueues(db: DB, destinationIds: string[], limit: number): Promise<OpenDelivery[][]> {
+  const r = await queueRead(destinationIds, limit).execute(db);
   const byDestination = new Map<string, OpenDelivery[]>(destinationIds.map((id) => [id, []]));
   for (const row of r.rows) byDestination.get(row.destination_id)!.push(row);
   return destinationIds.map((id) => byDestination.get(id)!);

@@ -1,0 +1,49 @@
+// Reading a held destination's queue touches `deliveries` only through the open-queue index (destination, id), however
+// large the table grows (it keeps every delivery ever made). Asked with sequential scans priced out of reach, the
+// plan uses that index alone only if it can answer every part of the read — the welcome intro's count of the reviews
+// queued with it included, which used to read the whole table (or the whole once-key index) for every intro.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { sql } from 'kysely';
+import { createDestination, ensureApp, pollAppNow } from '@/server/monitor/service';
+import { queueRead } from '@/server/monitor/deliveryQueue';
+import { createDeliveryGroups } from '@/server/monitor/deliveryWorker';
+import { marker, startWorld, type World } from './helpers/world';
+
+const APP = { store: 'apple_app_store' as const, appId: '6000401' };
+let w: World;
+let destinationId: string;
+
+beforeAll(async () => {
+  w = await startWorld();
+  await ensureApp({ ...APP, title: 'Index Lane' });
+  for (let i = 1; i <= 3; i++) w.feed.publish(APP.appId, 'us', { content: `review ${marker(i)}`, updated: new Date(Date.now() - 60_000 + i) });
+  destinationId = (await createDestination({ platform: 'mattermost', url: w.chat.hook('mattermost').url, apps: [APP], welcomeCount: 2 })).id;
+  await pollAppNow(APP); // stores the three as history and queues the welcome: the intro and the last two
+}, 60_000);
+
+afterAll(async () => {
+  await w.close();
+});
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+test('the queue read, welcome count included, finds its deliveries through the open-queue index alone', async () => {
+  const plan = await w.db.db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const r = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`explain (format json) ${queueRead([destinationId], 100)}`.execute(trx);
+    return r.rows[0]['QUERY PLAN'][0].Plan;
+  });
+  const all = nodes(plan);
+  expect(all.filter((n) => n['Relation Name'] === 'deliveries' && n['Node Type'] === 'Seq Scan')).toEqual([]);
+  // An index that does not lead with the destination (the once-key starts with the review) would be read whole.
+  const indexes = new Set(all.flatMap((n) => (n['Index Name']?.startsWith('deliveries') ? [n['Index Name']] : [])));
+  expect([...indexes]).toEqual(['deliveries_open_by_destination_idx']);
+});
+
+test('the intro still counts the reviews queued with it', async () => {
+  const { loadQueue } = createDeliveryGroups(w.db.db, 'w1', 60_000);
+  const queue = await loadQueue(destinationId);
+  expect(queue.map((d) => d.kind)).toEqual(['welcome', 'new', 'new']);
+  expect(queue[0].welcome_recent).toBe(2);
+});
