@@ -108,31 +108,48 @@ export function rateLimitWaitMs(askedMs: number, streak: number): number {
  * Leases up to `limit` destinations whose queue head is due, those waiting longest first.
  *
  * The head, not any open delivery: the queue goes out in order, so a later message that is due waits behind a head
- * that is not (a retry's backoff), and claiming the destination would only give it back. It is also what keeps a claim
- * cheap: one step into the open-queue index (destination_id, id) per destination. Asked "is any open delivery due",
- * PostgreSQL joined every destination to every due open delivery through the index on next_attempt_at whenever its
- * statistics lagged a burst of fan-out: 36 ms a claim over 132 destinations in bench/deliver.ts, against 0.9 ms now.
+ * that is not (a retry's backoff), and claiming the destination would only give it back. Asked "is any open delivery
+ * due", PostgreSQL joined every destination to every due open delivery through the index on next_attempt_at whenever
+ * its statistics lagged a burst of fan-out: 36 ms a claim over 132 destinations in bench/deliver.ts, against 0.9 ms.
+ *
+ * The heads are found by walking the open-queue index (destination_id, id) from one destination with open deliveries
+ * to the next (`heads`: one index step each, PostgreSQL having no skip scan of its own), so a claim costs what the
+ * destinations with something to send cost, not what every active destination does: most of them, most of the time,
+ * have nothing queued, and every process claims at least once a second.
  *
  * `busy`: destinations this process is still sending to. Their lease may have run out during a slow answer; they must
  * not be claimed a second time, or two of our own tasks would send the same message in parallel.
  */
 export async function claimDestinations(db: DB, workerId: string, limit: number, leaseMs: number, busy: string[] = []): Promise<ClaimedDestination[]> {
-  const r = await sql<ClaimedDestination>`${PREPARED}
+  return (await claimStatement(workerId, limit, leaseMs, busy).execute(db)).rows;
+}
+
+/** claimDestinations' statement, for tests/worker/claims.test.ts to check its plan. */
+export function claimStatement(workerId: string, limit: number, leaseMs: number, busy: string[]) {
+  return sql<ClaimedDestination>`${PREPARED}
+    with recursive heads(destination_id, next_attempt_at) as (
+      (select x.destination_id, x.next_attempt_at from deliveries x
+        where x.status in ${OPEN}
+        order by x.destination_id, x.id limit 1)
+      union all
+      select n.destination_id, n.next_attempt_at from heads h
+       cross join lateral (
+         select x.destination_id, x.next_attempt_at from deliveries x
+          where x.status in ${OPEN} and x.destination_id > h.destination_id
+          order by x.destination_id, x.id limit 1) n)
     update destinations d
        set lease_owner = ${workerId}, lease_until = now() + ${ms(leaseMs)}
      where d.id in (
-       select dd.id from destinations dd
-        where dd.status = 'active' and dd.next_send_at <= now()
+       select dd.id from heads h
+         join destinations dd on dd.id = h.destination_id
+        where h.next_attempt_at <= now()
+          and dd.status = 'active' and dd.next_send_at <= now()
           and (dd.lease_until is null or dd.lease_until < now())
           and dd.id <> all(${busy}::text[])
-          and (select x.next_attempt_at from deliveries x
-                where x.destination_id = dd.id and x.status in ${OPEN}
-                order by x.id limit 1) <= now()
         order by dd.next_send_at
         limit ${limit}
-        for update skip locked)
-    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures, d.slack_team_id, d.org_id, d.translate_to`.execute(db);
-  return r.rows;
+        for update of dd skip locked)
+    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures, d.slack_team_id, d.org_id, d.translate_to`;
 }
 
 async function markRetry(db: DB, destinationId: string, d: OpenDelivery, waitMs: number, status: number, error: string, failure: boolean): Promise<'retry' | 'failed'> {

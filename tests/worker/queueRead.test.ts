@@ -3,11 +3,11 @@
 // plan uses that index alone only if it can answer every part of the read — the welcome intro's count of the reviews
 // queued with it included, which used to read the whole table (or the whole once-key index) for every intro.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { sql } from 'kysely';
 import { createDestination, ensureApp, pollAppNow } from '@/server/monitor/service';
 import { queueRead } from '@/server/monitor/deliveryQueue';
 import { createDeliveryGroups } from '@/server/monitor/deliveryWorker';
 import { marker, startWorld, type World } from './helpers/world';
+import { indexesOf, planWithoutSeqScans, seqScans } from './helpers/plans';
 
 const APP = { store: 'apple_app_store' as const, appId: '6000401' };
 let w: World;
@@ -25,20 +25,11 @@ afterAll(async () => {
   await w.close();
 });
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-
 test('the queue read, welcome count included, finds its deliveries through the open-queue index alone', async () => {
-  const plan = await w.db.db.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
-    const r = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`explain (format json) ${queueRead([destinationId], 100)}`.execute(trx);
-    return r.rows[0]['QUERY PLAN'][0].Plan;
-  });
-  const all = nodes(plan);
-  expect(all.filter((n) => n['Relation Name'] === 'deliveries' && n['Node Type'] === 'Seq Scan')).toEqual([]);
+  const plan = await planWithoutSeqScans(w.db.db, queueRead([destinationId], 100));
+  expect(seqScans(plan)).not.toContain('deliveries');
   // An index that does not lead with the destination (the once-key starts with the review) would be read whole.
-  const indexes = new Set(all.flatMap((n) => (n['Index Name']?.startsWith('deliveries') ? [n['Index Name']] : [])));
-  expect([...indexes]).toEqual(['deliveries_open_by_destination_idx']);
+  expect(indexesOf(plan, 'deliveries')).toEqual(['deliveries_open_by_destination_idx']);
 });
 
 test('the intro still counts the reviews queued with it', async () => {
