@@ -85,6 +85,17 @@
 // a group. Figures, load 1.7–2.6, 6 runs: PostgreSQL 1,254–1,447/s at 0.33–0.42 ms per delivery, the bare loop
 // 3,013–3,631/s (0.37–0.47 of it); PGlite 758–855/s; paced 591–605/s. At load 2.7–3.1, 2 runs: 1,123 / 1,170 per s
 // (0.44–0.48 ms per delivery). At load 3–7, another bench running: 579–1,335/s.
+// Since (Nov 28, late night): a destination waiting out its pace (here the fake Discord's 50 ms pauses) frees its
+// slot meanwhile (engine.ts stepAside), so the 8 destinations without a slot start during the first pauses instead of
+// after the first 32 have ended. Per message (instrumented, load ~1.5): its 'sending' mark 5–7 ms from asking to
+// commit (the group statement itself p50 1–3 ms), its POST 4–6 ms; the run now ends with the Discord destinations'
+// own chains (25 messages and 4 pauses, ~550–650 ms). Alternating, same minutes: 1,158 / 1,555 / 1,659 per s with it,
+// 1,308 / 1,253 / 1,309 without. Tried again at load ~2 and dropped, no difference in alternating runs: two groups of
+// marks in flight (1,322 / 1,430 / 1,200 vs 1,381 / 1,367 / 1,147), no lingering turns, DELIVERY_HOLD_MS=150; and
+// ANALYZE after the warm-up (the marks' plan reads the young deliveries table whole when its statistics lag, ~0.3–1.7
+// ms of a statement; analysed, the runs were no faster). Figures, load 1.7–2.3, 8 runs: PostgreSQL 1,145 / 1,147 /
+// 1,350 / 1,367 / 1,381 / 1,383 / 1,644 / 1,647 per s (0.39–0.53 of the bare loop, 0.33–0.44 ms per delivery), PGlite
+// 791–1,018/s, paced 587–602/s.
 import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type ChatProcess, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
