@@ -23,6 +23,7 @@
  * cached answer and `for await` over the body — server/http/api.ts now avoids them). On a busy machine the req/s of
  * both sides swing widely; compare CPU per request (`node --cpu-prof`, `perf record`) rather than single runs.
  */
+import { runBench } from './support/runBench';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -118,10 +119,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(`bench/api-http: ${(err as Error).message}`);
-    process.exit(1);
-  },
-);
+runBench(main);

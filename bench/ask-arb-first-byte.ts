@@ -21,6 +21,7 @@
  * p95 to the 50 ms goal (≤ 1 meets it). Everything runs on one machine's CPUs: the load average is printed first (the
  * figures mean little above ~4 on two cores).
  */
+import { runBench } from './support/runBench';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -111,10 +112,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(`bench/ask-arb-first-byte: ${(err as Error).stack ?? err}`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -6,6 +6,7 @@
 // the ratio to it, and the ratio to the goal. The plans of the heaviest statements (EXPLAIN ANALYZE) go to the log
 // (tmp/bench-logs/ask-arb-retrieval.log). Not part of `npm test`; `npm run bench` runs it (loading takes most of the
 // run: ~3–5 minutes on the 2-core machine). ASK_BENCH_REVIEWS=200000 for a quick look.
+import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -170,10 +171,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -10,6 +10,7 @@
 // claim, which tested every active destination for a due queue head, took 51–73 ms there on PostgreSQL and 94–100 ms
 // on PGlite (on PGlite, on the server's event loop): it now walks the open-queue index from one destination with
 // something queued to the next.
+import { runBench } from './support/runBench';
 import { sql } from 'kysely';
 import { benchEnv, figure, openBenchDb, startChatProcess, type BenchDb, type ChatProcess } from './support/engineBench';
 
@@ -73,10 +74,4 @@ async function main() {
   chat.stop();
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

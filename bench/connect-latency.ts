@@ -6,6 +6,7 @@
 // same handlers), the embedded database in a fresh DATA_DIR, and the background workers (the review engine's poll and
 // delivery loops). Outside, loopback fakes: the iTunes lookup + App Store review feed (each app has 5 reviews), and a
 // Slack receiver per connection. Each run is a new app, so it includes the first poll of its feed — the slow path.
+import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,10 +83,4 @@ async function main() {
   if (percentile(sorted, 99) >= 2000) console.error(`p99 ${Math.round(percentile(sorted, 99))} ms is over the 2 s goal`);
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

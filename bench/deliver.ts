@@ -96,6 +96,7 @@
 // ms of a statement; analysed, the runs were no faster). Figures, load 1.7–2.3, 8 runs: PostgreSQL 1,145 / 1,147 /
 // 1,350 / 1,367 / 1,381 / 1,383 / 1,644 / 1,647 per s (0.39–0.53 of the bare loop, 0.33–0.44 ms per delivery), PGlite
 // 791–1,018/s, paced 587–602/s.
+import { runBench } from './support/runBench';
 import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type ChatProcess, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
 
@@ -256,10 +257,4 @@ async function main() {
   chat.stop();
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

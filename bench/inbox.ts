@@ -16,6 +16,7 @@
 // Not part of `npm test`; `npm run bench` runs it. Both databases are loaded at once (PostgreSQL in its own processes);
 // the load is most of the run: ~8.5 minutes for both at load ~15 on the 2-core machine (scripts/bench.sh gives this
 // bench 20 minutes). INBOX_BENCH_REVIEWS=200000 for a quick look.
+import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -184,10 +185,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -3,6 +3,7 @@
 // by the engine's one-transaction ingest, enrichment included (language detection and sentiment of every review:
 // the texts are the evaluation set's, tests/fixtures/review-eval.json, in 12 languages). Goal: ≥ 5,000 reviews/s on
 // PostgreSQL.
+import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import path from 'node:path';
 import { benchEnv, figure, openBenchDb } from './support/engineBench';
@@ -74,10 +75,4 @@ async function main() {
   await run('pglite');
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

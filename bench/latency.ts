@@ -3,6 +3,7 @@
 // Slack receiver. One review per app is published in the App Store feed fake at a random moment; latency is from
 // publication to arrival at the receiver. Expect about half the interval at p50 and about the interval at p99, plus
 // the loop's idle tick (≤ 1 s) and the work itself.
+import { runBench } from './support/runBench';
 import { benchEnv, figure, openBenchDb, percentile } from './support/engineBench';
 
 const APPS = 30;
@@ -63,10 +64,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

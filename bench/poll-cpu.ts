@@ -49,6 +49,7 @@
 // 1.6–3.0 ms, the floor 0.5–0.76 ms; 24 rounds (now, to halve the run-to-run spread of ±0.5 ms), 3 runs at load
 // 3.3–3.9: 4.01–4.33 and 2.26–2.61 ms. In isolation a trivial select costs this process 0.16 ms of CPU through Kysely
 // and node-postgres, a transaction holding one 0.45 ms: a poll with news is a transaction of three statements.
+import { runBench } from './support/runBench';
 import { benchEnv, eachAtATime, figure, loadModule, openBenchDb, profileWindow, rerunWithServerFlags, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
 
 const APPS = 50; // one destination watches at most 50 apps
@@ -166,10 +167,4 @@ async function fetchAndParseFloor(appIds: string[]): Promise<number> {
   return (used.user + used.system) / 1000 / (ROUNDS * appIds.length);
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

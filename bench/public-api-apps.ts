@@ -21,6 +21,7 @@
  * revocation or plan change made by another process takes up to PUBLIC_API_CACHE_MS to apply, the month's count is
  * written up to a second late — is described in server/apiKeys/keyState.ts and callCounts.ts, and docs/SECURITY.md.
  */
+import { runBench } from './support/runBench';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -98,10 +99,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(`bench/public-api-apps: ${(err as Error).message}`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -85,6 +85,7 @@
 // package's detector reads), a 9.4 MB block the size of pglite.wasm (the module's bytes, which V8 keeps to compile its
 // functions lazily), node's own mapped binary (~53 MB of file pages), and the JS heap's headroom (new space 16 MB + 20 %
 // over what survives a major GC).
+import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,10 +143,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);
