@@ -22,4 +22,19 @@ const root = path.resolve(__dirname, '..');
 /** node's arguments before the script: V8 settings, then tsx's CommonJS hook (the server is TypeScript run as is). */
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--v8-pool-size=1', '--require', 'tsx/cjs'];
 
-module.exports = { SERVER_NODE_FLAGS, serverArgs: () => [...SERVER_NODE_FLAGS, path.join(root, 'server/main.ts')] };
+/** node's arguments for a server entry point (relative to the project root): the server's, or `npm run worker`'s. */
+const argsFor = (entry) => [...SERVER_NODE_FLAGS, path.join(root, entry)];
+
+/**
+ * Runs `entry` in a child node started with the server's flags, standing in for it: SIGINT and SIGTERM are passed on
+ * (a worker finishes what it holds before it exits), and the child's exit is this process's. `npm start` and
+ * `npm run worker` both start this way, so extra workers run in the same memory regime as the server.
+ */
+function runWithServerFlags(entry, env = process.env) {
+  const { spawn } = require('node:child_process');
+  const child = spawn(process.execPath, argsFor(entry), { cwd: root, stdio: 'inherit', env });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+module.exports = { SERVER_NODE_FLAGS, argsFor, serverArgs: () => argsFor('server/main.ts'), runWithServerFlags };

@@ -1,5 +1,5 @@
 // `npm start`: build once if there is no production build yet, then run the one-process server (site + API + worker).
-import { spawnSync, spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,11 +12,5 @@ if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
   if (r.status !== 0) process.exit(r.status ?? 1);
   createRequire(import.meta.url)('./compile-hints.cjs').addCompileHints(path.join(root, distDir));
 }
-const { serverArgs } = createRequire(import.meta.url)('./server-node-args.cjs');
-const child = spawn(process.execPath, serverArgs(), {
-  cwd: root,
-  stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const { runWithServerFlags } = createRequire(import.meta.url)('./server-node-args.cjs');
+runWithServerFlags('server/main.ts', { NODE_ENV: 'production', ...process.env });

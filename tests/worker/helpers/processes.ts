@@ -1,7 +1,8 @@
-/** Worker processes for the crash and multi-process tests: real child processes, run through tsx. */
+/** Worker processes for the crash and multi-process tests: real child processes, started as `npm run worker` starts one. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { env as testEnv } from '@/server/env';
+import { argsFor } from '../../../scripts/server-node-args.cjs';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -17,7 +18,8 @@ export type WorkerChild = {
  * or overrides the rest.
  */
 export function spawnWorker(entry: string, env: Record<string, string>): WorkerChild {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+  // The server's node flags and its CommonJS-only TypeScript hook (scripts/server-node-args.cjs), as scripts/worker.cjs.
+  const proc = spawn(process.execPath, argsFor(entry), {
     cwd: ROOT,
     env: { ...process.env, AUTH_SECRET: testEnv().AUTH_SECRET, ENCRYPTION_KEY: testEnv().ENCRYPTION_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
