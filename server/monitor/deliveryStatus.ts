@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 
-/** A delivery still to be sent, or whose send was interrupted ('sending' after a crash). */
+/**
+ * A delivery still to be sent. 'sending' is no longer written (an interrupted attempt keeps its status: messages.ts
+ * `interrupted`) but rows an earlier version left so are still open.
+ */
 export const OPEN_STATUSES = ['pending', 'sending', 'retry'] as const;
 
 /**

@@ -5,9 +5,9 @@
  * time across all processes: its messages go out in queue order, its pace (server/destinations/pacing.ts) and any
  * Retry-After hold for everyone, and two workers can never send the same delivery at the same time.
  *
- * Each delivery is recorded as 'sending' (committed) right before its HTTP call and as its outcome right after, so
- * the only message whose fate is unknown after a crash is the one that was in flight. Its lease then expires, the next
- * worker finds it still 'sending' and sends it again: at-least-once for exactly that message, counted as `resent`
+ * Each delivery's attempt is recorded (committed: its 'sending' mark) right before its HTTP call and its outcome right
+ * after, so the only message whose fate is unknown after a crash is the one that was in flight. Its lease then expires,
+ * the next worker finds its attempt without an outcome (`interrupted`) and sends it again: at-least-once for exactly that message, counted as `resent`
  * (see README.md for why exactly-once cannot be had from a webhook and how small the window is).
  *
  * The per-message writes and the queue reads go through deliveryMarks.ts and deliveryQueue.ts, which group those of
@@ -198,7 +198,8 @@ async function disableDestination(db: DB, destinationId: string, deliveryId: num
 async function pauseRateLimited(db: DB, destinationId: string, deliveryId: number, status: number, reason: string): Promise<void> {
   await sql`
     with upd as (
-      update deliveries set status = 'retry', last_status = ${status || null}, last_error = ${reason} where id = ${deliveryId})
+      update deliveries set status = 'retry', next_attempt_at = now(), last_status = ${status || null}, last_error = ${reason}
+       where id = ${deliveryId})
     update destinations
        set status = 'paused', status_reason = ${reason}, disabled_cause = 'rate_limited', last_error = ${reason}, last_error_at = now(),
            lease_owner = null, lease_until = null, updated_at = now()
@@ -314,7 +315,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           dlog.warn('lease lost; leaving the destination to its new owner', { deliveryId: d.id });
           return { sent, dueAt: null };
         }
-        if (d.status === 'sending') {
+        if (d.interrupted) {
           count('resent');
           dlog.warn('sending again a delivery whose previous attempt was interrupted', { deliveryId: d.id, attempts: d.attempts + 1 });
         }

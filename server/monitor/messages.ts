@@ -19,6 +19,8 @@ export type OpenDelivery = {
   review_version: number;
   status: 'pending' | 'sending' | 'retry';
   attempts: number;
+  /** Its last attempt started (its 'sending' mark committed) but no outcome was recorded: a worker died mid-send. */
+  interrupted: boolean;
   next_attempt_at: Date;
   first_attempt_at: Date | null;
   created_at: Date;

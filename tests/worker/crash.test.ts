@@ -5,7 +5,7 @@
 // blocked inside its HTTP call for that message — and sends SIGKILL. Those held requests are the messages whose fate a
 // crash leaves unknown: the receiver got the payload but never answered, and the worker never recorded an outcome.
 // (A real platform may or may not have posted such a message; no webhook offers a way to ask.) The restarted worker
-// finds them still 'sending' once the dead worker's lease expires and sends them again.
+// finds their attempts without an outcome (`interrupted`) once the dead worker's lease expires and sends them again.
 //
 // What is asserted, by counting at the receivers: every review completed exactly once per destination (zero lost,
 // zero duplicated among completed deliveries), and each message that was in flight at the kill was completed exactly

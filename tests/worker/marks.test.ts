@@ -68,9 +68,15 @@ test('grouped marks: sending only under our lease, the previous success recorded
   expect(results).toEqual([true, true, false]);
 
   const [ra, rb, rc] = [await queueOf(a.id), await queueOf(b.id), await queueOf(c.id)];
-  expect(ra[0]).toMatchObject({ status: 'sending', attempts: 1, worker: 'w1' });
-  expect(rb.slice(0, 2)).toMatchObject([{ status: 'delivered', last_status: 200 }, { status: 'sending', attempts: 1 }]);
+  // A 'sending' mark counts the attempt and leaves the status: the queue read sees an attempt without an outcome.
+  expect(ra[0]).toMatchObject({ status: 'pending', attempts: 1, worker: 'w1' });
+  expect(rb.slice(0, 2)).toMatchObject([{ status: 'delivered', last_status: 200 }, { status: 'pending', attempts: 1 }]);
   expect(rc.slice(0, 2)).toMatchObject([{ status: 'delivered', last_status: 200 }, { status: 'pending', attempts: 0 }]);
+  // Were this worker to die now, the next one would find A's and B's attempts without an outcome, and C's next untried.
+  const load = createQueueLoader(w.db.db, 100);
+  expect((await load(a.id))[0]).toMatchObject({ id: qa[0].id, interrupted: true });
+  expect((await load(b.id))[0]).toMatchObject({ id: qb[1].id, interrupted: true });
+  expect((await load(c.id))[0]).toMatchObject({ id: qc[1].id, interrupted: false });
 
   const cAfter = await destination(c.id);
   expect(cAfter.lease_owner).toBe('w2'); // untouched lease…
