@@ -95,7 +95,13 @@
 // ANALYZE after the warm-up (the marks' plan reads the young deliveries table whole when its statistics lag, ~0.3–1.7
 // ms of a statement; analysed, the runs were no faster). Figures, load 1.7–2.3, 8 runs: PostgreSQL 1,145 / 1,147 /
 // 1,350 / 1,367 / 1,381 / 1,383 / 1,644 / 1,647 per s (0.39–0.53 of the bare loop, 0.33–0.44 ms per delivery), PGlite
-// 791–1,018/s, paced 587–602/s.
+// 791–1,018/s, paced 587–602/s. Then a message's 'sending' mark stopped changing the delivery's status (deliveryMarks.ts:
+// the status is in the open-queue indexes' predicate, so each mark wrote four index entries; now PostgreSQL can update
+// the row in place). Alternating with the previous mark, load 1.7–3.3: the marks' statements 411–565 vs 673–850 ms of
+// database time per run (pg_stat_statements), PostgreSQL 1,218 / 1,292 / 1,525 vs 1,105 / 1,453 / 1,360 per s, PGlite
+// 900 / 1,158 / 964 vs 715 / 922 / 685. Figures with it, load 2.2–3.2, 6 runs: PostgreSQL 1,060 / 1,175 / 1,181 /
+// 1,337 / 1,365 / 1,473 per s (0.34–0.52 of the bare loop), PGlite 887–1,209/s. The timeline at load ~3: the 32
+// destinations held first end together (~530–620 ms, one message per ~21 ms each), the Discord ones 150–400 ms later.
 import { runBench } from './support/runBench';
 import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type ChatProcess, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';
