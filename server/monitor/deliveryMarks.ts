@@ -32,9 +32,9 @@ export type Delivered = { id: number; status: number };
 
 export type DeliveryMarks = {
   /**
-   * Commits the start of an attempt to send `deliveryId` (attempt counted, lease renewed), together with the destination's previous
-   * success when given. Resolves false — nothing marked — when the lease is no longer ours; `previous` is recorded
-   * either way.
+   * Commits the start of an attempt to send `deliveryId` (attempt counted, lease renewed), together with the
+   * destination's previous success when given. Resolves false — nothing marked — when the lease is no longer ours;
+   * `previous` is recorded either way.
    */
   sending(destinationId: string, deliveryId: number, previous: Delivered | null): Promise<boolean>;
   /** Records a success on its own: before the destination waits (pace, backoff, a refusal's record). */
