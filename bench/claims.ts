@@ -6,11 +6,10 @@
 //   claims_<db>_10k_ratio                the second over the first, from the same run: what the idle ones add.
 // The 10,000 are copies of one destination's row (statistics then analysed, as autovacuum would have done long before
 // a deployment grows that large). Each figure is the mean of 3 rounds of 50 claims after 20 unmeasured ones.
-// Figures (Nov 28, load ~2): PostgreSQL 0.9–1.5 ms at 10,040 active destinations; PGlite 2.1–2.9 ms. The previous
-// claim, which tested every active destination for a due queue head, took 51–73 ms there on PostgreSQL and 94–100 ms
-// on PGlite (on PGlite, on the server's event loop): it now walks the open-queue index from one destination with
-// something queued to the next.
-import { runBench } from './support/runBench';
+// Figures (Nov 28, night, load ~2, 2 runs): PostgreSQL 0.62–0.83 ms with the 40 alone, 0.71–0.84 ms with the 10,000
+// more (1.02–1.14 ×); PGlite 1.85–2.38 / 1.54–1.79 ms. The previous claim, which tested every active destination for
+// a due queue head: PostgreSQL 0.94 → 73 ms (78 ×), PGlite 1.83 → 126 ms (68 ×), on PGlite on the server's event loop.
+// The claim now walks the open-queue index from one destination with something queued to the next.
 import { sql } from 'kysely';
 import { benchEnv, figure, openBenchDb, startChatProcess, type BenchDb, type ChatProcess } from './support/engineBench';
 
