@@ -10,6 +10,7 @@
 // more (1.02–1.14 ×); PGlite 1.85–2.38 / 1.54–1.79 ms. The previous claim, which tested every active destination for
 // a due queue head: PostgreSQL 0.94 → 73 ms (78 ×), PGlite 1.83 → 126 ms (68 ×), on PGlite on the server's event loop.
 // The claim now walks the open-queue index from one destination with something queued to the next.
+import { runBench } from './support/runBench';
 import { sql } from 'kysely';
 import { benchEnv, figure, openBenchDb, startChatProcess, type BenchDb, type ChatProcess } from './support/engineBench';
 
