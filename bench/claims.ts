@@ -6,8 +6,8 @@
 //   claims_<db>_10k_ratio                the second over the first, from the same run: what the idle ones add.
 // The 10,000 are copies of one destination's row (statistics then analysed, as autovacuum would have done long before
 // a deployment grows that large). Each figure is the mean of 3 rounds of 50 claims after 20 unmeasured ones.
-// Figures (Nov 28, night, load ~2, 2 runs): PostgreSQL 0.62–0.83 ms with the 40 alone, 0.71–0.84 ms with the 10,000
-// more (1.02–1.14 ×); PGlite 1.85–2.38 / 1.54–1.79 ms. The previous claim, which tested every active destination for
+// Figures (Nov 28, night, load 2–4, 3 runs): PostgreSQL 0.52–0.83 ms with the 40 alone, 0.71–0.84 ms with the
+// 10,000 more (1.02–1.37 ×); PGlite 1.85–2.73 / 1.54–1.98 ms. The previous claim, which tested every active destination for
 // a due queue head: PostgreSQL 0.94 → 73 ms (78 ×), PGlite 1.83 → 126 ms (68 ×), on PGlite on the server's event loop.
 // The claim now walks the open-queue index from one destination with something queued to the next.
 import { runBench } from './support/runBench';
