@@ -1,7 +1,8 @@
 // Deliveries per second to loopback receivers, across many destinations, through the real engine (claim → format →
-// SSRF-guarded send → record), one worker process with its default settings except WORKER_CONCURRENCY=32. The chat
-// receivers run in their own process (bench/support/chatProcess.ts), as Slack's or Discord's servers would: their
-// parsing and checking of every message is not ARB's work and no longer shares ARB's event loop.
+// SSRF-guarded send → record), one worker process with its default settings except WORKER_CONCURRENCY=32 (messages in
+// flight; destinations held: up to 64). The chat receivers run in their own process (bench/support/chatProcess.ts),
+// as Slack's or Discord's servers would: their parsing and checking of every message is not ARB's work and no longer
+// shares ARB's event loop.
 //   deliver_<db>         40 destinations × 25 reviews, platform pacing off (the engine's own ceiling; the fake Discord
 //                        still sends its bucket headers, a 50 ms pause every 5 messages, which the engine honours);
 //   deliver_paced_<db>   200 destinations × 3 reviews at each platform's real pace. The welcome intro (sent just
@@ -102,6 +103,16 @@
 // 900 / 1,158 / 964 vs 715 / 922 / 685. Figures with it, load 2.2–3.2, 6 runs: PostgreSQL 1,060 / 1,175 / 1,181 /
 // 1,337 / 1,365 / 1,473 per s (0.34–0.52 of the bare loop), PGlite 887–1,209/s. The timeline at load ~3: the 32
 // destinations held first end together (~530–620 ms, one message per ~21 ms each), the Discord ones 150–400 ms later.
+// Since (Nov 28, before midnight): a slot is for formatting and sending (engine.ts, server/monitor/README.md §7). A
+// held destination waiting for its 'sending' mark to commit, and then for its pace, gives its slot up and takes one
+// back before its POST, so WORKER_CONCURRENCY=32 here means 32 messages in flight and up to 64 destinations held (all
+// 40 from the start), and the mark is committed before a pace's short wait instead of after it (the Discord pauses
+// hid two commits each). The instrumented start of a run: the poll ~50–70 ms, the claim 5–15 ms, the first queue read
+// (32 × 25 rows) 25–70 ms, then the first POSTs; the timeline: the 32 non-Discord destinations end together, the 8
+// Discord ones 130–200 ms later (their four 50 ms pauses). Alternating with the previous engine, load 1.6–2: 1,698 /
+// 1,683 / 1,163 per s vs 1,183 / 1,411 / 994. Figures, whole bench, load 1.5–3.7, 7 runs: PostgreSQL 1,409 / 1,427 /
+// 1,479 / 1,632 / 1,684 / 1,724 / 1,729 per s at 0.28–0.39 ms per delivery (0.42–0.56 of the bare loop); PGlite
+// 963–1,373/s; paced 588–606/s, 2–19 ms behind the platforms' pace.
 import { runBench } from './support/runBench';
 import { benchEnv, eachAtATime, figure, openBenchDb, printStatementStats, profileWindow, startChatProcess, statementCounter, type BenchDb, type ChatProcess, type RemoteHook } from './support/engineBench';
 import { PLATFORM_PACE } from '../server/destinations/pacing';

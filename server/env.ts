@@ -98,7 +98,10 @@ const schema = z.object({
   STATIC_PAGES: z.enum(['memory', 'next']).default('memory'),
   /** A worker's claim on a source or destination expires after this long unless renewed (a killed worker's work comes back). */
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  /** How many destinations one worker process sends to at the same time (and how many sources it polls at once). */
+  /**
+   * How many messages one worker process formats and sends at the same time, holding up to twice as many destinations
+   * (those waiting on a commit or their pace give their slot up meanwhile), and how many sources it polls at once.
+   */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /**
    * How long a worker keeps sending to one destination before giving it back so other destinations (and processes) get

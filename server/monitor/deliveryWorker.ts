@@ -46,8 +46,8 @@ export type DeliveryWorkerOptions = {
   retryBaseMs?: number;
   /** Shared by the destinations this process holds, so their reads and writes are grouped (createDeliveryGroups). */
   groups?: DeliveryGroups;
-  /** Frees this destination's slot in the engine while it only waits; returns the call that takes it back. */
-  stepAside?: () => () => void;
+  /** Frees this destination's slot in the engine while it only waits; returns the call that takes a slot back. */
+  stepAside?: () => () => Promise<void>;
   /** Rate limits in a row (no success between them) after which the destination is paused. Tests lower it. */
   rateLimitPauseAfter?: number;
 };
@@ -276,23 +276,18 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           more = true;
           break outer;
         }
+        // The pace (or a pause the platform asked for) may hold this message back a little: waited inline when short,
+        // by giving the destination back when long.
         const allowed = Math.max(nextAllowedAt(tat, pace), pausedUntil);
-        if (allowed > now) {
-          if (allowed - now > maxInlineWait || allowed > holdUntil) {
-            notBefore = allowed;
-            more = true;
-            break outer;
-          }
-          await recordDelivered();
-          // Still held (order and pace stay this destination's), but its slot sends to another one meanwhile.
-          const back = opts.stepAside?.();
-          await sleep(allowed - now);
-          back?.();
+        if (allowed > now && (allowed - now > maxInlineWait || allowed > holdUntil)) {
+          notBefore = allowed;
+          more = true;
+          break outer;
         }
         // The hold ends only once something was sent in it: with a short hold (DELIVERY_HOLD_MS) on a busy machine, the
         // queue read alone can outlast it, and a destination given back before its first message would be claimed,
         // read and given back again without ever moving.
-        if (opts.isStopping?.() || (tried > 0 && Date.now() > holdUntil)) {
+        if (opts.isStopping?.() || (tried > 0 && now > holdUntil)) {
           more = true;
           break outer;
         }
@@ -309,12 +304,24 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           dlog.error('delivery failed', { deliveryId: d.id, kind: d.kind, error });
           continue;
         }
+        // While its 'sending' mark (with the previous success) commits and while it waits for its pace, the
+        // destination is still held (its order and pace stay its own) but needs no slot: another destination formats
+        // and sends meanwhile. On a busy worker the commit takes about as long as the POST, so half of a held
+        // destination's time went to waiting on the database in a slot that another could have sent from.
+        // The mark comes before the pace's short wait, not after it: the wait then hides the commit (Discord's
+        // 50 ms bucket pauses in bench/deliver.ts came with two commits each). A crash during the wait leaves the
+        // message marked but not sent: it is sent once at the next hold, counted as resent.
         const previous = delivered;
         delivered = null;
+        const back = opts.stepAside?.();
         if (!(await marks.sending(dest.id, d.id, previous))) {
           dlog.warn('lease lost; leaving the destination to its new owner', { deliveryId: d.id });
           return { sent, dueAt: null };
         }
+        const wait = allowed - Date.now();
+        // Sent after the wait even if the worker is stopping by then: it is marked, and a stop waits for its holds.
+        if (wait > 0) await sleep(wait);
+        await back?.();
         if (d.interrupted) {
           count('resent');
           dlog.warn('sending again a delivery whose previous attempt was interrupted', { deliveryId: d.id, attempts: d.attempts + 1 });

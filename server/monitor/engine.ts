@@ -79,9 +79,10 @@ function runLoop<T extends { id: K }, K>(spec: {
   claim: (n: number, busy: K[]) => Promise<T[]>;
   /**
    * Resolves with when the item, given back unfinished, is due again (ms), or null. `stepAside()` frees the item's slot
-   * while it only waits (and returns the call that takes it back, without waiting), so another item can be claimed.
+   * while it only waits (and returns the call that takes a slot back, resolved once one is free), so that another item
+   * can use it meanwhile.
    */
-  work: (item: T, stepAside: () => () => void) => Promise<number | null>;
+  work: (item: T, stepAside: () => () => Promise<void>) => Promise<number | null>;
   onStop?: () => void;
 }): Loop {
   let stopping = false;
@@ -89,9 +90,18 @@ function runLoop<T extends { id: K }, K>(spec: {
   let woken = false;
   let interrupt: (() => void) | null = null;
   const inFlight = new Set<Promise<unknown>>();
-  // Items in flight that stepped aside (a destination waiting out its platform's pace): held, but not in a slot, so
-  // the slot sends to another destination meanwhile. Held in all: at most twice the concurrency.
+  // Items in flight that stepped aside (a destination waiting for its 'sending' mark to commit, or out its platform's
+  // pace): held, but not in a slot, so the slot sends to another destination meanwhile. Held in all: at most twice
+  // the concurrency; in a slot (formatting or sending): at most the concurrency.
   let aside = 0;
+  // Items whose wait is over, each waiting for a slot to take back, first come first served.
+  const slotWaiters: Array<() => void> = [];
+  const grantSlots = () => {
+    while (slotWaiters.length > 0 && inFlight.size - aside < spec.concurrency) {
+      aside--;
+      slotWaiters.shift()!();
+    }
+  };
   const poke = () => {
     woken = true;
     interrupt?.();
@@ -128,7 +138,8 @@ function runLoop<T extends { id: K }, K>(spec: {
   const loop = (async () => {
     while (!stopping) {
       woken = false;
-      const free = Math.min(spec.concurrency - (inFlight.size - aside), 2 * spec.concurrency - inFlight.size);
+      // Items asking for their slot back come before new ones.
+      const free = Math.min(spec.concurrency - (inFlight.size - aside) - slotWaiters.length, 2 * spec.concurrency - inFlight.size);
       let claimed: T[] = [];
       if (free > 0 && (free >= (spec.minClaim ?? 1) || inFlight.size === 0)) {
         try {
@@ -142,18 +153,21 @@ function runLoop<T extends { id: K }, K>(spec: {
       for (const item of claimed) {
         busy.add(item.id);
         let stepped = false;
-        // Taking the slot back never waits: an item whose wait is over goes on at once, over the concurrency for a
-        // moment if others took the slots meanwhile (no new claims until it is back under).
         const stepAside = () => {
-          if (stepped) return () => {};
+          if (stepped) return async () => {};
           stepped = true;
           aside++;
-          if (backlog) poke();
-          return () => {
-            if (!stepped) return;
-            stepped = false;
-            aside--;
-          };
+          grantSlots();
+          if (backlog && slotWaiters.length === 0) poke();
+          return () =>
+            new Promise<void>((resolve) => {
+              if (!stepped) return resolve();
+              slotWaiters.push(() => {
+                stepped = false;
+                resolve();
+              });
+              grantSlots();
+            });
         };
         const p: Promise<unknown> = spec
           .work(item, stepAside)
@@ -163,6 +177,7 @@ function runLoop<T extends { id: K }, K>(spec: {
             if (stepped) aside--;
             inFlight.delete(p);
             busy.delete(item.id);
+            grantSlots();
             if (backlog) poke();
           });
         inFlight.add(p);

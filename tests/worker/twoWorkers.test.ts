@@ -76,8 +76,9 @@ describe.skipIf(!isPostgres)('two worker processes on PostgreSQL', () => {
       DELIVERY_PACING: 'off',
       LOG_LEVEL: 'warn',
       POLL_INTERVAL_SECONDS: '3600',
-      // Two destinations at a time per process: neither process can hold all three, so they contend for them.
-      WORKER_CONCURRENCY: '2',
+      // One slot per process, so at most two destinations held (one sending, one waiting on its commit): neither
+      // process can hold all three, so they contend for them.
+      WORKER_CONCURRENCY: '1',
       DELIVERY_HOLD_MS: '100',
     };
     children.push(spawnWorker('server/worker-main.ts', workerEnv), spawnWorker('server/worker-main.ts', workerEnv));
