@@ -12,9 +12,11 @@
 // Goal: ≤ 4 ms per poll with new reviews (5 ms with 20 % to spare). BENCH_CPU_PROFILE_DIR=dir writes a CPU profile of
 // each measured phase. The bench waits for each round on the engine's in-memory poll count (counters.ts), so none of
 // its own statements fall in the measured window.
-// What a poll sends (tests/worker/pollStatements.test.ts): with new reviews, the app and source locks in one statement,
-// the stored reviews with the destinations, then the new reviews with their deliveries and the reschedule (3; 4 before,
-// 9 before that); with nothing new, one read to compare and the reschedule (2; 3 before). The app's store and id are read once per process, store polls
+// What a poll sends (tests/worker/pollStatements.test.ts): with new reviews, the stored reviews with the destinations
+// and the app's write count, read without a lock, then the new reviews with their deliveries and the reschedule, in
+// one statement that takes the app's and the source's locks only if nobody wrote the app since the read (2, and no
+// transaction; before: BEGIN, the locks, the read, the write, COMMIT — 3 counted; 4 before that, 9 before that); with
+// nothing new, one read to compare and the reschedule (2; 3 before). The app's store and id are read once per process, store polls
 // use undici's request() (fetch()'s WHATWG layers were a fifth of the CPU), and the loop claims due sources once a
 // quarter of its slots are free instead of once per finished poll.
 // Figures: quiet machine (load 0.1), the engine before: 2.96 ms (steady), 5.32 ms (new). This round, 6 pairs run back
@@ -49,6 +51,11 @@
 // 1.6–3.0 ms, the floor 0.5–0.76 ms; 24 rounds (now, to halve the run-to-run spread of ±0.5 ms), 3 runs at load
 // 3.3–3.9: 4.01–4.33 and 2.26–2.61 ms. In isolation a trivial select costs this process 0.16 ms of CPU through Kysely
 // and node-postgres, a transaction holding one 0.45 ms: a poll with news is a transaction of three statements.
+// Since (Nov 29, after midnight): the common poll with news is two statements and no transaction (above;
+// server/monitor/ingest.ts storeWithoutLock). 6 runs alternating with the previous ingest, load 3.3–4.9: new reviews
+// 3.23 / 2.88 / 2.53 / 3.12 / 3.23 / 3.18 ms vs 3.01 / 3.11 / 2.96 / 3.59 / 3.03 / 3.97 (mean 3.03 vs 3.28), steady
+// 1.77–2.18 vs 1.72–2.27 ms, the floor 0.48–0.71 ms; statements per poll with news 2.88 vs 3.92 (the claims
+// included; BEGIN and COMMIT, not counted, are gone too).
 import { runBench } from './support/runBench';
 import { benchEnv, eachAtATime, figure, loadModule, openBenchDb, profileWindow, rerunWithServerFlags, startFeedProcess, statementCounter, type BenchDb } from './support/engineBench';
 

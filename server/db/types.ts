@@ -121,6 +121,8 @@ export interface AppsTable {
   developer: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  /** 0029: bumped by every write to the app's reviews and subscriptions, under its row lock (monitor/apps.ts lockApp). */
+  write_seq: Generated<string>;
 }
 
 export interface MonitoredSourcesTable {

@@ -73,7 +73,9 @@ export function appInfoOf(app: Pick<AppRow, 'store' | 'app_id' | 'title' | 'icon
 
 /** Serializes everything that decides "which destination gets which review" for one app (ingest vs. new destination). */
 export async function lockApp(trx: Transaction<Database>, key: string): Promise<boolean> {
-  const r = await sql<{ key: string }>`select key from apps where key = ${key} for update`.execute(trx);
+  // The update takes the row's lock and bumps the app's write count, which tells a poll that read the app's reviews
+  // and destinations without the lock whether anyone wrote them since (ingest.ts).
+  const r = await sql<{ key: string }>`update apps set write_seq = write_seq + 1 where key = ${key} returning key`.execute(trx);
   return r.rows.length > 0;
 }
 

@@ -3,7 +3,8 @@
  * insert one delivery per (review × matching destination) with ON CONFLICT DO NOTHING, and advance the source's
  * watermark and schedule. All of it commits together or not at all, so a crash anywhere before COMMIT leaves the
  * source exactly as it was: the next poll sees the same reviews and produces the same rows, and the unique
- * constraints turn any repeat into a no-op.
+ * constraints turn any repeat into a no-op. The common poll with new reviews writes all of that in ONE statement
+ * instead, after a read without the lock that the statement checks is still current (storeWithoutLock).
  */
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
@@ -23,6 +24,9 @@ import { PREPARED } from '../db/preparedStatements';
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
 export const LATE_ARRIVAL_WINDOW_MS = 7 * 24 * 3600_000;
+
+/** The polling worker (whose lease the writes check) and the source's poll interval (the next poll's time). */
+export type IngestOptions = { workerId: string; intervalSeconds: number };
 
 export type IngestOutcome = {
   fetched: number;
@@ -107,30 +111,40 @@ type ActiveDestination = Pick<Selectable<Database['destinations']>, 'id' | 'filt
   subscribed_at: Date;
 };
 
+/** What a poll read of its app without the lock: its write count then, and whether a switch of sources is on. */
+type AppSeen = { writeSeq: string; switching: boolean };
+
 /**
- * Inside the ingest transaction, after the locks: what is stored of the poll's first `CHUNK` reviews and the app's
- * active destinations, in one statement (a statement less per poll with news). The two kinds of rows share the
- * columns; `is_destination` tells them apart. The rest of a long poll's reviews are read with loadExisting.
+ * What is stored of the poll's first `CHUNK` reviews, the app's active destinations, and (`app`) the app's write count
+ * and whether a switch of sources is on, in one statement: inside the ingest transaction after the locks, or before
+ * it for storeWithoutLock. The kinds of rows share the columns; `row_kind` tells them apart. The rest of a long
+ * poll's reviews are read with loadExisting.
  */
-async function loadStoredAndDestinations(trx: Transaction<Database>, appKey: string, store: string, ids: string[]) {
+async function loadStoredAndDestinations(q: Transaction<Database> | DB, source: Pick<SourceRow, 'id' | 'app_key'>, store: string, ids: string[]) {
   const [first = [], ...rest] = chunks(ids);
-  type Row = Omit<ExistingReview, 'id'> & ActiveDestination & { is_destination: boolean };
+  type Row = Omit<ExistingReview, 'id'> & ActiveDestination & { row_kind: 'review' | 'destination' | 'app'; write_seq: string | null; switching: boolean | null };
   const r = await sql<Row>`${PREPARED}
-    select false as is_destination, id::text as id, store_review_id, rating, title, body, updated_at, version, reply_text,
+    select 'review' as row_kind, id::text as id, store_review_id, rating, title, body, updated_at, version, reply_text,
            null::jsonb as filters, null::int as welcome_count, null::boolean as backfill,
-           null::timestamptz as welcomed_at, null::timestamptz as subscribed_at
+           null::timestamptz as welcomed_at, null::timestamptz as subscribed_at, null::text as write_seq, null::boolean as switching
       from reviews where store = ${store} and store_review_id = any(${first}::text[])
     union all
-    select true, d.id, null, null, null, null, null, null, null, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at
+    select 'destination', d.id, null, null, null, null, null, null, null, d.filters, d.welcome_count, d.backfill, da.welcomed_at, da.created_at, null, null
       from destination_apps da join destinations d on d.id = da.destination_id
-     where da.app_key = ${appKey} and d.status = 'active' and ${NOT_PLAN_PAUSED}`.execute(trx);
-  const existing = rest.length ? await loadExisting(trx, store, rest.flat()) : new Map<string, ExistingReview>();
+     where da.app_key = ${source.app_key} and d.status = 'active' and ${NOT_PLAN_PAUSED}
+    union all
+    select 'app', null, null, null, null, null, null, null, null, null, null, null, null, null, a.write_seq::text, ${SWITCHING_SQL}
+      from apps a join monitored_sources s on s.id = ${source.id}
+     where a.key = ${source.app_key}`.execute(q);
+  const existing = rest.length ? await loadExisting(q, store, rest.flat()) : new Map<string, ExistingReview>();
   const destinations: ActiveDestination[] = [];
-  for (const { is_destination, id, store_review_id, rating, title, body, updated_at, version, reply_text, ...d } of r.rows) {
-    if (is_destination) destinations.push({ id, filters: d.filters, welcome_count: d.welcome_count, backfill: d.backfill, welcomed_at: d.welcomed_at, subscribed_at: d.subscribed_at });
-    else existing.set(store_review_id, { id: Number(id), store_review_id, rating, title, body, updated_at, version, reply_text });
+  let app: AppSeen | null = null;
+  for (const { row_kind, id, store_review_id, rating, title, body, updated_at, version, reply_text, write_seq, switching, ...d } of r.rows) {
+    if (row_kind === 'destination') destinations.push({ id, filters: d.filters, welcome_count: d.welcome_count, backfill: d.backfill, welcomed_at: d.welcomed_at, subscribed_at: d.subscribed_at });
+    else if (row_kind === 'review') existing.set(store_review_id, { id: Number(id), store_review_id, rating, title, body, updated_at, version, reply_text });
+    else app = { writeSeq: write_seq!, switching: switching === true };
   }
-  return { existing, destinations };
+  return { existing, destinations, app };
 }
 
 /** Reschedules the source after a successful poll and gives its lease back; only while the lease is `workerId`'s. */
@@ -171,7 +185,7 @@ function reviewValues(appKey: string, r: NormalizedReview) {
  * Bulk inserts go through unnest(): one array parameter per column, whatever the row count. A VALUES list of 500
  * rows × 15 columns costs more to build, send and plan than to store.
  */
-async function insertReviewsSql(appKey: string, store: string, rows: NormalizedReview[]) {
+async function insertReviewsSql(appKey: string, store: string, rows: NormalizedReview[], onlyIf = sql`true`) {
   const col = <T>(f: (r: NormalizedReview) => T) => rows.map(f);
   const e = await enrichReviews(rows.map((x) => ({ title: x.title, body: x.body, rating: clampRating(x.rating) })));
   return sql<{ id: number; store_review_id: string }>`
@@ -186,6 +200,7 @@ async function insertReviewsSql(appKey: string, store: string, rows: NormalizedR
       ${col((x) => x.replyText)}::text[], ${col((x) => x.replyUpdatedAt)}::timestamptz[], ${col((x) => x.permalink)}::text[],
       ${e.map((x) => x.text_language)}::text[], ${e.map((x) => x.sentiment)}::text[], ${e.map((x) => x.sentiment_score)}::real[],
       ${e.map((x) => x.sentiment_method)}::text[])
+    where ${onlyIf}
     on conflict (store, store_review_id) do nothing
     returning id, store_review_id`;
 }
@@ -233,19 +248,34 @@ async function finishPollWithDeliveries(
  * A poll's new reviews (one batch), the deliveries of the new and edited ones, and the reschedule, in one statement.
  * Deliveries of new reviews name them by store id and are only queued for the reviews this insert stored (ON CONFLICT
  * DO NOTHING skips one stored meanwhile under another source of the store), in the order given.
+ *
+ * `seen` (storeWithoutLock: no transaction, nothing locked yet): the statement first takes the app's lock by bumping
+ * its write count, only if the count is still the one read, and the source's, only if its lease is still ours, and
+ * writes nothing unless it got both. A writer that committed since the read, or that holds the lock now and commits
+ * first, changed the count: PostgreSQL checks the condition again on the row's newest version once the lock is free.
+ * Resolves null when nothing was written.
  */
 async function storeAndFinishPoll(
-  trx: Transaction<Database>,
+  q: Transaction<Database> | DB,
   source: Pick<SourceRow, 'id' | 'app_key'>,
   opts: { workerId: string; intervalSeconds: number },
   watermark: Date | null,
   store: string,
   fresh: NormalizedReview[],
   rows: DeliveryInsert[],
-): Promise<{ reviews: number; deliveries: number }> {
+  seen?: AppSeen,
+): Promise<{ reviews: number; deliveries: number } | null> {
   const col = <T>(f: (d: DeliveryInsert) => T) => rows.map(f);
+  const guard = seen ? sql`exists (select 1 from owned)` : sql`true`;
   const r = await sql<{ reviews: number; deliveries: number }>`${PREPARED}
-    with ins as (${await insertReviewsSql(source.app_key, store, fresh)}),
+    with
+    ${seen ? sql`bumped as (
+      update apps set write_seq = write_seq + 1 where key = ${source.app_key} and write_seq = ${seen.writeSeq}::bigint returning key),
+    owned as materialized (
+      select id from monitored_sources
+       where id = ${source.id} and lease_owner = ${opts.workerId} and exists (select 1 from bumped)
+         for update),` : sql``}
+    ins as (${await insertReviewsSql(source.app_key, store, fresh, guard)}),
     dl as (
       insert into deliveries (destination_id, review_id, app_key, kind, review_version)
       select n.destination_id, coalesce(n.review_id, ins.id), n.app_key, n.kind, n.review_version
@@ -253,13 +283,13 @@ async function storeAndFinishPoll(
                     ${col((d) => d.app_key)}::text[], ${col((d) => d.kind)}::text[], ${col((d) => d.review_version)}::int[])
              with ordinality as n(destination_id, review_id, store_review_id, app_key, kind, review_version, ord)
         left join ins on ins.store_review_id = n.store_review_id
-       where n.review_id is not null or ins.id is not null
+       where (n.review_id is not null or ins.id is not null) and ${guard}
        order by n.ord
       on conflict do nothing
       returning 1)
-    ${finishPollSql(source.id, opts.workerId, watermark, opts.intervalSeconds)}
-    returning (select count(*)::int from ins) as reviews, (select count(*)::int from dl) as deliveries`.execute(trx);
-  return r.rows[0] ?? { reviews: 0, deliveries: 0 };
+    ${finishPollSql(source.id, opts.workerId, watermark, opts.intervalSeconds)} and ${guard}
+    returning (select count(*)::int from ins) as reviews, (select count(*)::int from dl) as deliveries`.execute(q);
+  return r.rows[0] ?? (seen ? null : { reviews: 0, deliveries: 0 });
 }
 
 function uniqueForStore(result: PollResult, store: string): NormalizedReview[] {
@@ -287,13 +317,7 @@ function nextPollSql(intervalSeconds: number) {
  * no transaction and no lock: one read to compare, one guarded update to reschedule. Returns 'changes' when the full
  * ingest is needed.
  */
-async function recordQuietPoll(
-  db: DB,
-  source: SourceRow,
-  app: Pick<AppRow, 'store'>,
-  result: PollResult,
-  opts: { workerId: string; intervalSeconds: number },
-): Promise<IngestOutcome | null | 'changes'> {
+async function recordQuietPoll(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null | 'changes'> {
   if (!source.last_success_at) return 'changes'; // first poll: welcomes may be waiting
   const incoming = uniqueForStore(result, app.store);
   // Dated after the newest review of the last complete poll: new or edited since, so the full ingest is needed (and
@@ -303,7 +327,7 @@ async function recordQuietPoll(
   const existing = await loadExisting(db, app.store, incoming.map((r) => r.storeReviewId));
   const changed = incoming.some((r) => {
     const old = existing.get(r.storeReviewId);
-    return !old || isEdit(r, old) || (r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime());
+    return !old || isEdit(r, old) || replyChanged(r, old);
   });
   if (changed) return 'changes';
   const next = newWatermark(source.watermark, source.created_at, result, incoming);
@@ -314,58 +338,118 @@ async function recordQuietPoll(
 /** review_id null: a review stored in the same statement (storeAndFinishPoll), found by its store id. */
 type DeliveryInsert = { destination_id: string; review_id: number | null; store_review_id: string | null; app_key: string; kind: 'new' | 'updated'; review_version: number };
 
+/** A review to announce; id null: stored by storeAndFinishPoll, referred to by its store id until then. */
+type Announced = { id: number | null; review: NormalizedReview };
+
+/** Is a review this poll stores for the first time announced as new? A review dated only by its page (no date of its own) cannot be told from history on a first poll. */
+function announces(r: NormalizedReview, source: Pick<SourceRow, 'watermark' | 'created_at'>): boolean {
+  return !(r.dateFromPage && !source.watermark) && isAnnouncedAsNew(r.updatedAt, source);
+}
+
+/** A stored review whose developer reply the store shows changed (and the poll is not older than what is stored). */
+function replyChanged(r: NormalizedReview, old: ExistingReview): boolean {
+  return r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime();
+}
+
+/**
+ * The common poll with news — one batch of new reviews, no welcome waiting (a welcome picks from the reviews stored
+ * before it), no model to queue the reviews for, a bounded fan-out — stores its new reviews with their deliveries and
+ * the reschedule in one statement (storeAndFinishPoll): a round trip less.
+ */
+function storesTogether(source: Pick<SourceRow, 'country'>, fresh: NormalizedReview[], existing: Map<string, ExistingReview>, destinations: ActiveDestination[], filtersOf: DestinationFilters[]): boolean {
+  return (
+    fresh.length > 0 &&
+    fresh.length <= CHUNK &&
+    (fresh.length + existing.size) * destinations.length <= DELIVERY_CHUNK &&
+    !refinesSentiment() &&
+    !destinations.some((d, i) => !d.welcomed_at && welcomeRelevant(filtersOf[i], source))
+  );
+}
+
+/** One delivery per (announced or edited review × destination that wants it), oldest first within the poll, so a channel reads in the order reviews were written. */
+function fanOut(appKey: string, destinations: ActiveDestination[], filtersOf: DestinationFilters[], announced: Announced[], edits: Array<StoredReview & { version: number }>): DeliveryInsert[] {
+  const rows: DeliveryInsert[] = [];
+  for (const [i, d] of destinations.entries()) {
+    for (const a of announced) {
+      if (isNewFor(a.review.updatedAt, d.subscribed_at) && matchesFilters(filtersOf[i], a.review)) {
+        rows.push({ destination_id: d.id, review_id: a.id, store_review_id: a.id === null ? a.review.storeReviewId : null, app_key: appKey, kind: 'new', review_version: 0 });
+      }
+    }
+    for (const e of edits) {
+      if (matchesFilters(filtersOf[i], e.review)) rows.push({ destination_id: d.id, review_id: e.id, store_review_id: null, app_key: appKey, kind: 'updated', review_version: e.version });
+    }
+  }
+  return rows.reverse();
+}
+
+/**
+ * The common poll with news (storesTogether: new reviews only — no edit, no reply changed — on a source that has
+ * polled before, outside a switch of sources) in two statements and no transaction: what is stored and the app's
+ * destinations read without the lock, then the reviews, their deliveries and the reschedule written in one statement
+ * that takes the app's lock only if nobody wrote the app's reviews or subscriptions since the read (storeAndFinishPoll
+ * with `seen`). The locked path was five round trips — BEGIN, the locks, the read, the write, COMMIT — each of which
+ * this process pays for (bench/poll-cpu.ts). Anything else, or a write in between, takes the locked path ('locked').
+ */
+async function storeWithoutLock(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null | 'locked'> {
+  if (!source.last_success_at) return 'locked'; // first poll: welcomes may be waiting, nothing is announced yet
+  const incoming = uniqueForStore(result, app.store);
+  const { existing, destinations, app: seen } = await loadStoredAndDestinations(db, source, app.store, incoming.map((r) => r.storeReviewId));
+  if (!seen || seen.switching) return 'locked';
+  const changesStored = incoming.some((r) => {
+    const old = existing.get(r.storeReviewId);
+    return old !== undefined && (isEdit(r, old) || replyChanged(r, old));
+  });
+  if (changesStored) return 'locked';
+  const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
+  const filtersOf = destinations.map((d) => readFilters(d.filters));
+  if (!storesTogether(source, fresh, existing, destinations, filtersOf)) return 'locked';
+  const announced: Announced[] = fresh.filter((r) => announces(r, source)).map((review) => ({ id: null, review }));
+  const rows = fanOut(source.app_key, destinations, filtersOf, announced, []);
+  const watermark = newWatermark(source.watermark, source.created_at, result, incoming);
+  const stored = await storeAndFinishPoll(db, source, opts, watermark, app.store, fresh, rows, seen);
+  if (!stored) return 'locked';
+  return { fetched: incoming.length, inserted: stored.reviews, edited: 0, deliveries: stored.deliveries, welcomed: 0, watermark };
+}
+
 /**
  * Stores one poll's result. Returns null — and changes nothing — when this worker no longer holds the source's lease
  * (it expired and another worker took over; that worker's poll will store the same reviews).
  */
-export async function ingestPollResult(
-  db: DB,
-  source: SourceRow,
-  app: Pick<AppRow, 'store'>,
-  result: PollResult,
-  opts: { workerId: string; intervalSeconds: number },
-): Promise<IngestOutcome | null> {
+export async function ingestPollResult(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null> {
   const quiet = await recordQuietPoll(db, source, app, result, opts);
   if (quiet !== 'changes') return quiet;
   await prepareEnrichment(); // once per process, seconds: never inside the transaction below
+  const unlocked = await storeWithoutLock(db, source, app, result, opts);
+  if (unlocked !== 'locked') return unlocked;
   return db.transaction().execute(async (trx) => {
-    // The app's row lock (lockApp in apps.ts: every writer of the app's reviews and subscriptions takes it first) and
-    // the source's, in one statement. Everything read after it sees what the writers before us committed.
+    // The app's row lock (as lockApp in apps.ts takes it: every writer of the app's reviews and subscriptions takes it
+    // first, bumping the app's write count) and the source's. Everything read after it sees what the writers before
+    // us committed.
     const [owned] = (
       await sql<{ id: number; watermark: Date | null; created_at: Date; switching: boolean }>`${PREPARED}
+        with a as (update apps set write_seq = write_seq + 1 where key = ${source.app_key} returning key)
         select s.id, s.watermark, s.created_at, ${SWITCHING_SQL} as switching
-          from apps a join monitored_sources s on s.id = ${source.id} and s.lease_owner = ${opts.workerId}
-         where a.key = ${source.app_key}
-           for update of a, s`.execute(trx)
+          from monitored_sources s
+         where s.id = ${source.id} and s.lease_owner = ${opts.workerId} and exists (select 1 from a)
+           for update of s`.execute(trx)
     ).rows;
     if (!owned) return null;
 
     const incoming = uniqueForStore(result, app.store);
     // Destinations read after the app lock: one created meanwhile either committed before it (and is fanned out to
     // here) or waits for it (and its welcome sees these reviews).
-    const { existing, destinations } = await loadStoredAndDestinations(trx, source.app_key, app.store, incoming.map((r) => r.storeReviewId));
+    const { existing, destinations } = await loadStoredAndDestinations(trx, source, app.store, incoming.map((r) => r.storeReviewId));
 
     const ids = incoming.map((r) => r.storeReviewId);
     // A review read under another source's id before a switch of sources is the same review, not a new one.
     const unknown = incoming.filter((r) => !existing.has(r.storeReviewId));
     const fresh = owned.switching ? await adoptSameReviews(trx, source, unknown, ids, existing) : unknown;
     const filtersOf = destinations.map((d) => readFilters(d.filters));
-    // The common poll with news — one batch of new reviews, no welcome waiting (a welcome picks from the reviews stored
-    // before it), no model to queue the reviews for, a bounded fan-out — stores its new reviews with their deliveries
-    // and the reschedule in one statement at the end (storeAndFinishPoll): a round trip less.
-    const together =
-      fresh.length > 0 &&
-      fresh.length <= CHUNK &&
-      (fresh.length + existing.size) * destinations.length <= DELIVERY_CHUNK &&
-      !refinesSentiment() &&
-      !destinations.some((d, i) => !d.welcomed_at && welcomeRelevant(filtersOf[i], source));
-    // A review dated only by its page (no date of its own) cannot be told from history on a first poll.
-    const announces = (r: NormalizedReview) => !(r.dateFromPage && !owned.watermark) && isAnnouncedAsNew(r.updatedAt, owned);
-    /** id null: stored by storeAndFinishPoll, referred to by its store id until then. */
-    const announced: Array<{ id: number | null; review: NormalizedReview }> = [];
+    const together = storesTogether(source, fresh, existing, destinations, filtersOf);
+    const announced: Announced[] = [];
     let inserted = 0;
     if (together) {
-      for (const r of fresh) if (announces(r)) announced.push({ id: null, review: r });
+      for (const r of fresh) if (announces(r, owned)) announced.push({ id: null, review: r });
     } else {
       for (const part of chunks(fresh)) {
         const rows = await insertReviews(trx, source.app_key, app.store, part);
@@ -373,13 +457,13 @@ export async function ingestPollResult(
         const byId = new Map(part.map((r) => [r.storeReviewId, r]));
         for (const row of rows) {
           const r = byId.get(row.store_review_id)!;
-          if (announces(r)) announced.push({ id: row.id, review: r });
+          if (announces(r, owned)) announced.push({ id: row.id, review: r });
         }
       }
     }
 
     const edits: Array<StoredReview & { version: number }> = [];
-    const replyChanged: number[] = [];
+    const repliesChanged: number[] = [];
     for (const r of incoming) {
       const old = existing.get(r.storeReviewId);
       if (!old) continue;
@@ -398,9 +482,9 @@ export async function ingestPollResult(
           .execute();
         await queueSentimentRefinement(trx, [old.id]);
         edits.push({ id: old.id, review: r, version: old.version + 1 });
-        if (r.replyText !== old.reply_text) replyChanged.push(old.id);
-      } else if (r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime()) {
-        replyChanged.push(old.id);
+        if (r.replyText !== old.reply_text) repliesChanged.push(old.id);
+      } else if (replyChanged(r, old)) {
+        repliesChanged.push(old.id);
         // A developer reply changes nothing worth announcing; keep it current for the dashboard and the API.
         await trx
           .updateTable('reviews')
@@ -411,10 +495,9 @@ export async function ingestPollResult(
     }
 
     // Replies sent through ARB that the store now shows are published (server/replies).
-    await confirmPublished(trx, replyChanged);
+    await confirmPublished(trx, repliesChanged);
 
     let welcomed = 0;
-    const rows: DeliveryInsert[] = [];
     for (const [i, d] of destinations.entries()) {
       const filters: DestinationFilters = filtersOf[i];
       if (!d.welcomed_at && welcomeRelevant(filters, source)) {
@@ -422,21 +505,12 @@ export async function ingestPollResult(
         await queueWelcome(trx, { destinationId: d.id, appKey: source.app_key, filters, count: d.welcome_count, backfill: d.backfill });
         welcomed++;
       }
-      for (const a of announced) {
-        if (isNewFor(a.review.updatedAt, d.subscribed_at) && matchesFilters(filters, a.review)) {
-          rows.push({ destination_id: d.id, review_id: a.id, store_review_id: a.id === null ? a.review.storeReviewId : null, app_key: source.app_key, kind: 'new', review_version: 0 });
-        }
-      }
-      for (const e of edits) {
-        if (matchesFilters(filters, e.review)) rows.push({ destination_id: d.id, review_id: e.id, store_review_id: null, app_key: source.app_key, kind: 'updated', review_version: e.version });
-      }
     }
-    // Oldest first within the poll, so a channel reads in the order reviews were written.
-    rows.reverse();
+    const rows = fanOut(source.app_key, destinations, filtersOf, announced, edits);
     const watermark = newWatermark(owned.watermark, owned.created_at, result, incoming);
     let deliveries = 0;
     if (together) {
-      const stored = await storeAndFinishPoll(trx, source, opts, watermark, app.store, fresh, rows);
+      const stored = (await storeAndFinishPoll(trx, source, opts, watermark, app.store, fresh, rows))!;
       inserted = stored.reviews;
       deliveries = stored.deliveries;
     } else {

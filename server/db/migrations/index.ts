@@ -27,6 +27,7 @@ import * as m0025 from './0025_ask_arb_search';
 import * as m0026 from './0026_ask_arb_chats';
 import * as m0027 from './0027_weekly_summaries';
 import * as m0028 from './0028_slack_reply_messages';
+import * as m0029 from './0029_app_write_seq';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0026_ask_arb_chats': m0026,
   '0027_weekly_summaries': m0027,
   '0028_slack_reply_messages': m0028,
+  '0029_app_write_seq': m0029,
 };
