@@ -5,8 +5,9 @@
  * time across all processes: its messages go out in queue order, its pace (server/destinations/pacing.ts) and any
  * Retry-After hold for everyone, and two workers can never send the same delivery at the same time.
  *
- * Each delivery's attempt is recorded (committed: its 'sending' mark) right before its HTTP call and its outcome right
- * after, so the only message whose fate is unknown after a crash is the one that was in flight. Its lease then expires,
+ * Each delivery's attempt is recorded (committed: its 'sending' mark) before its HTTP call — right before, or before the
+ * short pace wait that precedes it — and its outcome right after, so the only message whose fate is unknown after a
+ * crash is the one that was in flight. Its lease then expires,
  * the next worker finds its attempt without an outcome (`interrupted`) and sends it again: at-least-once for exactly that message, counted as `resent`
  * (see README.md for why exactly-once cannot be had from a webhook and how small the window is).
  *
