@@ -71,12 +71,19 @@ export function appInfoOf(app: Pick<AppRow, 'store' | 'app_id' | 'title' | 'icon
   return { appId: app.app_id, store: app.store, title: app.title, iconUrl: app.icon_url, storeUrl: storeUrlOf(app) };
 }
 
+/**
+ * The app's row lock as every writer of its reviews and subscriptions takes it: an update that bumps the app's write
+ * count, which tells a poll that read the app's reviews and destinations without the lock whether anyone wrote them
+ * since (ingest.ts). `ifSeq`: only if the count is still this one (no row otherwise). Returns the app's key.
+ */
+export function appLockSql(key: string, ifSeq?: string) {
+  const unchanged = ifSeq === undefined ? sql`` : sql` and write_seq = ${ifSeq}::bigint`;
+  return sql<{ key: string }>`update apps set write_seq = write_seq + 1 where key = ${key}${unchanged} returning key`;
+}
+
 /** Serializes everything that decides "which destination gets which review" for one app (ingest vs. new destination). */
 export async function lockApp(trx: Transaction<Database>, key: string): Promise<boolean> {
-  // The update takes the row's lock and bumps the app's write count, which tells a poll that read the app's reviews
-  // and destinations without the lock whether anyone wrote them since (ingest.ts).
-  const r = await sql<{ key: string }>`update apps set write_seq = write_seq + 1 where key = ${key} returning key`.execute(trx);
-  return r.rows.length > 0;
+  return (await appLockSql(key).execute(trx)).rows.length > 0;
 }
 
 /** The titles of these apps (for words like "Reviews of Quiet Hours"). */

@@ -10,7 +10,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
 import type { Database } from '../db/types';
 import type { NormalizedReview, PollResult } from '../sources/types';
-import type { AppRow } from './apps';
+import { appLockSql, type AppRow } from './apps';
 import { matchesFilters, readFilters, type DestinationFilters } from './filters';
 import type { SourceRow } from './sources';
 import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameReviews';
@@ -269,8 +269,7 @@ async function storeAndFinishPoll(
   const guard = seen ? sql`exists (select 1 from owned)` : sql`true`;
   const r = await sql<{ reviews: number; deliveries: number }>`${PREPARED}
     with
-    ${seen ? sql`bumped as (
-      update apps set write_seq = write_seq + 1 where key = ${source.app_key} and write_seq = ${seen.writeSeq}::bigint returning key),
+    ${seen ? sql`bumped as (${appLockSql(source.app_key, seen.writeSeq)}),
     owned as materialized (
       select id from monitored_sources
        where id = ${source.id} and lease_owner = ${opts.workerId} and exists (select 1 from bumped)
@@ -317,9 +316,8 @@ function nextPollSql(intervalSeconds: number) {
  * no transaction and no lock: one read to compare, one guarded update to reschedule. Returns 'changes' when the full
  * ingest is needed.
  */
-async function recordQuietPoll(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null | 'changes'> {
+async function recordQuietPoll(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, incoming: NormalizedReview[], opts: IngestOptions): Promise<IngestOutcome | null | 'changes'> {
   if (!source.last_success_at) return 'changes'; // first poll: welcomes may be waiting
-  const incoming = uniqueForStore(result, app.store);
   // Dated after the newest review of the last complete poll: new or edited since, so the full ingest is needed (and
   // reads what is stored itself) — comparing first would only read the same rows twice.
   const watermark = source.watermark?.getTime();
@@ -327,7 +325,7 @@ async function recordQuietPoll(db: DB, source: SourceRow, app: Pick<AppRow, 'sto
   const existing = await loadExisting(db, app.store, incoming.map((r) => r.storeReviewId));
   const changed = incoming.some((r) => {
     const old = existing.get(r.storeReviewId);
-    return !old || isEdit(r, old) || replyChanged(r, old);
+    return !old || changesStored(r, old);
   });
   if (changed) return 'changes';
   const next = newWatermark(source.watermark, source.created_at, result, incoming);
@@ -349,6 +347,11 @@ function announces(r: NormalizedReview, source: Pick<SourceRow, 'watermark' | 'c
 /** A stored review whose developer reply the store shows changed (and the poll is not older than what is stored). */
 function replyChanged(r: NormalizedReview, old: ExistingReview): boolean {
   return r.replyText !== old.reply_text && r.updatedAt.getTime() >= old.updated_at.getTime();
+}
+
+/** The poll brings something to write about a review already stored: an edit or a changed reply. */
+function changesStored(r: NormalizedReview, old: ExistingReview): boolean {
+  return isEdit(r, old) || replyChanged(r, old);
 }
 
 /**
@@ -390,16 +393,11 @@ function fanOut(appKey: string, destinations: ActiveDestination[], filtersOf: De
  * with `seen`). The locked path was five round trips — BEGIN, the locks, the read, the write, COMMIT — each of which
  * this process pays for (bench/poll-cpu.ts). Anything else, or a write in between, takes the locked path ('locked').
  */
-async function storeWithoutLock(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null | 'locked'> {
+async function storeWithoutLock(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, incoming: NormalizedReview[], opts: IngestOptions): Promise<IngestOutcome | null | 'locked'> {
   if (!source.last_success_at) return 'locked'; // first poll: welcomes may be waiting, nothing is announced yet
-  const incoming = uniqueForStore(result, app.store);
   const { existing, destinations, app: seen } = await loadStoredAndDestinations(db, source, app.store, incoming.map((r) => r.storeReviewId));
   if (!seen || seen.switching) return 'locked';
-  const changesStored = incoming.some((r) => {
-    const old = existing.get(r.storeReviewId);
-    return old !== undefined && (isEdit(r, old) || replyChanged(r, old));
-  });
-  if (changesStored) return 'locked';
+  if (incoming.some((r) => existing.has(r.storeReviewId) && changesStored(r, existing.get(r.storeReviewId)!))) return 'locked';
   const fresh = incoming.filter((r) => !existing.has(r.storeReviewId));
   const filtersOf = destinations.map((d) => readFilters(d.filters));
   if (!storesTogether(source, fresh, existing, destinations, filtersOf)) return 'locked';
@@ -416,10 +414,11 @@ async function storeWithoutLock(db: DB, source: SourceRow, app: Pick<AppRow, 'st
  * (it expired and another worker took over; that worker's poll will store the same reviews).
  */
 export async function ingestPollResult(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null> {
-  const quiet = await recordQuietPoll(db, source, app, result, opts);
+  const incoming = uniqueForStore(result, app.store);
+  const quiet = await recordQuietPoll(db, source, app, result, incoming, opts);
   if (quiet !== 'changes') return quiet;
   await prepareEnrichment(); // once per process, seconds: never inside the transaction below
-  const unlocked = await storeWithoutLock(db, source, app, result, opts);
+  const unlocked = await storeWithoutLock(db, source, app, result, incoming, opts);
   if (unlocked !== 'locked') return unlocked;
   return db.transaction().execute(async (trx) => {
     // The app's row lock (as lockApp in apps.ts takes it: every writer of the app's reviews and subscriptions takes it
@@ -427,7 +426,7 @@ export async function ingestPollResult(db: DB, source: SourceRow, app: Pick<AppR
     // us committed.
     const [owned] = (
       await sql<{ id: number; watermark: Date | null; created_at: Date; switching: boolean }>`${PREPARED}
-        with a as (update apps set write_seq = write_seq + 1 where key = ${source.app_key} returning key)
+        with a as (${appLockSql(source.app_key)})
         select s.id, s.watermark, s.created_at, ${SWITCHING_SQL} as switching
           from monitored_sources s
          where s.id = ${source.id} and s.lease_owner = ${opts.workerId} and exists (select 1 from a)
@@ -435,7 +434,6 @@ export async function ingestPollResult(db: DB, source: SourceRow, app: Pick<AppR
     ).rows;
     if (!owned) return null;
 
-    const incoming = uniqueForStore(result, app.store);
     // Destinations read after the app lock: one created meanwhile either committed before it (and is fanned out to
     // here) or waits for it (and its welcome sees these reviews).
     const { existing, destinations } = await loadStoredAndDestinations(trx, source, app.store, incoming.map((r) => r.storeReviewId));
