@@ -61,6 +61,12 @@ async function main() {
       }
     });
   });
+  // An idle keep-alive connection stays open 65 s, not Node's 5 s: a client that reuses a connection it kept idle for
+  // about as long — Node's own agent keeps them 5 s, a load balancer 60 s — would otherwise write its request into a
+  // connection we are closing at that moment and get ECONNRESET (seen once in the e2e run). The server, not the
+  // client, should be the last to give an idle connection up. Headers still have to arrive within a minute and a bit.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.listen(e.PORT, () => log.info('ARB is running', { url: e.APP_URL, port: e.PORT }));
 
   let stopping = false;
