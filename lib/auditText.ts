@@ -12,7 +12,9 @@ export function describeAuditEntry(e: Pick<AuditEntry, 'action' | 'target' | 'de
     case 'member.invited':
       return `invited ${who} as ${str(d.role)}`;
     case 'invitation.revoked':
-      return `cancelled the invitation of ${who}`;
+      return d.reason === 'inviter_left' ? `cancelled the invitation of ${who}, sent by ${str(d.inviter)}, who left` : `cancelled the invitation of ${who}`;
+    case 'invitation.role_changed':
+      return `changed the invitation of ${who} from ${str(d.from)} to ${str(d.to)}`;
     case 'member.joined':
       return `joined as ${str(d.role)}`;
     case 'member.role_changed':
@@ -20,7 +22,10 @@ export function describeAuditEntry(e: Pick<AuditEntry, 'action' | 'target' | 'de
     case 'member.removed':
       return `removed ${who}`;
     case 'member.left':
-      return 'left the organisation';
+      if (d.reason === 'organisation_deleted') return `came here when “${str(d.organisation)}” was deleted by its owner`;
+      return d.reason === 'joined_another' ? 'left the organisation to join another' : 'left the organisation';
+    case 'invitation.declined':
+      return `declined the invitation as ${str(d.role)}`;
     case 'app.added':
       return `added the app ${who}`;
     case 'app.countries_changed':

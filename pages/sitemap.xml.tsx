@@ -1,11 +1,9 @@
 import type { GetServerSideProps } from 'next';
-import { buildSitemap, siteOrigin } from '@/server/sitemap';
+import { sendSitemap } from '@/server/sitemap';
 
-/** Writes the XML itself; the page component never renders. */
+/** Writes the document itself (server/sitemap.ts: URLs on APP_URL); the page component never renders. */
 export const getServerSideProps: GetServerSideProps = async ({ req, res }) => {
-  res.setHeader('Content-Type', 'application/xml; charset=utf-8');
-  res.setHeader('Cache-Control', 'public, max-age=3600');
-  res.end(buildSitemap(siteOrigin(req)));
+  sendSitemap(req, res);
   return { props: {} };
 };
 

@@ -88,6 +88,11 @@ const schema = z.object({
    * use that address instead of the proxy's. Leave unset when clients reach ARB directly (they could forge the header).
    */
   TRUST_PROXY: flag,
+  /**
+   * Connections one client address (IPv6: its /64) may hold open at once; more are closed at once. 0 = no cap. Not
+   * applied with TRUST_PROXY (every connection then comes from the proxy, which limits its clients).
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
   WORKER: z.enum(['on', 'off']).default('on'),
   /** Where the Next build is (next.config.js reads it too): parallel builds of tests and benches use their own. */
   NEXT_DIST_DIR: z.string().min(1).default('.next'),
@@ -112,6 +117,11 @@ const schema = z.object({
   DELIVERY_PACING: z.enum(['platform', 'off']).default('platform'),
   /** Most sources polled at once (status active); a connection that needs more is refused with 503. */
   MAX_MONITORED_SOURCES: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  /**
+   * Days a delivered review message is kept before the housekeeping deletes it (server/monitor/housekeeping.ts). At
+   * least 14: a weekly summary can be queued again for a week after its week ends, and its row is what stops a repeat.
+   */
+  DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(14).max(36_500).default(90),
   /** Days an anonymous chat connection runs before it pauses unless its owner signs in (server/monitor/anonymous.ts). */
   ANONYMOUS_CONNECTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Requests one public-API key may make per minute; past it the API answers 429 with Retry-After. */
@@ -140,6 +150,8 @@ const schema = z.object({
   LLM_SENTIMENT_REVIEWS_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
   /** Ask ARB questions a visitor without an account may ask per network (IPv4 address, IPv6 /64) and day; 0 = none. */
   ASK_ARB_VISITOR_DAILY_QUESTIONS: z.coerce.number().int().min(0).max(100_000).default(10),
+  /** Language-model tokens all visitors' Ask ARB questions together may use per UTC day (one counter for the server); 0 = no limit. */
+  ASK_ARB_VISITOR_DAILY_TOKENS: z.coerce.number().int().min(0).max(2_000_000_000).default(1_000_000),
   /** Review translation, the first one set wins: a LibreTranslate server (self-hosted), DeepL, Google Translate v2; else the LLM. */
   LIBRETRANSLATE_URL: optionalUrl,
   LIBRETRANSLATE_API_KEY: z.string().optional(),

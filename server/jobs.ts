@@ -3,6 +3,7 @@ import './auth/housekeeping';
 import './billing/graceJob';
 import './contact/resendJob';
 import './monitor/jobs';
+import './monitor/housekeepingJobs';
 import './replies/jobs';
 import './subscriptions/jobs';
 import './ai/jobs';

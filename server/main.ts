@@ -3,7 +3,6 @@
  * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests and let those in flight finish (up to 10 s),
  * stop workers (they finish or release their work), and only then close the database.
  */
-import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
 import { log } from './log';
@@ -18,6 +17,7 @@ import { HttpError } from './http/errors';
 import { apiRoutes } from './http/routes';
 import { loadStaticPages } from './http/staticPages';
 import { drainServer } from './http/shutdown';
+import { createLimitedServer, DEFAULT_SERVER_LIMITS } from './http/serverLimits';
 import { flushApiUsage } from './apiKeys/callCounts';
 import { hashPageCspOf, pageCspFor } from './http/scriptHashes';
 import { startFootprintUpkeep } from './memory/footprint';
@@ -42,7 +42,9 @@ async function main() {
   // Pages allow their inline scripts by hash, not 'unsafe-inline' (server/http/scriptHashes.ts); development keeps it.
   const pageCsp = dev ? null : pageCspFor(distDir);
   const staticPages = !dev && e.STATIC_PAGES === 'memory' ? loadStaticPages(distDir, pageCsp ?? undefined) : null;
-  const server = http.createServer((req, res) => {
+  // Timeouts, the idle keep-alive time and the per-address connection cap: server/http/serverLimits.ts says why each.
+  const limits = { ...DEFAULT_SERVER_LIMITS, maxConnectionsPerAddress: e.TRUST_PROXY ? 0 : e.MAX_CONNECTIONS_PER_ADDRESS };
+  const server = createLimitedServer((req, res) => {
     try {
       if (routeApi(req, res)) return;
     } catch (err) {
@@ -60,13 +62,7 @@ async function main() {
         res.end('Internal error');
       }
     });
-  });
-  // An idle keep-alive connection stays open 65 s, not Node's 5 s: a client that reuses a connection it kept idle for
-  // about as long — Node's own agent keeps them 5 s, a load balancer 60 s — would otherwise write its request into a
-  // connection we are closing at that moment and get ECONNRESET (seen once in the e2e run). The server, not the
-  // client, should be the last to give an idle connection up. Headers still have to arrive within a minute and a bit.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  }, limits);
   server.listen(e.PORT, () => log.info('ARB is running', { url: e.APP_URL, port: e.PORT }));
 
   let stopping = false;

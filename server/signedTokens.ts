@@ -26,6 +26,10 @@ const KINDS = {
   email_confirm: { iss: 'arb-email', aud: 'confirm' },
   email_destination: { iss: 'arb-email', aud: 'destination' },
   email_weekly: { iss: 'arb-email', aud: 'weekly' },
+  /** The httpOnly cookie naming the connections this browser made without an account (server/monitor/anonymous.ts). */
+  connect_claim: { iss: 'arb-connect', aud: 'claim' },
+  /** A one-time "Link your Slack account" link, sent to the Slack user who clicked Reply (server/slack/links.ts). */
+  slack_link: { iss: 'arb-slack', aud: 'slack-link' },
 } as const satisfies Record<string, Kind>;
 
 export type TokenPurpose = keyof typeof KINDS;

@@ -21,6 +21,14 @@ const WELCOME_WORDS = {
   delivered: 'Delivered',
 } as const;
 
+/** "Active" only once a message got through; before that, on its way or not delivered. */
+function statusWords(status: string, firstMessage: string | undefined, firstFailed: boolean): string {
+  if (status === 'paused') return 'Paused';
+  if (status !== 'active') return 'Stopped';
+  if (firstFailed) return 'Not delivering: the first message could not be delivered';
+  return firstMessage === 'delivered' ? 'Active' : 'Connected, waiting for the first message';
+}
+
 /** Re-render every few seconds so "12 seconds ago" stays true between polls. */
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -86,7 +94,10 @@ export default function ConnectionStatus({ destinationId, onConnectAnother, addr
   }
 
   const platform: Platform = isPlatform(data.platform) ? data.platform : 'slack';
-  const problem = plainProblem(platform, data.status === 'disabled' ? (data.status_reason ?? data.last_error) : data.last_error);
+  // Until a message got through, a failed attempt is said as "the first message could not be delivered", with why and
+  // what to check (shared/deliveryErrors.ts); the status says "Active" only once one did.
+  const firstFailed = data.first_message === 'failed' && Boolean(data.first_delivery_problem);
+  const problem = firstFailed && data.status !== 'disabled' ? data.first_delivery_problem : plainProblem(platform, data.status === 'disabled' ? (data.status_reason ?? data.last_error) : data.last_error);
   const app = data.app;
   const pending = data.status === 'pending_confirmation';
   return (
@@ -107,20 +118,25 @@ export default function ConnectionStatus({ destinationId, onConnectAnother, addr
           ) : null}
           <dl className={styles.statusList}>
             <dt>Status</dt>
-            <dd className={data.status === 'active' ? styles.ok : styles.bad}>
-              {data.status === 'active' ? 'Active' : data.status === 'paused' ? 'Paused' : 'Stopped'}
-            </dd>
+            <dd className={data.status === 'active' && !firstFailed ? styles.ok : styles.bad}>{statusWords(data.status, data.first_message, firstFailed)}</dd>
             <dt>Welcome message</dt>
             <dd>{WELCOME_WORDS[data.welcome] ?? data.welcome}</dd>
             <dt>Last delivery</dt>
             <dd>{data.last_delivery_at ? timeAgo(data.last_delivery_at, now) : 'Not yet'}</dd>
             <dt>Messages delivered</dt>
             <dd>{data.delivered}</dd>
+            {data.parked ? (
+              <>
+                <dt>Set aside</dt>
+                <dd>{data.parked === 1 ? '1 message' : `${data.parked} messages`}</dd>
+              </>
+            ) : null}
           </dl>
         </>
       )}
       {data.warning ? <p className={styles.fieldWarning}>{data.warning}</p> : null}
       {data.source_problem ? <p className={styles.fieldWarning}>{data.source_problem}</p> : null}
+      {data.parked && data.parked_reason ? <p className={styles.fieldWarning}>{data.parked_reason}</p> : null}
       <div role="alert" className={styles.alert}>
         {problem}
       </div>

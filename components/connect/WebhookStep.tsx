@@ -162,7 +162,7 @@ export default function WebhookStep({ platform, appStore, values, onChange, conf
               onBlur={() => setEmailTouched(true)}
             />
             <p id={`${id}-email-msg`} className={showEmailError ? styles.fieldError : styles.fieldHint}>
-              {showEmailError ? 'Enter a valid e-mail address, or leave it empty.' : 'So the connection can be moved to your account when you sign up.'}
+              {showEmailError ? 'Enter a valid e-mail address, or leave it empty.' : 'To keep the connection in your account, sign up or sign in from this browser.'}
             </p>
           </div>
         </>

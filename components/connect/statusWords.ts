@@ -4,6 +4,7 @@
  * is turned into what happened and what to do. Anything else is shown as the engine wrote it.
  */
 import type { Platform } from '@/lib/appStores';
+import { describeDeliveryError } from '@/shared/deliveryErrors';
 
 type Rule = { platform?: Platform; test: RegExp; words: string };
 
@@ -21,10 +22,16 @@ const RULES: Rule[] = [
   { platform: 'email', test: /unsubscribed/i, words: 'This address unsubscribed, so no more reviews are sent to it.' },
 ];
 
+/** A network's or TLS library's own code in a recorded error ("(ECONNREFUSED)", "UND_ERR_SOCKET"): never shown as such. */
+const RAW_CODE = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|[A-Z]+_CERT[A-Z_]*|CERT_[A-Z_]+)\b/;
+
 export function plainProblem(platform: Platform, text: string | null | undefined): string | null {
   if (!text) return null;
   const rule = RULES.find((r) => (!r.platform || r.platform === platform) && r.test.test(text));
-  return rule ? rule.words : text;
+  if (rule) return rule.words;
+  if (!RAW_CODE.test(text)) return text;
+  const { reason, check } = describeDeliveryError(text, platform);
+  return `The last message could not be delivered: ${reason} — check ${check}.`;
 }
 
 export function connectedHeading(platform: Platform, label: string | null, target: string): string {

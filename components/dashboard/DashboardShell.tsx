@@ -7,6 +7,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useEffect, type ReactNode } from 'react';
 import { useDashboardSession } from './useDashboardSession';
+import InvitationBanner from './InvitationBanner';
 import { keepSessionFresh } from '@/lib/session';
 import { readTokenClaims } from '@/lib/tokenClaims';
 import { useAuthStore } from '@/stores/auth';
@@ -33,11 +34,33 @@ export function useSignedIn(): { signedIn: boolean; renewable: boolean; email: s
 }
 
 export default function DashboardShell({ title, children }: { title: string; children: ReactNode }) {
-  const ready = useDashboardSession();
+  const { ready, accountSwitch } = useDashboardSession();
   const { signedIn, renewable } = useSignedIn();
   const { asPath } = useRouter();
   useEffect(() => (ready && renewable ? keepSessionFresh() : undefined), [ready, renewable]);
 
+  if (accountSwitch) {
+    return (
+      <div className={auth.page}>
+        <div className={auth.card} role="group" aria-labelledby="switch-account">
+          <h1 id="switch-account" className={auth.heading}>
+            Switch account?
+          </h1>
+          <p className={auth.lead}>
+            You are signed in as {accountSwitch.from}. Continue as {accountSwitch.to}?
+          </p>
+          <div className={auth.secondaryRow}>
+            <button type="button" className={auth.primary} onClick={accountSwitch.confirm}>
+              Continue as {accountSwitch.to}
+            </button>
+            <button type="button" className={auth.link} onClick={accountSwitch.decline}>
+              Stay signed in as {accountSwitch.from}
+            </button>
+          </div>
+        </div>
+      </div>
+    );
+  }
   if (!ready) {
     return (
       <div className={auth.page}>
@@ -77,6 +100,7 @@ export default function DashboardShell({ title, children }: { title: string; chi
       </nav>
       <div className={styles.content}>
         <h1 className={styles.title}>{title}</h1>
+        <InvitationBanner enabled={renewable} />
         {children}
       </div>
     </div>

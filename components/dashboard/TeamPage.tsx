@@ -1,16 +1,21 @@
 /**
- * /dashboard/team: the organisation's name, its members and their roles, invitations, leaving, the audit log, and (for
- * the owner) deleting the organisation.
+ * /dashboard/team: the organisation's name, its members and their roles, invitations (with who sent each), the API keys
+ * of people who have left (to revoke with one click), leaving, the audit log, and (for the owner) deleting the
+ * organisation.
  * What a control does is decided by the server (roles are checked there on every call); the page only hides what the
  * caller's role cannot do, and shows the server's message as a toast when something is refused.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/router';
 import { useState, type FormEvent } from 'react';
 import toast from '@/lib/hotToast';
-import type { OrgMember, OrgRole } from '@/lib/api/org';
+import type { Departure, OrgMember, OrgRole } from '@/lib/api/org';
 import { describeAuditEntry } from '@/lib/auditText';
+import { useApiKeys, useRevokeApiKey } from '@/lib/queries/apiKeys';
+import { ORG_NAME_MAX_CHARS } from '@/shared/orgNames';
 import { assignableRoles, canManageTeam, roleLabel } from '@/shared/orgRoles';
 import {
+  orgKeys,
   useAuditLog,
   useCancelInvitation,
   useChangeRole,
@@ -39,7 +44,7 @@ function OrganisationName({ name, canRename }: { name: string; canRename: boolea
     <form className={styles.row} onSubmit={submit}>
       <div className={styles.field}>
         <label htmlFor="org-name">Organisation name</label>
-        <input id="org-name" className={styles.input} value={value} maxLength={100} required onChange={(e) => setValue(e.target.value)} />
+        <input id="org-name" className={styles.input} value={value} maxLength={ORG_NAME_MAX_CHARS} required onChange={(e) => setValue(e.target.value)} />
       </div>
       <button type="submit" className={styles.button} disabled={rename.isPending || value.trim() === name}>
         Save name
@@ -48,9 +53,19 @@ function OrganisationName({ name, canRename }: { name: string; canRename: boolea
   );
 }
 
+/** What the removal toast says: who went, and what they left that still works (listed under "API keys of former members"). */
+export function removedText(email: string, d: Departure): string {
+  const parts = [`${email} was removed.`];
+  const invitations = d.revoked_invitations.length;
+  if (invitations) parts.push(`${invitations === 1 ? 'The invitation' : `${invitations} invitations`} they sent ${invitations === 1 ? 'was' : 'were'} cancelled.`);
+  const keys = d.api_keys.length;
+  if (keys) parts.push(`${keys === 1 ? 'An API key' : `${keys} API keys`} they created still ${keys === 1 ? 'works' : 'work'}: revoke ${keys === 1 ? 'it' : 'them'} under “API keys of former members” if nobody needs ${keys === 1 ? 'it' : 'them'}.`);
+  return parts.join(' ');
+}
+
 function MemberRow({ member, me }: { member: OrgMember; me: OrgRole }) {
   const changeRole = useChangeRole({ onSuccess: (m) => toast.success(`${m.email} is now ${roleLabel(m.role).toLowerCase()}`), onError: errorToast });
-  const remove = useRemoveMember({ onSuccess: () => toast.success(`${member.email} was removed`), onError: errorToast });
+  const remove = useRemoveMember({ onSuccess: (d) => toast.success(removedText(member.email, d)), onError: errorToast });
   const roles = member.you ? [] : assignableRoles(me, member.role);
   const who = member.name ? `${member.name} (${member.email})` : member.email;
   return (
@@ -121,14 +136,21 @@ function Members({ me }: { me: OrgRole }) {
 }
 
 function InviteForm() {
+  const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'admin' | 'member'>('member');
   const invite = useInviteMember({
     onSuccess: (inv) => {
-      toast.success(`Invitation sent to ${inv.email}`);
+      // Within the re-invite cooldown no second e-mail goes: the server says when one may.
+      if (inv.mail.sent) toast.success(`Invitation sent to ${inv.email}`);
+      else toast(inv.mail.message);
       setEmail('');
     },
-    onError: errorToast,
+    onError: (e) => {
+      errorToast(e);
+      // An address that unsubscribed is refused an e-mail, but its invitation is open: show it in the list.
+      void client.invalidateQueries({ queryKey: orgKeys.invitations });
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -165,7 +187,8 @@ function Invitations() {
       {invitations.data.map((i) => (
         <li key={i.id} className={styles.row}>
           <span>
-            {i.email} · {roleLabel(i.role)} · until {date(i.expires_at)}
+            {i.email} · {roleLabel(i.role)} · until {date(i.expires_at)} · invited by {i.created_by ?? 'a former member'}
+            {i.mailed_at ? null : <span className={styles.muted}> · not e-mailed: this address unsubscribed from ARB e-mails, so they see it once they sign in</span>}
           </span>
           <button
             type="button"
@@ -179,6 +202,37 @@ function Invitations() {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * The keys of people who are no longer members (the list names no creator for them) that still work. A key belongs
+ * to the organisation, so leaving does not revoke it; here an admin revokes each with one click.
+ */
+function FormerMembersKeys() {
+  const keys = useApiKeys();
+  const revoke = useRevokeApiKey({ onSuccess: () => toast.success('API key revoked'), onError: errorToast });
+  const left = keys.data?.filter((k) => k.created_by === null) ?? [];
+  if (left.length === 0) return null;
+  return (
+    <section className={styles.section} aria-labelledby="former-keys-heading">
+      <h2 id="former-keys-heading" className={styles.sectionTitle}>
+        API keys of former members
+      </h2>
+      <p className={styles.muted}>These keys were created by people who have left the organisation. They still work: revoke the ones nobody needs.</p>
+      <ul className={styles.list} aria-label="API keys of former members">
+        {left.map((k) => (
+          <li key={k.id} className={styles.row}>
+            <span>
+              {k.name} · <code>{k.prefix}…</code> · created {date(k.created_at)} by a former member · last used {k.last_used_at ? date(k.last_used_at) : 'never'}
+            </span>
+            <button type="button" className={styles.danger} aria-label={`Revoke the API key ${k.name}`} disabled={revoke.isPending} onClick={() => revoke.mutate(k.id)}>
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -261,7 +315,7 @@ function DeleteOrganisation({ orgName }: { orgName: string }) {
         Delete organisation
       </h2>
       <p className={styles.muted}>
-        This deletes {orgName} for good: every member’s account, the destinations (nothing more is posted), the apps list, API keys and the audit log. A
+        This deletes {orgName} for good with your account: the destinations (nothing more is posted), the apps list, API keys and the audit log. The other members keep their accounts, each in an organisation of their own, and are signed out. A
         paid subscription must be cancelled under Billing first.
       </p>
       <form className={styles.row} onSubmit={submit}>
@@ -303,7 +357,7 @@ export default function TeamPage() {
         {manages ? (
           <>
             <h3 className={styles.sectionTitle}>Invite someone</h3>
-            <p className={styles.muted}>They get an e-mail with a link that signs them in and joins them. Signing in with that address joins too.</p>
+            <p className={styles.muted}>They get an e-mail with a link to the invitation, and join once they accept it (signing in with that address shows it too).</p>
             <InviteForm />
             <h3 className={styles.sectionTitle}>Open invitations</h3>
             <Invitations />
@@ -311,6 +365,7 @@ export default function TeamPage() {
         ) : null}
         {org.data.members > 1 ? <Leave orgName={org.data.name} /> : null}
       </section>
+      {manages ? <FormerMembersKeys /> : null}
       {manages ? (
         <section className={styles.section} aria-labelledby="audit-heading">
           <h2 id="audit-heading" className={styles.sectionTitle}>

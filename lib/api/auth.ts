@@ -24,7 +24,8 @@ export function exchangeToken(token: string, metadata: AttributionMetadata, opti
 
 /**
  * GET v1/auth/token/refresh — a one-time hand-off code (60 s) for opening the dashboard (`?token=home__<code>`).
- * The access token is renewed first when it has run out. Null on error.
+ * The answer also sets this browser's hand-off nonce cookie (the client sends credentials): the code then works only
+ * here. The access token is renewed first when it has run out. Null on error.
  */
 export async function refreshAuthToken(authToken: string, options?: QuietOptions): Promise<string | null> {
   const { freshAccessToken } = await import('@/lib/session');
@@ -33,7 +34,7 @@ export async function refreshAuthToken(authToken: string, options?: QuietOptions
   return data?.token ?? null;
 }
 
-/** POST v1/auth/token/handoff — the dashboard's one-time code for the session's tokens. Null on error. */
+/** POST v1/auth/token/handoff — the dashboard's one-time code for the session's tokens (with the nonce cookie). Null on error. */
 export function exchangeHandoffCode(code: string, options?: QuietOptions): Promise<SignedInUser | null> {
   return orNull(call(api.post('v1/auth/token/handoff', { code })), options);
 }

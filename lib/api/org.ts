@@ -7,6 +7,10 @@ export type Organisation = ApiData<'/api/v1/org', 'get'>;
 export type OrgRole = Organisation['role'];
 export type OrgMember = ApiData<'/api/v1/org/members', 'get'>[number];
 export type OrgInvitation = ApiData<'/api/v1/org/invitations', 'get'>[number];
+/** An invite's answer: the invitation and what happened to its e-mail (sent now, or not again yet). */
+export type InviteAnswer = ApiData<'/api/v1/org/invitations', 'post'>;
+/** What a removed member left behind: their revoked invitations and the API keys they made that still work. */
+export type Departure = ApiData<'/api/v1/org/members/{id}', 'delete'>;
 export type AuditEntry = ApiData<'/api/v1/org/audit-log', 'get'>[number];
 export type Page<T> = { data: T[]; has_more: boolean };
 
@@ -22,18 +26,14 @@ export const renameOrganisation = async (name: string) => call<{ name: string }>
 export const listMembers = async () => call<OrgMember[]>(api.get('v1/org/members', await signedIn()));
 export const listInvitations = async () => call<OrgInvitation[]>(api.get('v1/org/invitations', await signedIn()));
 export const inviteMember = async (input: ApiBody<'/api/v1/org/invitations', 'post'>) =>
-  call<OrgInvitation>(api.post('v1/org/invitations', input, await signedIn()));
+  call<InviteAnswer>(api.post('v1/org/invitations', input, await signedIn()));
 export const cancelInvitation = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/invitations/${encodeURIComponent(id)}`, await signedIn()));
 export const changeMemberRole = async (id: string, role: OrgRole) =>
   call<OrgMember>(api.patch(`v1/org/members/${encodeURIComponent(id)}`, { role }, await signedIn()));
-export const removeMember = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/members/${encodeURIComponent(id)}`, await signedIn()));
+export const removeMember = async (id: string) => call<Departure>(api.delete(`v1/org/members/${encodeURIComponent(id)}`, await signedIn()));
 export const deleteOrganisation = async (confirm: string) => call<{ ok: true }>(api.delete('v1/org', { ...(await signedIn()), data: { confirm } }));
-export const leaveOrganisation = async () => call<{ ok: true }>(api.post('v1/org/leave', {}, await signedIn()));
+export const leaveOrganisation = async () => call<Departure>(api.post('v1/org/leave', {}, await signedIn()));
 export async function auditLog(before?: string): Promise<Page<AuditEntry>> {
   const r = await api.get<Page<AuditEntry>>('v1/org/audit-log', { ...(await signedIn()), params: { limit: 25, ...(before ? { before } : {}) } });
   return r.data;
 }
-
-/** POST v1/auth/invitation: the invitation link's token → the session's tokens (signs in and joins). */
-export const acceptInvitation = (token: string, metadata: Record<string, string | null>) =>
-  call<ApiData<'/api/v1/auth/invitation', 'post'>>(api.post('v1/auth/invitation', { token, metadata }));

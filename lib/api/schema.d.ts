@@ -164,7 +164,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in through an invitation e-mail's link and join its organisation */
+        /** Accept an invitation through its e-mail's link: signs the invited address in and joins (after the page showed POST v1/invitations/preview) */
         post: operations["postApiV1AuthInvitation"];
         delete?: never;
         options?: never;
@@ -291,6 +291,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open invitations to the signed-in address, each with what accepting it would do to their organisation */
+        get: operations["getApiV1Invitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation to the signed-in address: join its organisation (every other session ends; the answer is the new session) */
+        post: operations["postApiV1InvitationsIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline an invitation to the signed-in address: it closes, and its organisation’s audit log says so */
+        post: operations["postApiV1InvitationsIdDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What an invitation link offers (organisation, role, inviter, address) and what accepting would do; changes nothing */
+        post: operations["postApiV1InvitationsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth/authorize": {
         parameters: {
             query?: never;
@@ -370,7 +438,7 @@ export interface paths {
         get: operations["getApiV1Org"];
         put?: never;
         post?: never;
-        /** Delete the organisation with its members' accounts, destinations, apps list, keys and audit log (the owner, after typing its name; a running subscription is cancelled first) */
+        /** Delete the organisation with your account, its destinations, apps list, keys and audit log (the owner, after typing its name; a running subscription is cancelled first). The other members keep their accounts, each in an organisation of their own */
         delete: operations["deleteApiV1Org"];
         options?: never;
         head?: never;
@@ -646,7 +714,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one stops at once */
+        /** Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one still signs, next to it, for a day */
         post: operations["postApiV1OrgDestinationsIdRotateSecret"];
         delete?: never;
         options?: never;
@@ -681,7 +749,7 @@ export interface paths {
         /** Open invitations (admins and owners) */
         get: operations["getApiV1OrgInvitations"];
         put?: never;
-        /** Invite someone by e-mail (admins and owners); the e-mail carries a link that signs them in and joins them */
+        /** Invite someone by e-mail (admins and owners); the e-mail carries a link to the invitation, which they accept to join. 201: a new invitation, e-mailed. 200: the open invitation, e-mailed less than 10 minutes ago, answered without another e-mail. 409 address_unsubscribed: no e-mail (the invitation is open: signing in with the address shows it, to accept) */
         post: operations["postApiV1OrgInvitations"];
         delete?: never;
         options?: never;
@@ -715,7 +783,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Leave the organisation (every session of the caller ends; the account stays, in an organisation of its own) */
+        /** Leave the organisation (every session of the caller ends; the account stays, in an organisation of its own). The caller's open invitations are revoked; the API keys they created stay, listed for the admins */
         post: operations["postApiV1OrgLeave"];
         delete?: never;
         options?: never;
@@ -750,7 +818,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (admins and owners); they keep their account, in an organisation of their own */
+        /** Remove a member (admins and owners); they keep their account, in an organisation of their own. Their open invitations are revoked; the API keys they created that still work are listed */
         delete: operations["deleteApiV1OrgMembersId"];
         options?: never;
         head?: never;
@@ -1063,6 +1131,23 @@ export interface paths {
         put?: never;
         /** Slack interactivity: the Reply button on review messages and the reply form (signed by Slack) */
         post: operations["postApiV1SlackInteractions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/slack/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link the Slack user of a one-time link (from a Reply click) to the signed-in member, to reply from Slack */
+        post: operations["postApiV1SlackLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1873,6 +1958,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The invitee chose to delete the organisation they are alone in, with what it holds (otherwise 409 confirm_delete). */
+                    delete_current?: boolean;
                     metadata?: {
                         referral?: string | null;
                         utm_campaign?: string | null;
@@ -2445,6 +2532,373 @@ export interface operations {
                     "application/json": {
                         data: {
                             authToken: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1Invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The invited address (whom accepting signs in). */
+                            email: string;
+                            expires_at: string;
+                            id: string;
+                            /** @description Who sent it, while they are still a member there. */
+                            inviter: string | null;
+                            /** @description The name of the organisation inviting. */
+                            organisation: string;
+                            /** @description What accepting does to the organisation the invitee is in now; null when nothing (already in, or no account yet). */
+                            outcome: {
+                                /**
+                                 * @description leaves: the current organisation stays with its other members; deletes_empty: it holds nothing and is deleted; deletes_holdings: it is deleted with what it holds, only with delete_current; blocked: accepting is refused now (text says why).
+                                 * @enum {string}
+                                 */
+                                kind: "leaves" | "deletes_empty" | "deletes_holdings" | "blocked";
+                                /** @description The same in plain words, to show before accepting. */
+                                text: string;
+                            } | null;
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1InvitationsIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invitee chose to delete the organisation they are alone in, with what it holds (otherwise 409 confirm_delete). */
+                    delete_current?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            authToken: string;
+                            displayName?: string;
+                            email: string;
+                            name?: string;
+                            /** @description The organisation joined. */
+                            organisation: string;
+                            refreshToken: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1InvitationsIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1InvitationsPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The invited address has an account already. */
+                            account: boolean;
+                            /** @description The invited address (whom accepting signs in). */
+                            email: string;
+                            expires_at: string;
+                            id: string;
+                            /** @description Who sent it, while they are still a member there. */
+                            inviter: string | null;
+                            /** @description The name of the organisation inviting. */
+                            organisation: string;
+                            /** @description What accepting does to the organisation the invitee is in now; null when nothing (already in, or no account yet). */
+                            outcome: {
+                                /**
+                                 * @description leaves: the current organisation stays with its other members; deletes_empty: it holds nothing and is deleted; deletes_holdings: it is deleted with what it holds, only with delete_current; blocked: accepting is refused now (text says why).
+                                 * @enum {string}
+                                 */
+                                kind: "leaves" | "deletes_empty" | "deletes_holdings" | "blocked";
+                                /** @description The same in plain words, to show before accepting. */
+                                text: string;
+                            } | null;
+                            /** @enum {string} */
+                            role: "admin" | "member";
                         };
                     };
                 };
@@ -3187,6 +3641,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
+                            /** @description The e-mail of the member who created it; null once they are no longer a member ("a former member"). */
+                            created_by: string | null;
                             id: string;
                             last_used_at: string | null;
                             name: string;
@@ -3267,6 +3723,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
+                            created_by: string;
                             id: string;
                             /** @description arb_…: shown once. */
                             key: string;
@@ -4620,7 +5077,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description org.renamed, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, member.left, destination.added, destination.updated, destination.paused, destination.resumed, destination.deleted, api_key.created, api_key.revoked */
+                            /** @description org.renamed, member.invited, invitation.role_changed, invitation.revoked, member.joined, invitation.declined, member.role_changed, member.removed, member.left, destination.added, destination.updated, destination.paused, destination.resumed, destination.deleted, api_key.created, api_key.revoked */
                             action: string;
                             actor_email: string | null;
                             created_at: string;
@@ -4760,6 +5217,16 @@ export interface operations {
                             plan_name: string;
                             /** @description Paid plans this server can sell (a Stripe price is configured). */
                             purchasable: ("startup" | "business" | "enterprise")[];
+                            /** @description Second subscriptions started in the last 30 days while one was running (a checkout page left open, paid later): the running one was kept, each of these cancelled. */
+                            refused_subscriptions: {
+                                /** @description Cancelled through the payment provider (false only while that is being retried). */
+                                cancelled: boolean;
+                                /** @description What happened, in plain words, for the Billing page. */
+                                message: string;
+                                /** @description The plan the second subscription was for, when it is one of this server’s. */
+                                plan_name: string | null;
+                                refused_at: string;
+                            }[];
                             /** @description The subscription's state as the payment provider reported it (active, trialing, past_due, canceled, unpaid…). */
                             status: string;
                             usage: {
@@ -5063,6 +5530,13 @@ export interface operations {
                                 languages?: string[];
                                 ratings?: number[];
                             };
+                            /** @description While first_message is "failed": what happened and what to check, in words. */
+                            first_delivery_problem: string | null;
+                            /**
+                             * @description "delivered" once a message got through (only then is it active in fact); "failed" while none has and the last attempt failed.
+                             * @enum {string}
+                             */
+                            first_message: "not_yet" | "delivered" | "failed";
                             /** @description How to get it going again, in plain words (null while active). */
                             fix: string | null;
                             id: string;
@@ -5071,6 +5545,9 @@ export interface operations {
                             last_delivery_at: string | null;
                             last_error: string | null;
                             last_error_at: string | null;
+                            /** @description Messages set aside because the worker stopped while sending each of them several times in a row. */
+                            parked: number;
+                            parked_reason: string | null;
                             /** @enum {string} */
                             platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
@@ -5268,6 +5745,13 @@ export interface operations {
                                 languages?: string[];
                                 ratings?: number[];
                             };
+                            /** @description While first_message is "failed": what happened and what to check, in words. */
+                            first_delivery_problem: string | null;
+                            /**
+                             * @description "delivered" once a message got through (only then is it active in fact); "failed" while none has and the last attempt failed.
+                             * @enum {string}
+                             */
+                            first_message: "not_yet" | "delivered" | "failed";
                             /** @description How to get it going again, in plain words (null while active). */
                             fix: string | null;
                             id: string;
@@ -5276,6 +5760,9 @@ export interface operations {
                             last_delivery_at: string | null;
                             last_error: string | null;
                             last_error_at: string | null;
+                            /** @description Messages set aside because the worker stopped while sending each of them several times in a row. */
+                            parked: number;
+                            parked_reason: string | null;
                             /** @enum {string} */
                             platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
                             platform_name: string;
@@ -5379,6 +5866,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Until then every message carries two signatures (`v1,<new> v1,<old>`), so the endpoint verifies with either secret while it is updated. */
+                            previous_secret_expires_at: string;
                             /** @description `whsec_` + base64: the key of the Standard Webhooks signature. */
                             signing_secret: string;
                         };
@@ -5543,9 +6032,13 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
+                            /** @description The e-mail of the member who sent it; null once they are no longer a member ("a former member"). */
+                            created_by: string | null;
                             email: string;
                             expires_at: string;
                             id: string;
+                            /** @description When its e-mail went out; null when none did (the address unsubscribed from ARB e-mails: signing in with it joins). */
+                            mailed_at: string | null;
                             /** @enum {string} */
                             role: "admin" | "member";
                         }[];
@@ -5633,9 +6126,21 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
+                            /** @description The e-mail of the member who sent it; null once they are no longer a member ("a former member"). */
+                            created_by: string | null;
                             email: string;
                             expires_at: string;
                             id: string;
+                            mail: {
+                                message: string;
+                                /** @description When inviting the address again will send another e-mail. */
+                                resend_after: string | null;
+                                /** @description Whether this call sent the invitation e-mail (false: one was sent within the last 10 minutes). */
+                                sent: boolean;
+                                sent_at: string | null;
+                            };
+                            /** @description When its e-mail went out; null when none did (the address unsubscribed from ARB e-mails: signing in with it joins). */
+                            mailed_at: string | null;
                             /** @enum {string} */
                             role: "admin" | "member";
                         };
@@ -5805,8 +6310,26 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description The API keys they created that still work: they belong to the organisation; revoke those nobody needs (DELETE v1/org/api-keys/{id}). */
+                            api_keys: {
+                                created_at: string;
+                                /** @description The e-mail of the member who created it; null once they are no longer a member ("a former member"). */
+                                created_by: string | null;
+                                id: string;
+                                last_used_at: string | null;
+                                name: string;
+                                /** @description The first characters of the key, to tell keys apart. */
+                                prefix: string;
+                            }[];
                             /** @constant */
                             ok: true;
+                            /** @description Their open invitations, revoked now: the links stop working. */
+                            revoked_invitations: {
+                                email: string;
+                                id: string;
+                                /** @enum {string} */
+                                role: "admin" | "member";
+                            }[];
                         };
                     };
                 };
@@ -5963,8 +6486,26 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description The API keys they created that still work: they belong to the organisation; revoke those nobody needs (DELETE v1/org/api-keys/{id}). */
+                            api_keys: {
+                                created_at: string;
+                                /** @description The e-mail of the member who created it; null once they are no longer a member ("a former member"). */
+                                created_by: string | null;
+                                id: string;
+                                last_used_at: string | null;
+                                name: string;
+                                /** @description The first characters of the key, to tell keys apart. */
+                                prefix: string;
+                            }[];
                             /** @constant */
                             ok: true;
+                            /** @description Their open invitations, revoked now: the links stop working. */
+                            revoked_invitations: {
+                                email: string;
+                                id: string;
+                                /** @enum {string} */
+                                role: "admin" | "member";
+                            }[];
                         };
                     };
                 };
@@ -8051,6 +8592,100 @@ export interface operations {
                 };
             };
             /** @description Content-Type is not application/json, application/x-www-form-urlencoded (required even for an empty body) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SlackLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The Slack user now linked, as @name when Slack told it. */
+                            slack_user: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -8,8 +8,19 @@ import { orgKeys, useInvalidatingMutation, type Outcome } from './team';
 
 export const destinationKeys = { all: ['org', 'destinations'] as const };
 
-/** The list is read again every 30 s while the page is open: deliveries and errors happen without anyone clicking. */
-export const useDestinations = () => useQuery({ queryKey: destinationKeys.all, queryFn: listDestinations, refetchInterval: 30_000 });
+type DestinationList = Awaited<ReturnType<typeof listDestinations>>;
+
+/** Whether a destination is connected but its first message has not got through yet: then the list is news soon. */
+const awaitingFirstMessage = (list: DestinationList | undefined) =>
+  (list ?? []).some((d) => d.status === 'active' && d.first_message === 'not_yet');
+
+/**
+ * The list is read again every 30 s while the page is open: deliveries and errors happen without anyone clicking.
+ * While a new destination waits for its first message (usually seconds), every 3 s, so its badge turns "Active" (or
+ * says why not) without a reload.
+ */
+export const useDestinations = () =>
+  useQuery({ queryKey: destinationKeys.all, queryFn: listDestinations, refetchInterval: (q) => (awaitingFirstMessage(q.state.data) ? 3_000 : 30_000) });
 
 /** Destination changes refresh the list and the audit log that records them. */
 const useDestinationMutation = <V, R>(fn: (v: V) => Promise<R>, outcome?: Outcome<V, R>) => useInvalidatingMutation(fn, [destinationKeys.all, orgKeys.audit], outcome);

@@ -15,7 +15,8 @@ import {
   listMembers,
   removeMember,
   renameOrganisation,
-  type OrgInvitation,
+  type Departure,
+  type InviteAnswer,
   type OrgMember,
   type OrgRole,
 } from '@/lib/api/org';
@@ -59,10 +60,10 @@ export function useInvalidatingMutation<V, R>(fn: (v: V) => Promise<R>, keys: re
 const useOrgMutation = <V, R>(fn: (v: V) => Promise<R>, outcome: Outcome<V, R> = {}) => useInvalidatingMutation(fn, [orgKeys.org], outcome);
 
 export const useRenameOrganisation = (o?: Outcome<string, { name: string }>) => useOrgMutation((name: string) => renameOrganisation(name), o);
-export const useInviteMember = (o?: Outcome<{ email: string; role: 'admin' | 'member' }, OrgInvitation>) => useOrgMutation((v: { email: string; role: 'admin' | 'member' }) => inviteMember(v), o);
+export const useInviteMember = (o?: Outcome<{ email: string; role: 'admin' | 'member' }, InviteAnswer>) => useOrgMutation((v: { email: string; role: 'admin' | 'member' }) => inviteMember(v), o);
 export const useCancelInvitation = (o?: Outcome<string, { ok: true }>) => useOrgMutation((id: string) => cancelInvitation(id), o);
 export const useChangeRole = (o?: Outcome<{ id: string; role: OrgRole }, OrgMember>) => useOrgMutation((v: { id: string; role: OrgRole }) => changeMemberRole(v.id, v.role), o);
-export const useRemoveMember = (o?: Outcome<string, { ok: true }>) => useOrgMutation((id: string) => removeMember(id), o);
+export const useRemoveMember = (o?: Outcome<string, Departure>) => useOrgMutation((id: string) => removeMember(id), o);
 export const useDeleteOrganisation = (o?: Outcome<string, { ok: true }>) =>
   useMutation({ mutationFn: deleteOrganisation, onSuccess: (r, v) => o?.onSuccess?.(r, v), onError: (e) => o?.onError?.(e) });
 export const useLeaveOrganisation = (o?: Outcome<undefined, { ok: true }>) => useMutation({ mutationFn: leaveOrganisation, onSuccess: () => o?.onSuccess?.({ ok: true }, undefined), onError: (e) => o?.onError?.(e) });

@@ -20,9 +20,20 @@ export async function insertApiKey(input: { id: string; orgId: string; name: str
     .executeTakeFirstOrThrow();
 }
 
-/** The organisation's keys that still work, newest first. */
-export async function listActiveApiKeys(orgId: string, db?: DB): Promise<ApiKeyRow[]> {
-  return (await dbOf(db)).selectFrom('api_keys').select(columns).where('org_id', '=', orgId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
+/** A key as the lists show it: with the address of whoever created it, while they are still a member (null once they are not). */
+export type ListedApiKey = ApiKeyRow & { created_by_email: string | null };
+
+/** The organisation's keys that still work, newest first; only those `createdBy` made when given. */
+export async function listActiveApiKeys(orgId: string, db?: DB, filter: { createdBy?: string } = {}): Promise<ListedApiKey[]> {
+  let q = (await dbOf(db))
+    .selectFrom('api_keys as k')
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'k.created_by').onRef('u.org_id', '=', 'k.org_id'))
+    .select(columns.map((c) => `k.${c}` as const))
+    .select('u.email as created_by_email')
+    .where('k.org_id', '=', orgId)
+    .where('k.revoked_at', 'is', null);
+  if (filter.createdBy) q = q.where('k.created_by', '=', filter.createdBy);
+  return q.orderBy('k.created_at', 'desc').orderBy('k.id').execute();
 }
 
 export async function countActiveApiKeys(orgId: string, db?: DB): Promise<number> {

@@ -6,20 +6,28 @@ import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { displayName } from '../http/schemas';
 import { membershipOf, requireRole } from '../org/membership';
-import type { ApiKeyRow } from './data';
+import type { ListedApiKey } from './data';
 import { createApiKey, listApiKeys, revokeKey } from './service';
 
 const KEY_ID = /^key_[0-9A-Za-z]{24}$/;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-const keyShape = z.object({
+export const keyShape = z.object({
   id: z.string(),
   name: z.string(),
   prefix: z.string().meta({ description: 'The first characters of the key, to tell keys apart.' }),
   created_at: z.string(),
+  created_by: z.string().nullable().meta({ description: 'The e-mail of the member who created it; null once they are no longer a member ("a former member").' }),
   last_used_at: z.string().nullable(),
 });
-const keyJson = (k: ApiKeyRow) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.created_at)!, last_used_at: iso(k.last_used_at) });
+export const keyJson = (k: ListedApiKey): z.infer<typeof keyShape> => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  created_at: iso(k.created_at)!,
+  created_by: k.created_by_email,
+  last_used_at: iso(k.last_used_at),
+});
 
 export const listOrgApiKeys = endpoint({
   summary: "The organisation's API keys that still work, with when each was last used (every member reads; no key in it)",
@@ -36,11 +44,12 @@ export const createOrgApiKey = endpoint({
   body: z.object({
     name: displayName('Give the key a name, e.g. the integration that will use it.'),
   }),
-  response: z.object({ id: z.string(), name: z.string(), prefix: z.string(), created_at: z.string(), key: z.string().meta({ description: 'arb_…: shown once.' }) }),
+  response: z.object({ id: z.string(), name: z.string(), prefix: z.string(), created_at: z.string(), created_by: z.string(), key: z.string().meta({ description: 'arb_…: shown once.' }) }),
   handler: async (ctx) => {
-    const created = await createApiKey(await requireRole(ctx.auth, 'admin', 'create API keys'), ctx.body.name);
+    const m = await requireRole(ctx.auth, 'admin', 'create API keys');
+    const created = await createApiKey(m, ctx.body.name);
     ctx.status = 201;
-    return { id: created.id, name: created.name, prefix: created.prefix, created_at: iso(created.created_at)!, key: created.key };
+    return { id: created.id, name: created.name, prefix: created.prefix, created_at: iso(created.created_at)!, created_by: m.email, key: created.key };
   },
 });
 

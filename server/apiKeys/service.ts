@@ -14,7 +14,7 @@ import { HttpError, notFound } from '../http/errors';
 import { log } from '../log';
 import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
-import { countActiveApiKeys, insertApiKey, listActiveApiKeys, revokeApiKey, type ApiKeyRow } from './data';
+import { countActiveApiKeys, insertApiKey, listActiveApiKeys, revokeApiKey, type ApiKeyRow, type ListedApiKey } from './data';
 import { forgetApiKey, keySlot, knownKey, loadKey, type KnownKey } from './keyState';
 import { assertWithinLimit } from '../plans/limits';
 
@@ -35,11 +35,17 @@ export async function createApiKey(m: Membership, name: string): Promise<Created
   const key = randomId('arb', 40);
   const row = await insertApiKey({ id: randomId('key'), orgId: m.orgId, name, prefix: key.slice(0, PREFIX_LENGTH), keyHash: hashOf(key), createdBy: m.userId });
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'api_key.created', target: name, details: { id: row.id, prefix: row.prefix } });
-  log.info('API key created', { orgId: m.orgId, keyId: row.id });
+  log.info('API key created', { keyId: row.id });
   return { ...row, key };
 }
 
-export const listApiKeys = (m: Membership) => listActiveApiKeys(m.orgId);
+export const listApiKeys = (m: Membership): Promise<ListedApiKey[]> => listActiveApiKeys(m.orgId);
+
+/**
+ * The keys `userId` created for the organisation that still work: what someone leaving leaves behind. A key belongs to
+ * the organisation, not to whoever made it, so it keeps working until an admin revokes it (the Team page lists them).
+ */
+export const workingKeysCreatedBy = (orgId: string, userId: string): Promise<ListedApiKey[]> => listActiveApiKeys(orgId, undefined, { createdBy: userId });
 
 export async function revokeKey(m: Membership, id: string): Promise<void> {
   const revoked = await revokeApiKey(m.orgId, id);
@@ -47,7 +53,7 @@ export async function revokeKey(m: Membership, id: string): Promise<void> {
   // Refused from the next call on in this process; other processes within PUBLIC_API_CACHE_MS.
   forgetApiKey(id);
   await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'api_key.revoked', target: revoked.name, details: { id, prefix: revoked.prefix } });
-  log.info('API key revoked', { orgId: m.orgId, keyId: id });
+  log.info('API key revoked', { keyId: id });
 }
 
 /**

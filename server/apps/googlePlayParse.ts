@@ -11,6 +11,7 @@
  * Every path lives in PLAY_PATHS below: when Google moves a field, the fix is one line there. When a block or a
  * required field is missing, PlayFormatError says which one, and the API answers a clear 502 instead of wrong data.
  */
+import { cleanText } from '../sources/cleanText';
 import { countOrNull, roundRating, type AppDetails, type AppSummary } from './types';
 
 type Path = readonly (number | string)[];
@@ -144,7 +145,11 @@ export function readPath(value: unknown, path: Path): unknown {
   return cur;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+/** A text field of the page, cleaned of what the database refuses (server/sources/cleanText.ts): app names are stored. */
+const str = (v: unknown): string | null => {
+  const text = typeof v === 'string' ? cleanText(v) : '';
+  return text.trim() !== '' ? text : null;
+};
 
 function isoFromSeconds(value: unknown): string | null {
   if (typeof value !== 'number') return null;

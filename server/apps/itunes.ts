@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { env } from '../env';
 import { StoreError, fetchUpstream } from './upstream';
+import { cleanStrings } from '../sources/cleanText';
 import { countOrNull, roundRating, type AppDetails, type AppSummary } from './types';
 
 const STORE = 'apple_app_store' as const;
@@ -84,8 +85,9 @@ export async function lookupItunes(input: { id: string; country: string }): Prom
   return app ? toDetails(app, input.country) : null;
 }
 
+// The store's text cleaned of what the database refuses (server/sources/cleanText.ts): app names are stored.
 function toSummary(r: ItunesResult): AppSummary {
-  return {
+  return cleanStrings({
     app_id: String(r.trackId),
     app_store: STORE,
     title: r.trackName,
@@ -93,12 +95,12 @@ function toSummary(r: ItunesResult): AppSummary {
     icon: r.artworkUrl512 ?? r.artworkUrl100 ?? r.artworkUrl60 ?? null,
     rating: roundRating(r.averageUserRating),
     ratings_count: countOrNull(r.userRatingCount),
-  };
+  });
 }
 
 function toDetails(r: ItunesResult, country: string): AppDetails {
   const updated = r.currentVersionReleaseDate ? new Date(r.currentVersionReleaseDate) : null;
-  return {
+  return cleanStrings({
     ...toSummary(r),
     country,
     store_url: r.trackViewUrl ?? `https://apps.apple.com/${country}/app/id${r.trackId}`,
@@ -109,7 +111,7 @@ function toDetails(r: ItunesResult, country: string): AppDetails {
     genre: r.primaryGenreName ?? null,
     summary: r.description ? firstParagraph(r.description) : null,
     updated_at: updated && !Number.isNaN(updated.getTime()) ? updated.toISOString() : null,
-  };
+  });
 }
 
 /** App Store descriptions are long; the first paragraph says what the app is. */

@@ -7,21 +7,54 @@
  *  - The tools run here, on the server, within the caller's scope (tools.ts: reads only, another app is refused).
  *    Review text reaches the model only inside tool results, as JSON data.
  *  - At most MAX_ROUNDS calls; the last one is told to answer with what it has, and a tool call in it is not run.
+ *    Of the tool calls the model asks for, at most MAX_TOOL_CALLS_PER_ANSWER of one answer and
+ *    MAX_TOOL_CALLS_PER_QUESTION in all are run; the others are answered "not run: too many calls" (every call
+ *    needs its tool message). Every call carries max_tokens (ANSWER_MAX_TOKENS), the earlier turns are cut to
+ *    HISTORY_TOKEN_BUDGET, and a visitor's calls count against the day's visitor budget (visitorBudget.ts).
  *  - Grounding: the model's text streams only once a tool has found something in this answer. A model that answers
  *    without having called a tool, or after tools that found nothing, is replaced by ARB's own "I don't know" with a
  *    question it can answer (its text is never shown).
  *  - Citations are checked and renumbered, links and e-mail addresses removed, by AnswerText (answerText.ts),
  *    whatever the model writes.
  */
-import { streamChat, type ChatMessage, type ToolCall } from '../ai/llm/client';
+import { estimateTokens, streamChat, type ChatMessage, type ToolCall } from '../ai/llm/client';
 import { log } from '../log';
 import { ASK_TOOLS, runAskTool } from './tools';
-import { AnswerText, type Answer, type AnswerInput, type AnswerOutput } from './answerText';
+import { AnswerText, type Answer, type AnswerInput, type AnswerOutput, type Turn } from './answerText';
 import { dontKnow } from './dontKnow';
+import { visitorTokenMeter } from './visitorBudget';
 import type { AskReview, AskScope, AskToolResult } from './types';
 
 /** Model calls per answer: tool rounds, then the answer. */
 export const MAX_ROUNDS = 4;
+/** Tool calls run of one model answer, and of the whole question; the rest are answered NOT_RUN. */
+export const MAX_TOOL_CALLS_PER_ANSWER = 8;
+export const MAX_TOOL_CALLS_PER_QUESTION = 16;
+export const NOT_RUN = 'not run: too many calls';
+/** The longest answer one model call may write (a chat answer is a few paragraphs; a tool call a line of JSON). */
+export const ANSWER_MAX_TOKENS = 1024;
+/** Earlier turns handed to the model, newest first, until this many tokens (four characters a token). */
+export const HISTORY_TOKEN_BUDGET = 3000;
+
+/**
+ * The newest turns that fit HISTORY_TOKEN_BUDGET, in order. A newest turn longer than the whole budget is kept cut to
+ * it (its beginning), so a follow-up still sees what it follows.
+ */
+export function trimHistory(turns: readonly Turn[], budgetTokens = HISTORY_TOKEN_BUDGET): Turn[] {
+  const kept: Turn[] = [];
+  let left = budgetTokens;
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const cost = estimateTokens(turns[i].content.length);
+    if (cost <= left) {
+      kept.unshift(turns[i]);
+      left -= cost;
+      continue;
+    }
+    if (!kept.length && left > 0) kept.unshift({ ...turns[i], content: `${turns[i].content.slice(0, left * 4 - 1)}…` });
+    break;
+  }
+  return kept;
+}
 
 const storeName = (s: string) => (s === 'apple_app_store' ? 'App Store' : 'Google Play');
 
@@ -72,10 +105,13 @@ export async function llmAnswer(input: AnswerInput, out: AnswerOutput, signal?: 
   let found = false;
   const messages: ChatMessage[] = [
     { role: 'system', content: systemMessage(input) },
-    ...input.history.map((t) => ({ role: t.role, content: t.role === 'assistant' ? withoutNumbers(t.content) : t.content })),
+    ...trimHistory(input.history.map((t) => ({ role: t.role, content: t.role === 'assistant' ? withoutNumbers(t.content) : t.content }))),
     { role: 'user', content: input.question },
   ];
 
+  // A visitor's calls count against the day's visitor budget; an organisation's against its month (the client).
+  const meter = input.scope.orgId ? undefined : visitorTokenMeter();
+  let toolCallsRun = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const live = found;
     const last = round === MAX_ROUNDS - 1;
@@ -83,7 +119,7 @@ export async function llmAnswer(input: AnswerInput, out: AnswerOutput, signal?: 
     // The last round still lists the tools (some servers refuse tool messages without them) but says to answer now,
     // and any tool call it makes anyway is not run.
     if (last) messages.push({ role: 'system', content: 'No more tool calls: answer now from the tool results above, or say you do not know.' });
-    for await (const event of streamChat({ messages, tools: ASK_TOOLS, temperature: 0 }, { orgId: input.scope.orgId, signal })) {
+    for await (const event of streamChat({ messages, tools: ASK_TOOLS, temperature: 0, maxTokens: ANSWER_MAX_TOKENS }, { orgId: input.scope.orgId, signal, meter })) {
       if (event.type === 'text') {
         if (live) text.push(event.text);
       } else {
@@ -92,7 +128,12 @@ export async function llmAnswer(input: AnswerInput, out: AnswerOutput, signal?: 
       }
     }
     if (!toolCalls.length) break;
-    for (const call of toolCalls) {
+    for (const [i, call] of toolCalls.entries()) {
+      if (i >= MAX_TOOL_CALLS_PER_ANSWER || toolCallsRun >= MAX_TOOL_CALLS_PER_QUESTION) {
+        messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: NOT_RUN }) });
+        continue;
+      }
+      toolCallsRun++;
       const r = await runTool(call, input.scope);
       for (const review of r.reviews) citable.set(String(review.id), review);
       if (foundSomething(call.name, r)) found = true;

@@ -21,6 +21,7 @@ import { llmConfig } from '../ai/llm/config';
 import { log } from '../log';
 import type { AskMessage, AskRole } from '../../shared/askArb';
 import { countOrgQuestion, countVisitorQuestion } from './allowance';
+import { assertVisitorTokensLeft } from './visitorBudget';
 import { appByKey, appendMessages, chatMessages, createChat, getChat, type ChatRow } from './chatData';
 import { orgScope as orgApps } from './tools';
 import { LIST_VERBS, parseQuestion } from './question';
@@ -110,6 +111,8 @@ export async function prepareQuestion(input: AskInput, caller: { auth: AuthClaim
     const app = input.app ?? chatApp;
     if (!app) throw badRequest('app_id and app_store are required without signing in: pick the app to ask about.');
     if (chatApp && !sameApp(chatApp, app)) throw badRequest(`This chat is about ${chatApp.title}. Start a new chat to ask about another app.`);
+    // The visitors' day of model tokens first: a question refused for it is not one of the network's questions.
+    if (llmConfig()) await assertVisitorTokensLeft();
     await countVisitorQuestion(caller.ip);
     scope = await visitorScope(app);
   }

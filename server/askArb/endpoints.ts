@@ -113,9 +113,10 @@ export const askArbChat = endpoint({
       const message = await answerQuestion(prepared, { text: (t) => events.send('token', { text: t }), citation: (c) => events.send('citation', { ...c, review_id: c.id }) }, stop.signal);
       events.send('done', { message });
     } catch (err) {
-      if (stop.signal.aborted) ctx.log.info('ask-arb: the caller left before the answer ended', { chatId: prepared.chat.id });
+      // A visitor's chat id is what reads the chat: it is not written to the log.
+      if (stop.signal.aborted) ctx.log.info('ask-arb: the caller left before the answer ended');
       else {
-        if (!(err instanceof HttpError) && !(err instanceof LlmError && err.code === 'budget')) ctx.log.error('ask-arb answer failed', { chatId: prepared.chat.id, err });
+        if (!(err instanceof HttpError) && !(err instanceof LlmError && err.code === 'budget')) ctx.log.error('ask-arb answer failed', { err });
         events.send('error', streamError(err, requestId));
       }
     }

@@ -373,7 +373,7 @@ export async function runAskTool(name: string, argsJson: string, scope: AskScope
   try {
     return await RUNS[tool](f, read.q, filtersJson(f, read.apps));
   } catch (err) {
-    log.error('ask arb tool failed', { tool, orgId: scope.orgId, err });
+    log.error('ask arb tool failed', { tool, err });
     return refusal('The reviews could not be read just now. Try again in a moment.');
   }
 }

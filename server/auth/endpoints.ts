@@ -4,6 +4,8 @@ import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
 import { confirmSignInCode, requestSignInCode } from './emailSignIn';
 import { ORG_ID_PATTERN } from './secrets';
+import { readClaimCookie } from '../connect/claimCookie';
+import { handoffNonceCookie, handoffNonceFor, readHandoffNonce } from './handoffNonce';
 import { createHandoffCode, exchangeHandoffCode, exchangeInvitationToken, exchangeOrgIdForBillingToken, exchangeSignInToken, logout, logoutEverywhere, renewAccessToken } from './session';
 
 const captchaToken = z
@@ -77,15 +79,24 @@ export const tokenExchange = endpoint({
   tags: ['auth'],
   body: z.object({ token: oneTimeToken, metadata: attributionMetadata }),
   response: sessionAnswer,
-  handler: ({ body, ip }) => exchangeSignInToken({ token: body.token, attribution: body.metadata, ip }),
+  // The claim cookie of the browser signing in: the connections it made without an account become the organisation's.
+  handler: ({ body, ip, req }) => exchangeSignInToken({ token: body.token, attribution: body.metadata, ip, claimToken: readClaimCookie(req) }),
 });
 
 export const invitationExchange = endpoint({
-  summary: "Sign in through an invitation e-mail's link and join its organisation",
+  summary: "Accept an invitation through its e-mail's link: signs the invited address in and joins (after the page showed POST v1/invitations/preview)",
   tags: ['auth'],
-  body: z.object({ token: oneTimeToken, metadata: attributionMetadata }),
+  body: z.object({
+    token: oneTimeToken,
+    metadata: attributionMetadata,
+    delete_current: z
+      .boolean('delete_current must be true or false.')
+      .optional()
+      .meta({ description: 'The invitee chose to delete the organisation they are alone in, with what it holds (otherwise 409 confirm_delete).' }),
+  }),
   response: sessionAnswer,
-  handler: ({ body, ip }) => exchangeInvitationToken({ token: body.token, attribution: body.metadata, ip }),
+  handler: ({ body, ip, req }) =>
+    exchangeInvitationToken({ token: body.token, attribution: body.metadata, ip, deleteCurrent: body.delete_current, claimToken: readClaimCookie(req) }),
 });
 
 export const tokenRefresh = endpoint({
@@ -93,7 +104,13 @@ export const tokenRefresh = endpoint({
   tags: ['auth'],
   auth: 'user',
   response: z.object({ token: z.string() }),
-  handler: async ({ auth }) => ({ token: await createHandoffCode(auth!) }),
+  // The code is bound to this browser: its nonce cookie (kept if it has one, so two tabs asking in turn both work).
+  handler: async ({ auth, req, setHeader }) => {
+    const nonce = handoffNonceFor(req);
+    const token = await createHandoffCode(auth!, nonce);
+    setHeader('Set-Cookie', handoffNonceCookie(nonce));
+    return { token };
+  },
 });
 
 export const tokenHandoff = endpoint({
@@ -101,7 +118,7 @@ export const tokenHandoff = endpoint({
   tags: ['auth'],
   body: z.object({ code: z.string('code must be a string.').min(1, 'code is missing.').max(200) }),
   response: sessionAnswer,
-  handler: ({ body, ip }) => exchangeHandoffCode({ code: body.code, ip }),
+  handler: ({ body, ip, req }) => exchangeHandoffCode({ code: body.code, nonce: readHandoffNonce(req), ip }),
 });
 
 export const tokenRenew = endpoint({

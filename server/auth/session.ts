@@ -1,7 +1,9 @@
 /**
  * Sessions. A sign-in (the one-time sign-in token from the e-mail code) starts a session of SESSION_DAYS: the browser
  * gets a short access token and a refresh token, both naming the session. The header's Dashboard link asks for a
- * one-time hand-off code (GET v1/auth/token/refresh), which /dashboard exchanges by POST for the session's tokens.
+ * one-time hand-off code (GET v1/auth/token/refresh), which /dashboard exchanges by POST for the session's tokens, in
+ * the same browser only (handoffNonce.ts). A sign-in never changes anyone's organisation; accepting an invitation
+ * (the link's page, or the dashboard) moves them (server/org/move.ts) and answers a fresh session there.
  * Logging out revokes the session (every token of that sign-in); "sign out everywhere" revokes all of the user's.
  * An org id from a /subscribe link gives only a billing token (tokens.ts) and a masked owner address.
  */
@@ -24,7 +26,9 @@ import { signAccessToken, signBillingToken, signRefreshToken, verifyRefreshToken
 import { claimAnonymousConnections } from '../monitor/service';
 import { fitToPlan } from '../plans/pauses';
 import { claimConnectedApps } from '../orgApps/service';
-import { invitationForToken, joinInvitedOrganisation, joinThroughLink } from '../org/invitations';
+import { invitationForToken } from '../org/invitations';
+import { moveByInvitation } from '../org/move';
+import { hashHandoffNonce } from './handoffNonce';
 
 export { BILLING_TOKEN_TTL_SECONDS } from './tokens';
 
@@ -72,7 +76,7 @@ async function liveSession(sessionId: string, now: Date): Promise<{ user: User; 
   return { user, expiresAt: session.expires_at };
 }
 
-export async function exchangeSignInToken(input: { token: string; attribution: Attribution; ip: string; now?: Date }): Promise<SessionAnswer> {
+export async function exchangeSignInToken(input: { token: string; attribution: Attribution; ip: string; now?: Date; claimToken?: string | null }): Promise<SessionAnswer> {
   const now = input.now ?? new Date();
   await enforceRateLimit(SESSION_LIMITS.exchangesPerIp, ipRateKey(input.ip), 'Too many sign-in attempts from your network. Try again later.', { now });
   const email = await consumeSignInToken(keyedHash('sign-in-token', input.token), now);
@@ -80,18 +84,21 @@ export async function exchangeSignInToken(input: { token: string; attribution: A
     throw new HttpError(401, 'token_invalid', 'This sign-in token has expired or was already used. Sign in again.');
   }
   const { user, created } = await getOrCreateUser({ email, attribution: input.attribution, now });
-  return signedIn(await joinInvitedOrganisation(user, now), created, now);
+  // Never joins an invitation: the dashboard shows open ones, and only an explicit accept moves (acceptInvitation).
+  return signedIn(user, created, now, input.claimToken);
 }
 
-/** After the account is known and its invitation (if any) accepted: claim its connections and start a session. */
-async function signedIn(user: User, created: boolean, now: Date): Promise<SessionAnswer> {
+/** After the account is known (and, through a link, its invitation accepted): claim its connections and start a session. */
+async function signedIn(user: User, created: boolean, now: Date, claimToken?: string | null): Promise<SessionAnswer> {
   // Ids only at debug level: an org id opens billing links, so it stays out of ordinary logs.
   if (created) log.info('account created');
   else await updateUserLastSignIn(user.id, now);
   // Connections this address made before signing in become the organisation's (no expiry, resumed if paused), and
   // their apps the organisation's apps (first: that step reads the connections while they are still anonymous).
-  const apps = await claimConnectedApps({ orgId: user.org_id, email: user.email });
-  const channels = await claimAnonymousConnections({ orgId: user.org_id, email: user.email });
+  // Only with proof they are this person's: the claim cookie of the browser that made them, or the confirmation link of
+  // an e-mail destination of the address signed in with (server/monitor/anonymous.ts) — never a typed address.
+  const apps = await claimConnectedApps({ orgId: user.org_id, email: user.email, claimToken });
+  const channels = await claimAnonymousConnections({ orgId: user.org_id, email: user.email, claimToken });
   // They count against the organisation's plan like any other: what goes over it is paused (claimed ones first),
   // never refused, since this is a sign-in.
   if (apps.length || channels.length) await fitToPlan(user.org_id, { apps, channels });
@@ -100,22 +107,42 @@ async function signedIn(user: User, created: boolean, now: Date): Promise<Sessio
 }
 
 /**
- * POST v1/auth/invitation: the token of an invitation e-mail's link signs in its address (creating the account on
- * first sign-in) and joins the organisation. The link proves the address as a code e-mail would.
+ * POST v1/auth/invitation: the invitee confirmed on the link's page (which showed the organisation, the role and what
+ * happens to their own organisation first, POST v1/invitations/preview): the token signs in its address (creating the
+ * account on first sign-in) and accepts the invitation by the same rules as the dashboard's accept (move.ts); a
+ * refusal signs nobody in. The link proves the address as a code e-mail would.
  */
-export async function exchangeInvitationToken(input: { token: string; attribution: Attribution; ip: string; now?: Date }): Promise<SessionAnswer> {
+export async function exchangeInvitationToken(input: {
+  token: string;
+  attribution: Attribution;
+  ip: string;
+  deleteCurrent?: boolean;
+  now?: Date;
+  claimToken?: string | null;
+}): Promise<SessionAnswer> {
   const now = input.now ?? new Date();
   await enforceRateLimit(SESSION_LIMITS.exchangesPerIp, ipRateKey(input.ip), 'Too many sign-in attempts from your network. Try again later.', { now });
   const invitation = await invitationForToken(input.token, now);
   const { user, created } = await getOrCreateUser({ email: invitation.email, attribution: input.attribution, now });
-  return signedIn(await joinThroughLink(user, invitation, now), created, now);
+  const moved = await moveByInvitation({ userId: user.id, invitationId: invitation.id, deleteCurrent: !!input.deleteCurrent, now });
+  return signedIn(moved.user, created, now, input.claimToken);
+}
+
+/**
+ * POST v1/invitations/{id}/accept: the signed-in invitee accepts an invitation to their address. The move ends every
+ * session they had (the tokens of the old membership); the answer is a fresh session in the new organisation.
+ */
+export async function acceptInvitation(auth: AuthClaims, invitationId: string, deleteCurrent: boolean, now = new Date()): Promise<SessionAnswer & { organisation: string }> {
+  const moved = await moveByInvitation({ userId: auth.userId, invitationId, deleteCurrent, sessionId: auth.sessionId, now });
+  return { ...(await startSession(moved.user, now)), organisation: moved.invitation.org_name };
 }
 
 /**
  * GET v1/auth/token/refresh: a one-time code (valid HANDOFF_CODE_VALID_SECONDS) that /dashboard exchanges for the
- * caller's session. Only its keyed hash is stored.
+ * caller's session, bound to the asking browser's nonce cookie (handoffNonce.ts; the endpoint sets it). Only the
+ * code's keyed hash and the nonce's hash are stored.
  */
-export async function createHandoffCode(auth: AuthClaims, now = new Date()): Promise<string> {
+export async function createHandoffCode(auth: AuthClaims, nonce: string, now = new Date()): Promise<string> {
   if (!auth.sessionId) throw sessionExpired();
   await liveSession(auth.sessionId, now);
   const code = randomBytes(32).toString('base64url');
@@ -123,15 +150,22 @@ export async function createHandoffCode(auth: AuthClaims, now = new Date()): Pro
     codeHash: keyedHash('handoff-code', code),
     sessionId: auth.sessionId,
     expiresAt: new Date(now.getTime() + HANDOFF_CODE_VALID_SECONDS * 1000),
+    nonceHash: hashHandoffNonce(nonce),
   });
   return code;
 }
 
-/** POST v1/auth/token/handoff: the code from the dashboard URL → fresh tokens of the same session. */
-export async function exchangeHandoffCode(input: { code: string; ip: string; now?: Date }): Promise<SessionAnswer> {
+/**
+ * POST v1/auth/token/handoff: the code from the dashboard URL → fresh tokens of the same session, only in the browser
+ * that asked for the code (its nonce cookie); from any other browser it is refused and stays unused.
+ */
+export async function exchangeHandoffCode(input: { code: string; nonce: string | null; ip: string; now?: Date }): Promise<SessionAnswer> {
   const now = input.now ?? new Date();
   await enforceRateLimit(SESSION_LIMITS.handoffsPerIp, ipRateKey(input.ip), 'Too many requests from your network. Try again later.', { now });
-  const sessionId = await consumeHandoffCode(keyedHash('handoff-code', input.code), now);
+  const sessionId = await consumeHandoffCode(keyedHash('handoff-code', input.code), input.nonce ? hashHandoffNonce(input.nonce) : null, now);
+  if (sessionId === 'other_browser') {
+    throw new HttpError(401, 'code_other_browser', 'This dashboard link was made for another browser. Sign in here, or open the dashboard from the menu of the browser you signed in with.');
+  }
   if (!sessionId) throw new HttpError(401, 'code_invalid', 'This dashboard link has expired or was already used. Open the dashboard again.');
   const { user, expiresAt } = await liveSession(sessionId, now);
   return tokensFor(user, { id: sessionId, expiresAt });

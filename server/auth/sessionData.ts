@@ -1,6 +1,7 @@
 /**
  * Data functions for sign-in sessions and dashboard hand-off codes (tables auth_sessions, handoff_codes). Consuming a
  * code and revoking are single conditional UPDATE … RETURNING statements, so two processes can never both win.
+ * Revoking takes an optional transaction: moving someone to another organisation ends their sessions in the same one.
  */
 import { getDb, type DB } from '../db/client';
 
@@ -38,24 +39,39 @@ export async function revokeSessionRows(which: { sessionId: string } | { userId:
   return rows.map((r) => r.id);
 }
 
-export async function insertHandoffCode(input: { codeHash: string; sessionId: string; expiresAt: Date }, db?: DB): Promise<void> {
+export async function insertHandoffCode(input: { codeHash: string; sessionId: string; expiresAt: Date; nonceHash: string }, db?: DB): Promise<void> {
   await (await dbOf(db))
     .insertInto('handoff_codes')
-    .values({ code_hash: input.codeHash, session_id: input.sessionId, expires_at: input.expiresAt })
+    .values({ code_hash: input.codeHash, session_id: input.sessionId, expires_at: input.expiresAt, nonce_hash: input.nonceHash })
     .execute();
 }
 
-/** Use a hand-off code once: its session id, or undefined when unknown, expired or already used. */
-export async function consumeHandoffCode(codeHash: string, now: Date, db?: DB): Promise<string | undefined> {
-  const row = await (await dbOf(db))
-    .updateTable('handoff_codes')
-    .set({ consumed_at: now })
+/**
+ * Use a hand-off code once, from the browser it was made for: its session id; `other_browser` when the code is live
+ * but the nonce is not the one it was made with (the code is then left unused); undefined when unknown, expired or used.
+ */
+export async function consumeHandoffCode(codeHash: string, nonceHash: string | null, now: Date, db?: DB): Promise<string | 'other_browser' | undefined> {
+  const d = await dbOf(db);
+  if (nonceHash) {
+    const row = await d
+      .updateTable('handoff_codes')
+      .set({ consumed_at: now })
+      .where('code_hash', '=', codeHash)
+      .where('nonce_hash', '=', nonceHash)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning(['session_id'])
+      .executeTakeFirst();
+    if (row) return row.session_id;
+  }
+  const live = await d
+    .selectFrom('handoff_codes')
+    .select('code_hash')
     .where('code_hash', '=', codeHash)
     .where('consumed_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning(['session_id'])
     .executeTakeFirst();
-  return row?.session_id;
+  return live ? 'other_browser' : undefined;
 }
 
 /** Drop hand-off codes and sessions that can no longer be used (a day after their end, so errors stay explainable). */

@@ -11,7 +11,11 @@ import { nowSeconds, signToken, verifyToken } from '../signedTokens';
 import { isSessionActive } from './sessionState';
 
 export type TokenScope = 'full' | 'billing';
-/** `email` is empty for billing tokens; `sessionId` is set for full ones. */
+/**
+ * `email` is empty for billing tokens; `sessionId` is set for full ones. `orgId` is the organisation the token was
+ * signed for, possibly no longer the user's: act on `membershipOf(auth)` (server/org/membership.ts), never on it. Only
+ * the billing token's purchase reads it, after checking its user still owns it (server/billing/checkout.ts).
+ */
 export type AuthClaims = { userId: string; orgId: string; email: string; scope: TokenScope; sessionId?: string };
 
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

@@ -28,26 +28,36 @@ export type CheckoutInput = {
   owner?: boolean;
 };
 
-/**
- * The billing e-mail for a checkout. A billing-only token carries no address (its holder may be anyone with the org
- * id): the owner's is read here, and only Stripe sees it.
- */
-export async function checkoutEmail(auth: AuthClaims): Promise<string> {
-  if (auth.scope === 'full') return auth.email;
-  const owner = await getUserById(auth.userId);
-  if (!owner || owner.org_id !== auth.orgId) throw unauthorized('This billing link has expired. Ask for a new one.');
-  return owner.email;
-}
+/** Who is buying, for which organisation: read from the database, never from the token's `org` claim. */
+export type Buyer = { orgId: string; email: string; owner: boolean };
+
+const LINK_EXPIRED = 'This billing link has expired. Ask for a new one.';
 
 /**
- * Buying or changing the plan is the owner's: a signed-in caller must be one. A billing-only token was issued for the
- * owner of its organisation and can do nothing else, so it passes.
+ * The buyer of a purchase. A signed-in caller buys for the organisation the database says they are in, and must be
+ * its owner (a member moved to another organisation, whose access token still names the old one, buys for the new
+ * one — if they own it). A billing-only token (from /subscribe) names its organisation by design: it is honoured only
+ * while that organisation exists and the token's user is still its owner. It carries no address (its holder may be
+ * anyone with the org id): the owner's is read here, and only Stripe sees it.
  */
-export async function requireBillingOwner(auth: AuthClaims): Promise<void> {
-  if (auth.scope === 'full') await requireRole(auth, 'owner', 'change the plan');
+export async function billingBuyer(auth: AuthClaims): Promise<Buyer> {
+  if (auth.scope === 'full') {
+    const m = await requireRole(auth, 'owner', 'change the plan');
+    return { orgId: m.orgId, email: m.email, owner: true };
+  }
+  const [user, org] = await Promise.all([getUserById(auth.userId), getOrgPlan(auth.orgId)]);
+  if (!org || !user || user.org_id !== auth.orgId || user.role !== 'owner') throw unauthorized(LINK_EXPIRED);
+  return { orgId: org.id, email: user.email, owner: false };
 }
 
 const PLAN_MISSING = 'That plan does not exist. Pick a plan on the pricing page.';
+
+/**
+ * How long a Checkout page can be paid: Stripe's shortest (30 minutes) and a minute for clocks, instead of its 24 hours.
+ * A tab left open is what makes a second subscription: the shorter it lives, the rarer that is (and the webhook still
+ * refuses one that gets through, sync.ts).
+ */
+export const CHECKOUT_EXPIRES_SECONDS = 31 * 60;
 
 /** The Stripe price to check out: a catalogue plan's id names its price on this server; anything else is a price id. */
 export function checkoutPrice(priceIdOrPlan: string): string {
@@ -95,6 +105,7 @@ export async function createCheckoutSession(input: CheckoutInput): Promise<{ url
       ...(org?.stripe_customer_id ? { customer: org.stripe_customer_id } : { customer_email: input.email }),
       client_reference_id: input.orgId,
       allow_promotion_codes: true,
+      expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_EXPIRES_SECONDS,
       metadata,
       ...(price.type === 'recurring' ? { subscription_data: { metadata } } : {}),
     });

@@ -14,10 +14,6 @@ export type SubscriptionColumns = {
   grace_notice: string | null;
 };
 
-export async function saveOrgSubscription(orgId: string, values: SubscriptionColumns, db?: DB): Promise<void> {
-  await (await dbOf(db)).updateTable('orgs').set(values).where('id', '=', orgId).execute();
-}
-
 /** The organisation a Stripe subscription or customer belongs to, by the ids stored for it. */
 export async function orgIdForStripe(ids: { subscriptionId?: string; customerId?: string }, db?: DB): Promise<string | undefined> {
   const d = await dbOf(db);
@@ -76,4 +72,65 @@ export async function markGraceNotice(orgId: string, from: string | null, to: st
 /** A one-time payment's customer, for an organisation without one yet. */
 export async function saveCustomerOnly(orgId: string, customerId: string, db?: DB): Promise<void> {
   await (await dbOf(db)).updateTable('orgs').set({ stripe_customer_id: customerId }).where('id', '=', orgId).where('stripe_customer_id', 'is', null).execute();
+}
+
+/**
+ * Stores the organisation's subscription columns only while its stored subscription is still `expected`: two
+ * processes applying two different subscriptions at once cannot both win (PostgreSQL re-checks the condition after
+ * the other's update commits). False when another process changed it first.
+ */
+export async function saveOrgSubscriptionIfUnchanged(orgId: string, expected: string | null, values: SubscriptionColumns, db?: DB): Promise<boolean> {
+  const r = await (await dbOf(db))
+    .updateTable('orgs')
+    .set(values)
+    .where('id', '=', orgId)
+    .where(sql<boolean>`stripe_subscription_id is not distinct from ${expected}`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export type RefusedSubscriptionRow = { subscription_id: string; org_id: string; kept_subscription_id: string; plan: string | null; created_at: Date; cancelled_at: Date | null };
+
+/** Records a refused subscription (once: a second process handling its events finds it recorded). */
+export async function recordRefusedSubscription(input: { subscriptionId: string; orgId: string; keptSubscriptionId: string; plan: string | null }, db?: DB): Promise<void> {
+  await (await dbOf(db))
+    .insertInto('refused_subscriptions')
+    .values({ subscription_id: input.subscriptionId, org_id: input.orgId, kept_subscription_id: input.keptSubscriptionId, plan: input.plan })
+    .onConflict((oc) => oc.column('subscription_id').doNothing())
+    .execute();
+}
+
+export async function getRefusedSubscription(subscriptionId: string, db?: DB): Promise<RefusedSubscriptionRow | undefined> {
+  return (await dbOf(db))
+    .selectFrom('refused_subscriptions')
+    .select(['subscription_id', 'org_id', 'kept_subscription_id', 'plan', 'created_at', 'cancelled_at'])
+    .where('subscription_id', '=', subscriptionId)
+    .executeTakeFirst();
+}
+
+export async function markRefusedCancelled(subscriptionId: string, db?: DB): Promise<void> {
+  await (await dbOf(db)).updateTable('refused_subscriptions').set({ cancelled_at: sql`now()` }).where('subscription_id', '=', subscriptionId).where('cancelled_at', 'is', null).execute();
+}
+
+/** Claims the owners' e-mail about a refused subscription: true for the one caller that should send it. */
+export async function claimRefusedNotice(subscriptionId: string, db?: DB): Promise<boolean> {
+  const r = await (await dbOf(db))
+    .updateTable('refused_subscriptions')
+    .set({ owners_told_at: sql`now()` })
+    .where('subscription_id', '=', subscriptionId)
+    .where('owners_told_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The organisation's subscriptions refused since `since`, newest first (the Billing page says what happened to them). */
+export async function recentRefusedSubscriptions(orgId: string, since: Date, db?: DB): Promise<RefusedSubscriptionRow[]> {
+  return (await dbOf(db))
+    .selectFrom('refused_subscriptions')
+    .select(['subscription_id', 'org_id', 'kept_subscription_id', 'plan', 'created_at', 'cancelled_at'])
+    .where('org_id', '=', orgId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .limit(5)
+    .execute();
 }

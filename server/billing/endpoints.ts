@@ -9,12 +9,13 @@ import { PLATFORM_NAMES } from '../destinations/deliver';
 import type { Platform } from '../destinations/types';
 import { endpoint } from '../http/api';
 import { emailAddress } from '../http/schemas';
-import { requireRole } from '../org/membership';
+import { membershipOf, requireRole } from '../org/membership';
 import { orgPlanOf, usageFor } from '../plans/plans';
 import { purchasablePlans } from '../plans/prices';
 import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
 import { PAID_PLAN_IDS } from '@/shared/plans';
-import { checkoutEmail, checkoutPrice, createCheckoutSession, createPortalSession, requireBillingOwner } from './checkout';
+import { refusedSubscriptionsOf } from './refused';
+import { billingBuyer, checkoutPrice, createCheckoutSession, createPortalSession } from './checkout';
 import { chooseActive } from '../plans/pauses';
 import { listPlanItems } from '../plans/data';
 import { stripeSecretKey } from './stripe';
@@ -38,14 +39,15 @@ export const billingPurchase = endpoint({
   response: checkoutAnswer,
   handler: async ({ body, auth }) => {
     stripeSecretKey();
-    await requireBillingOwner(auth!);
+    // The organisation from the database (membership, or the billing link's owner still owning it), not the token's claim.
+    const buyer = await billingBuyer(auth!);
     return createCheckoutSession({
       priceId: checkoutPrice(body.price_id),
-      email: await checkoutEmail(auth!),
-      orgId: auth!.orgId,
+      email: buyer.email,
+      orgId: buyer.orgId,
       referralCode: body.referral_code,
-      // requireBillingOwner let a full token through only for the owner.
-      owner: auth!.scope === 'full',
+      // Only the signed-in owner may change a running subscription in place.
+      owner: buyer.owner,
     });
   },
 });
@@ -66,6 +68,16 @@ export const getBilling = endpoint({
     can_manage: z.boolean().meta({ description: 'The caller is an owner: they may buy or change the plan.' }),
     purchasable: z.array(z.enum(PAID_PLAN_IDS)).meta({ description: 'Paid plans this server can sell (a Stripe price is configured).' }),
     grace_ends_at: z.string().nullable().meta({ description: 'A failed payment: when the plan drops to Free unless a payment succeeds.' }),
+    refused_subscriptions: z
+      .array(
+        z.object({
+          refused_at: z.string(),
+          plan_name: z.string().nullable().meta({ description: 'The plan the second subscription was for, when it is one of this server’s.' }),
+          cancelled: z.boolean().meta({ description: 'Cancelled through the payment provider (false only while that is being retried).' }),
+          message: z.string().meta({ description: 'What happened, in plain words, for the Billing page.' }),
+        }),
+      )
+      .meta({ description: 'Second subscriptions started in the last 30 days while one was running (a checkout page left open, paid later): the running one was kept, each of these cancelled.' }),
     items: z.object({
       apps: z.array(z.object({ app_key: z.string(), title: z.string(), store: z.string(), paused: z.boolean().meta({ description: 'Paused because the plan allows fewer apps.' }) })),
       channels: z.array(
@@ -83,7 +95,7 @@ export const getBilling = endpoint({
   }),
   handler: async ({ auth }) => {
     const m = await requireRole(auth, 'admin', 'see billing');
-    const [plan, usage, items] = await Promise.all([orgPlanOf(m.orgId), usageFor(m.orgId), listPlanItems(m.orgId)]);
+    const [plan, usage, items, refused] = await Promise.all([orgPlanOf(m.orgId), usageFor(m.orgId), listPlanItems(m.orgId), refusedSubscriptionsOf(m.orgId)]);
     return {
       billing_enabled: plan.billingEnabled,
       ...planJson(plan, usage),
@@ -92,6 +104,7 @@ export const getBilling = endpoint({
       can_manage: m.role === 'owner',
       purchasable: plan.billingEnabled ? purchasablePlans() : [],
       grace_ends_at: plan.graceEndsAt ? plan.graceEndsAt.toISOString() : null,
+      refused_subscriptions: refused,
       items: {
         apps: items.apps.map(({ app_key, title, store, paused }) => ({ app_key, title, store, paused })),
         channels: items.channels.map(({ id, platform, label, target_hint, status, paused }) => ({
@@ -114,12 +127,14 @@ export const stripeQuickPay = endpoint({
   auth: 'optional',
   body: z.looseObject({ price_id: priceId, email: emailAddress.optional(), referral_code: referralCode }),
   response: checkoutAnswer,
-  handler: ({ body, auth }) => {
+  handler: async ({ body, auth }) => {
     stripeSecretKey();
+    // A signed-in caller buys for the organisation the database says they are in now, with their stored address.
+    const m = auth ? await membershipOf(auth) : null;
     return createCheckoutSession({
       priceId: body.price_id,
-      email: auth?.email ?? body.email,
-      orgId: auth?.orgId,
+      email: m?.email ?? body.email,
+      orgId: m?.orgId,
       referralCode: body.referral_code,
     });
   },

@@ -43,7 +43,7 @@ export async function sendGraceNotice(orgId: string, notice: GraceNotice, pastDu
       await sendMail({ to, ...mail });
     } catch (err) {
       if (!(err instanceof MailDeliveryError)) throw err;
-      log.warn('grace-period e-mail not sent', { orgId, notice, err: err.message });
+      log.warn('grace-period e-mail not sent', { notice, err: err.message });
     }
   }
 }

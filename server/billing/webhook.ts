@@ -4,18 +4,48 @@
  * event id is applied once (stripe_events); an event whose application failed is given back, answered 500, and
  * Stripe delivers it again. The events name a subscription; its current state is read from Stripe and applied
  * (sync.ts), which makes the order they arrive in irrelevant.
+ *
+ * A stranger's request is refused before its body is read: the header must have Stripe's shape (`t=<seconds>`, one or
+ * more `v1=<64 hex>`) with `t` within the tolerance of our clock, and a declared body over WEBHOOK_MAX_BYTES is 413.
+ * Those refusals close the connection instead of reading the unread bytes (UNREAD_BODY_HEADERS).
  */
 import type { IncomingMessage } from 'node:http';
 import { env } from '../env';
 import { HttpError, badRequest, serviceUnavailable } from '../http/errors';
-import { readBody } from '../http/body';
+import { readBody, UNREAD_BODY_HEADERS } from '../http/body';
 import { log } from '../log';
 import { claimStripeEvent, orgExists, releaseStripeEvent, saveCustomerOnly, setStripeEventOrg } from './data';
 import { stripeWebhooks, type Stripe } from './stripe';
 import { idOf, syncSubscription } from './sync';
 
-/** Stripe's events are a few kilobytes; a megabyte leaves room for large line-item lists. */
-export const WEBHOOK_MAX_BYTES = 1024 * 1024;
+/** Stripe's events are a few kilobytes (an invoice with many lines some tens): a quarter of a megabyte is plenty. */
+export const WEBHOOK_MAX_BYTES = 256 * 1024;
+
+/** How far the header's `t` may be from our clock, either way: the stripe package's default tolerance. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** Stripe-Signature as Stripe sends it: `t=1492774577,v1=5257a8…,v0=6ffbb5…` (a few elements, each `k=v`). */
+const MAX_SIGNATURE_HEADER = 2048;
+
+/**
+ * Why the header cannot be Stripe's (missing, not its shape, a `t` outside the tolerance), or null when it may be:
+ * checked before the body is read, so a stranger's request costs a header's parse.
+ */
+export function signatureHeaderProblem(header: string | string[] | undefined, nowSeconds: number): string | null {
+  if (typeof header !== 'string' || !header) return 'The Stripe-Signature header is missing.';
+  if (header.length > MAX_SIGNATURE_HEADER) return 'The Stripe-Signature header is too long to be Stripe’s.';
+  const parts = header.split(',').map((p) => p.trim());
+  const timestamps = parts.filter((p) => p.startsWith('t='));
+  const signatures = parts.filter((p) => p.startsWith('v1='));
+  if (timestamps.length !== 1 || !/^t=\d{1,12}$/.test(timestamps[0]) || !signatures.length || !signatures.every((v) => /^v1=[0-9a-f]{64}$/.test(v))) {
+    return 'The Stripe-Signature header is not in Stripe’s format (t=<timestamp>,v1=<signature>).';
+  }
+  const t = Number(timestamps[0].slice(2));
+  if (Math.abs(nowSeconds - t) > SIGNATURE_TOLERANCE_SECONDS) {
+    return 'The Stripe-Signature timestamp is more than five minutes away from now (a replayed event, or a clock that is off).';
+  }
+  return null;
+}
 
 export const HANDLED_EVENTS = [
   'checkout.session.completed',
@@ -31,10 +61,18 @@ export async function verifiedEvent(req: IncomingMessage): Promise<Stripe.Event>
   const secret = env().STRIPE_WEBHOOK_SECRET;
   if (!secret || !env().STRIPE_SECRET_KEY) throw serviceUnavailable('Billing is not configured on this server.');
   const signature = req.headers['stripe-signature'];
-  if (typeof signature !== 'string' || !signature) throw badRequest('The Stripe-Signature header is missing.', 'invalid_signature');
+  const problem = signatureHeaderProblem(signature, Math.floor(Date.now() / 1000));
+  if (problem) {
+    log.info('stripe webhook refused before its body', { reason: problem });
+    throw new HttpError(400, 'invalid_signature', problem, UNREAD_BODY_HEADERS);
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > WEBHOOK_MAX_BYTES) {
+    throw new HttpError(413, 'payload_too_large', `Request body is larger than ${WEBHOOK_MAX_BYTES} bytes.`, UNREAD_BODY_HEADERS);
+  }
   const raw = await readBody(req, WEBHOOK_MAX_BYTES);
   try {
-    return stripeWebhooks().constructEvent(raw, signature, secret);
+    return stripeWebhooks().constructEvent(raw, signature as string, secret, SIGNATURE_TOLERANCE_SECONDS);
   } catch (err) {
     log.warn('stripe webhook refused: bad signature', { err: (err as Error).message });
     throw badRequest('The Stripe-Signature header does not match this request.', 'invalid_signature');

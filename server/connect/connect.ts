@@ -13,7 +13,9 @@ import { PLATFORM_NAMES } from '../destinations/deliver';
 import { recordAudit } from '../org/data';
 import { requireRole, type Membership } from '../org/membership';
 import { createDestination, destinationTargetHash, type DestinationStatus, type DestinationTarget } from '../monitor/service';
-import { assertChannelWithinLimit, lockedLimitCheck } from '../plans/limits';
+import { assertAppsWithinLimit, assertChannelWithinLimit } from '../plans/limits';
+import { appKey } from '../monitor/apps';
+import { dashboardConnectionApp } from '../orgApps/service';
 import { storefrontsFor } from '../monitor/wantedSources';
 import { isAddressUnsubscribed } from '../subscriptions/data';
 import { registerApp, type RegisteredApp } from './apps';
@@ -104,8 +106,12 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     await assertAddressMayBeMailed(req.target.email);
   }
   const addressConfirmed = req.target.kind === 'email' && Boolean(ctx.ownAddressConfirmed) && isOwnAddress(req.target.email, ctx.auth);
-  const orgId = member?.orgId ?? ctx.auth?.orgId ?? null;
+  // The organisation is the member's, read from the database: never the token's claim.
+  const orgId = member?.orgId ?? null;
   if (orgId) await assertChannelWithinLimit(orgId, { platform: req.platform, targetHash: destinationTargetHash(req.platform, req.target.kind === 'email' ? req.target.email : req.target.url) });
+  // Its app becomes one of the organisation's apps, counted against the plan like one added on the Apps page.
+  if (orgId) await assertAppsWithinLimit(orgId, [appKey(req.app)]);
+  const orgApp = member ? dashboardConnectionApp(member, req.app, storefrontsFor(req.country)) : null;
 
   // The app is looked up in the first storefront watched ('us' for all countries).
   const app = await registerApp(req.app, storefrontsFor(req.country)[0]);
@@ -118,9 +124,10 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     ...(req.app.store === 'apple_app_store' ? { country: req.country } : {}),
     createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,
     addressConfirmed,
-    // Counted again with the organisation's row held, so concurrent connections cannot both take the last channel.
-    ...(orgId ? { beforeInsert: lockedLimitCheck(orgId, 'channels') } : {}),
+    // Counted again with the organisation's row held, so concurrent connections cannot both take the last channel or app.
+    ...(orgApp ? { beforeInsert: orgApp.beforeInsert } : {}),
   });
+  await orgApp?.after(app.title);
   if (member && created.created) {
     await recordAudit({ orgId: member.orgId, actor: { userId: member.userId, email: member.email }, action: 'destination.added', target: `${PLATFORM_NAMES[req.platform]} ${created.status.label ?? created.status.target}`, details: { id: created.id, app: created.status.app?.title ?? null } });
   }

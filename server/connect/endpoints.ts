@@ -7,6 +7,7 @@
  *   POST v1/oauth/bot/connect           { platform, code, state }      finishes "Add to Discord" (or Slack)
  *   GET  v1/public/destination/{id}     status, last delivery, error in words — no secrets
  */
+import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { validateWebhookUrl } from '@/lib/webhookUrls';
@@ -18,6 +19,7 @@ import { connectDestination, type ConnectContext, type ConnectResult } from './c
 import { authorizeUrl, exchangeCode, oauthConfigured } from './oauth';
 import { saveSlackWorkspace } from '../slack/data';
 import { MAX_PAYLOAD_CHARS, parseConnectionPayload, platformConnectBody } from './payload';
+import { claimCookieWith } from './claimCookie';
 import { newNonce, nonceCookie, readNonceCookie, signOAuthState, verifyOAuthState, type OAuthPlatform } from './state';
 
 const oauthPlatform = z.enum(['slack', 'discord'], { error: 'must be slack or discord' });
@@ -57,10 +59,13 @@ export const platformConnectEndpoint = endpoint({
   auth: 'optional',
   body: platformConnectBody,
   response: connectResponse,
-  handler: async ({ body, ip, auth }): Promise<ConnectResult> => {
+  handler: async ({ body, ip, auth, req, setHeader }): Promise<ConnectResult> => {
     const request = parseConnectionPayload(body.platform, body.payload, 'required');
     // A signed-in admin adding their own address has proved that mailbox by signing in: no confirmation e-mail.
-    return connectDestination({ ...request, target: request.target! }, { ip, auth, ownAddressConfirmed: true });
+    const result = await connectDestination({ ...request, target: request.target! }, { ip, auth, ownAddressConfirmed: true });
+    // Without an account: this browser's claim cookie names the new connection, so signing in here claims it.
+    if (!auth && result.created) setHeader('Set-Cookie', await claimCookieWith(req, result.destination_id));
+    return result;
   },
 });
 
@@ -86,7 +91,9 @@ export const oauthAuthorizeEndpoint = endpoint({
 
 const oauthReturn = { code: z.string().trim().min(1, 'is required').max(512, 'is too long'), state: z.string().min(1, 'is required').max(16_384, 'is too long') };
 
-async function finishInstall(platform: OAuthPlatform, code: string, state: string, ctx: ConnectContext & { nonce: string | null }): Promise<ConnectResult> {
+type InstallContext = ConnectContext & { nonce: string | null; req: IncomingMessage; setHeader: (name: string, value: string) => void };
+
+async function finishInstall(platform: OAuthPlatform, code: string, state: string, ctx: InstallContext): Promise<ConnectResult> {
   const started = await verifyOAuthState(state, platform, ctx.nonce);
   if (started.userId && ctx.auth?.userId !== started.userId) {
     throw unauthorized('This install was started from the dashboard: sign in as the person who started it to finish it, or start again.');
@@ -99,12 +106,16 @@ async function finishInstall(platform: OAuthPlatform, code: string, state: strin
   const check = validateWebhookUrl(platform, webhook.url, { allowPrivate: env().ALLOW_PRIVATE_WEBHOOKS });
   if (!check.ok) throw badGateway(`${platform === 'slack' ? 'Slack' : 'Discord'} answered with a webhook ARB cannot use (${check.error}).`);
   // The workspace's bot token lets review messages there carry a Reply button: saved before the destination, which
-  // names the workspace from its first message on.
-  if (webhook.slack) await saveSlackWorkspace(webhook.slack);
-  return connectDestination(
+  // names the workspace from its first message on. Only for an install an admin started from the dashboard: a channel
+  // connected without an account (even one claimed later) never offers replying for an organisation from Slack.
+  const replies = webhook.slack && started.userId ? webhook.slack : null;
+  if (replies) await saveSlackWorkspace(replies);
+  const result = await connectDestination(
     { ...request, target: { kind: 'webhook', url: check.url, warning: check.warning ?? null } },
-    { ...ctx, label: webhook.label, ...(webhook.slack ? { slackTeamId: webhook.slack.teamId } : {}) },
+    { ...ctx, label: webhook.label, ...(replies ? { slackTeamId: replies.teamId } : {}) },
   );
+  if (!started.userId && result.created) ctx.setHeader('Set-Cookie', await claimCookieWith(ctx.req, result.destination_id));
+  return result;
 }
 
 export const slackCallbackEndpoint = endpoint({
@@ -113,7 +124,7 @@ export const slackCallbackEndpoint = endpoint({
   auth: 'optional',
   body: z.object(oauthReturn),
   response: connectResponse,
-  handler: ({ body, req, ip, auth }) => finishInstall('slack', body.code, body.state, { ip, auth, nonce: readNonceCookie(req) }),
+  handler: ({ body, req, ip, auth, setHeader }) => finishInstall('slack', body.code, body.state, { ip, auth, nonce: readNonceCookie(req), req, setHeader }),
 });
 
 export const botConnectEndpoint = endpoint({
@@ -122,7 +133,7 @@ export const botConnectEndpoint = endpoint({
   auth: 'optional',
   body: z.object({ platform: oauthPlatform, ...oauthReturn }),
   response: connectResponse,
-  handler: ({ body, req, ip, auth }) => finishInstall(body.platform, body.code, body.state, { ip, auth, nonce: readNonceCookie(req) }),
+  handler: ({ body, req, ip, auth, setHeader }) => finishInstall(body.platform, body.code, body.state, { ip, auth, nonce: readNonceCookie(req), req, setHeader }),
 });
 
 const DESTINATION_ID = /^dst_[0-9A-Za-z]{24}$/;

@@ -16,10 +16,11 @@ import type { SlackInstall } from '../slack/data';
 export const OAUTH_PLATFORMS: readonly OAuthPlatform[] = ['slack', 'discord'];
 const NAMES: Record<OAuthPlatform, string> = { slack: 'Slack', discord: 'Discord' };
 /**
- * Slack: the webhook, and the bot's right to see who clicked Reply on a review message (their profile's e-mail is
- * matched against the organisation's members; server/slack).
+ * Slack: the webhook, and the bot's right to update its review messages once a reply is published (server/slack).
+ * Who may reply is proved by linking the Slack account to ARB (server/slack/links.ts), not read from Slack profiles,
+ * so no user scopes are asked for.
  */
-const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook,users:read,users:read.email,chat:write', discord: 'webhook.incoming' };
+const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook,chat:write', discord: 'webhook.incoming' };
 const TIMEOUT_MS = 10_000;
 
 type Client = { id: string; secret: string };

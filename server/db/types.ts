@@ -73,6 +73,8 @@ export interface HandoffCodesTable {
   expires_at: Timestamp;
   consumed_at: NullableTimestamp;
   created_at: Generated<Timestamp>;
+  /** 0030: SHA-256 of the nonce cookie of the browser that asked for the code (null: older codes, refused). */
+  nonce_hash: string | null;
 }
 
 export interface SignInTokensTable {
@@ -213,6 +215,8 @@ export interface DestinationsTable {
   backfill: Generated<boolean>;
   created_by_email: string | null;
   last_delivery_at: NullableTimestamp;
+  /** 0035: delivered messages the retention deleted (server/monitor/housekeeping.ts), still counted on the status. */
+  delivered_pruned: Generated<string | number>;
   last_error: string | null;
   last_error_at: NullableTimestamp;
   next_send_at: Generated<Timestamp>;
@@ -226,6 +230,9 @@ export interface DestinationsTable {
   translate_to: string | null;
   /** Webhook destinations: the `whsec_…` signing secret, encrypted (server/crypto.ts); null for other platforms. */
   signing_secret_enc: string | null;
+  /** 0034: the secret the last rotation replaced; it signs next to the new one until previous_secret_expires_at. */
+  previous_signing_secret_enc: string | null;
+  previous_secret_expires_at: NullableTimestamp;
   /** 0021: the Slack workspace this destination was installed from ("Add to Slack"); null for pasted webhooks. */
   slack_team_id: string | null;
   /** 0023: whether it receives spike alerts (server/alerts) for its apps. */
@@ -267,8 +274,13 @@ export interface DeliveriesTable {
   /** 0027: for kind 'summary', the weekly summary it carries. */
   weekly_summary_id: Generated<number | null>;
   review_version: Generated<number>;
-  status: Generated<'pending' | 'sending' | 'retry' | 'delivered' | 'failed'>;
+  /** 0035: 'parked' — interrupted while sending PARK_AFTER_INTERRUPTIONS times in a row, not sent again (deliveryWorker.ts). */
+  status: Generated<'pending' | 'sending' | 'retry' | 'delivered' | 'failed' | 'parked'>;
   attempts: Generated<number>;
+  /** 0035: attempts in a row before the latest one that ended with no outcome recorded (deliveryMarks.ts). */
+  interrupted_sends: Generated<number>;
+  /** 0034: the Standard Webhooks `webhook-id` ('msg_' + 32 hex digits), set by the INSERT; null on older rows (messageIds.ts). */
+  webhook_id: Generated<string | null>;
   next_attempt_at: Generated<Timestamp>;
   first_attempt_at: NullableTimestamp;
   last_attempt_at: NullableTimestamp;
@@ -349,6 +361,8 @@ export interface OrgInvitationsTable {
   expires_at: Timestamp;
   accepted_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** 0033: when its e-mail went out; null when none did (the address had unsubscribed). */
+  mailed_at: NullableTimestamp;
 }
 
 export interface AuditLogTable {
@@ -437,6 +451,22 @@ export interface SlackReplyMessagesTable {
   created_at: Generated<Timestamp>;
 }
 
+// ── 0031 Slack users linked to ARB members (server/slack/links.ts) ────────────────────────────────────────────────────
+/** A Slack user who proved, signed in to ARB, that they are this member; removed when the member's org_id changes. */
+export interface SlackUserLinksTable {
+  team_id: string;
+  slack_user_id: string;
+  user_id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+}
+
+/** The nonce of each used "Link your Slack account" token, until the token expires: a link works once. */
+export interface SlackLinkUsesTable {
+  nonce: string;
+  expires_at: Timestamp;
+}
+
 // ── 0017 replies (server/replies/README.md) ─────────────────────────────────────────────────────────────────────────
 export type ReplyState = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed';
 
@@ -491,6 +521,18 @@ export interface StripeEventsTable {
   processed_at: Generated<Timestamp>;
 }
 
+// ── 0032 refused subscriptions ─────────────────────────────────────────────────────────────────────────────────────
+/** A second live subscription of an organisation that already pays: kept out, cancelled through Stripe, owners told once. */
+export interface RefusedSubscriptionsTable {
+  subscription_id: string;
+  org_id: string;
+  kept_subscription_id: string;
+  plan: string | null;
+  created_at: Generated<Timestamp>;
+  cancelled_at: NullableTimestamp;
+  owners_told_at: NullableTimestamp;
+}
+
 // ── 0020 review enrichment ─────────────────────────────────────────────────────────────────────────────────────────
 /** Reviews waiting for the language model to re-read their sentiment. */
 export interface ReviewSentimentQueueTable {
@@ -540,11 +582,14 @@ export interface Database {
   org_usage_months: OrgUsageMonthsTable;
   slack_workspaces: SlackWorkspacesTable;
   slack_reply_messages: SlackReplyMessagesTable;
+  slack_user_links: SlackUserLinksTable;
+  slack_link_uses: SlackLinkUsesTable;
   replies: RepliesTable;
   reply_templates: ReplyTemplatesTable;
   store_allowances: StoreAllowancesTable;
   app_review_stats: AppReviewStatsTable;
   stripe_events: StripeEventsTable;
+  refused_subscriptions: RefusedSubscriptionsTable;
   review_sentiment_queue: ReviewSentimentQueueTable;
   review_translations: ReviewTranslationsTable;
   review_summaries: ReviewSummariesTable;

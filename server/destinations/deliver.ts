@@ -166,6 +166,8 @@ export type DeliveryTarget = {
   target: string;
   /** Signed webhooks: the destination's `whsec_` secret (decrypted). */
   signingSecret?: string | null;
+  /** Signed webhooks, during a rotation's grace period: the secret it replaced (decrypted), which signs too. */
+  previousSigningSecret?: string | null;
 };
 
 /** A target checked for sending: the URL to POST to, or why nothing may be sent to it. */
@@ -192,6 +194,7 @@ export function prepareTarget(target: DeliveryTarget): PreparedTarget {
 export async function deliver(
   target: PreparedTarget,
   message: FormattedMessage,
+  /** `idempotencyKey`: the message's id (messageIds.ts), sent as Idempotency-Key and, signed, as webhook-id. */
   opts: { sender: WebhookSender; idempotencyKey: string },
 ): Promise<DeliveryOutcome> {
   if (target.platform === 'email' || message.kind === 'email') {
@@ -210,12 +213,15 @@ export async function deliver(
   }
 
   if (target.invalid) return target.invalid;
-  // A stable id per delivery: platforms that dedupe on it will, and receivers' logs can tie a repeat to its first try.
+  // A stable id per message, unique across installations (messageIds.ts): platforms that dedupe on it will, and
+  // receivers' logs can tie a repeat to its first try.
   const headers: Record<string, string> = { 'idempotency-key': opts.idempotencyKey };
   if (target.platform === 'webhook') {
     if (!target.signingSecret) return { type: 'rejected', status: 0, error: 'This webhook has no signing secret: rotate its secret in the dashboard.' };
-    // The sender sends jsonBody's bytes too, so the signature covers the exact bytes sent.
-    Object.assign(headers, signWebhook(target.signingSecret, opts.idempotencyKey, jsonBody(message.body)));
+    // The sender sends jsonBody's bytes too, so the signature covers the exact bytes sent. While a rotation's grace
+    // lasts, the replaced secret signs too, so the receiver verifies with either.
+    const secrets = target.previousSigningSecret ? [target.signingSecret, target.previousSigningSecret] : [target.signingSecret];
+    Object.assign(headers, signWebhook(secrets, opts.idempotencyKey, jsonBody(message.body)));
   }
   const res = await opts.sender.postJson(target.postUrl, message.body, headers);
   return classifyWebhookResponse(target.platform, res);

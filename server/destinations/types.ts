@@ -40,6 +40,11 @@ export type WelcomeMessageInput = {
   recentCount: number;
   /** Where to manage the destination (e.g. APP_URL + '/dashboard'). */
   manageUrl: string;
+  /**
+   * When the welcome was queued: at the connection, or at the app's first poll right after it. Signed webhooks send it
+   * as the event's `timestamp`; stored, so every retry sends the same bytes.
+   */
+  connectedAt?: Date | null;
 };
 
 /** A JSON payload for a webhook, or an e-mail. */

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z, type ZodType } from 'zod';
 import { HttpError, unauthorized, forbidden } from './errors';
-import { assertContentType, readBody } from './body';
+import { assertContentType, ClientClosedError, readBody } from './body';
 import { definedValues, queryOf } from './query';
 import { JSON_TYPE, RequestContext } from './requestContext';
 import { requestIdOf } from './requestId';
@@ -257,6 +257,13 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
   };
 
   const fail = (c: RequestContext, err: unknown): void => {
+    if (err instanceof ClientClosedError) {
+      // A client that left mid-body is not our failure: one info line, no stack, and no answer (nobody reads it); the
+      // connection, if something of it is left, is closed.
+      c.log.info('request abandoned by the client', { reason: err.reason });
+      c.req.destroy();
+      return;
+    }
     if (err instanceof HttpError) {
       if (err.status >= 500) c.log.error('request failed', { status: err.status, code: err.code, message: err.message });
       c.sendError(err);

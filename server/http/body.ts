@@ -53,6 +53,23 @@ export function assertContentType(req: IncomingMessage, method: string, accepted
   );
 }
 
+/**
+ * The client went away before its request body ended (closed the connection, or reset it). Nobody waits for an
+ * answer, and nothing on our side failed: the API logs it at info, without a stack (server/http/api.ts).
+ */
+export class ClientClosedError extends Error {
+  constructor(readonly reason: string) {
+    super(`The client closed the request before its body ended (${reason}).`);
+    this.name = 'ClientClosedError';
+  }
+}
+
+/**
+ * A refusal sent before the body was read (a bad signature header, a stale timestamp): `Connection: close` so Node
+ * does not read and drop the unread body to keep the connection (a stranger's megabytes cost us nothing).
+ */
+export const UNREAD_BODY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ Connection: 'close' });
+
 const BODY = Symbol('body');
 type BodyReading = { chunks: Buffer[]; size: number; limit: number; resolve: (raw: string) => void; reject: (err: Error) => void };
 type ReadingRequest = IncomingMessage & { [BODY]?: BodyReading };
@@ -101,10 +118,12 @@ function onBodyEnd(this: ReadingRequest) {
   reading.resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
 }
 
-function onBodyError(this: ReadingRequest, err: Error) {
-  takeReading(this)?.reject(err);
+function onBodyError(this: ReadingRequest, err: NodeJS.ErrnoException) {
+  // Node reports a client that reset or dropped the connection mid-body as 'aborted' / ECONNRESET.
+  const gone = err.code === 'ECONNRESET' || err.code === 'ECONNABORTED' || err.message === 'aborted';
+  takeReading(this)?.reject(gone ? new ClientClosedError(err.code ?? err.message) : err);
 }
 
 function onBodyClose(this: ReadingRequest) {
-  takeReading(this)?.reject(new Error('The request closed before its body ended.'));
+  takeReading(this)?.reject(new ClientClosedError('closed'));
 }

@@ -17,6 +17,10 @@ import v1AuthTokenExchange from '@/pages/api/v1/auth/token/exchange';
 import v1AuthTokenHandoff from '@/pages/api/v1/auth/token/handoff';
 import v1AuthTokenRefresh from '@/pages/api/v1/auth/token/refresh';
 import v1AuthTokenRenew from '@/pages/api/v1/auth/token/renew';
+import v1Invitations from '@/pages/api/v1/invitations/index';
+import v1InvitationsIdAccept from '@/pages/api/v1/invitations/[id]/accept';
+import v1InvitationsIdDecline from '@/pages/api/v1/invitations/[id]/decline';
+import v1InvitationsPreview from '@/pages/api/v1/invitations/preview';
 import v1OauthAuthorize from '@/pages/api/v1/oauth/authorize';
 import v1OauthBotConnect from '@/pages/api/v1/oauth/bot/connect';
 import v1OauthPlatformConnect from '@/pages/api/v1/oauth/platform/connect';
@@ -62,6 +66,7 @@ import v1PublicEmailUnsubscribe from '@/pages/api/v1/public/email/unsubscribe';
 import v1PublicReviews from '@/pages/api/v1/public/reviews';
 import v1PublicSendSummary from '@/pages/api/v1/public/send-summary';
 import v1SlackInteractions from '@/pages/api/v1/slack/interactions';
+import v1SlackLink from '@/pages/api/v1/slack/link';
 import v1StripePortal from '@/pages/api/v1/stripe/portal';
 import v1StripeQuickPay from '@/pages/api/v1/stripe/quick-pay';
 import v1StripeWebhook from '@/pages/api/v1/stripe/webhook';
@@ -83,6 +88,10 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/auth/token/handoff', route: v1AuthTokenHandoff },
   { path: '/api/v1/auth/token/refresh', route: v1AuthTokenRefresh },
   { path: '/api/v1/auth/token/renew', route: v1AuthTokenRenew },
+  { path: '/api/v1/invitations', route: v1Invitations },
+  { path: '/api/v1/invitations/[id]/accept', route: v1InvitationsIdAccept },
+  { path: '/api/v1/invitations/[id]/decline', route: v1InvitationsIdDecline },
+  { path: '/api/v1/invitations/preview', route: v1InvitationsPreview },
   { path: '/api/v1/oauth/authorize', route: v1OauthAuthorize },
   { path: '/api/v1/oauth/bot/connect', route: v1OauthBotConnect },
   { path: '/api/v1/oauth/platform/connect', route: v1OauthPlatformConnect },
@@ -128,6 +137,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/public/reviews', route: v1PublicReviews },
   { path: '/api/v1/public/send-summary', route: v1PublicSendSummary },
   { path: '/api/v1/slack/interactions', route: v1SlackInteractions },
+  { path: '/api/v1/slack/link', route: v1SlackLink },
   { path: '/api/v1/stripe/portal', route: v1StripePortal },
   { path: '/api/v1/stripe/quick-pay', route: v1StripeQuickPay },
   { path: '/api/v1/stripe/webhook', route: v1StripeWebhook },

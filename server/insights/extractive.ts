@@ -58,7 +58,8 @@ const termOf = (t: TermChange): SummaryTerm => ({
 
 export const quoteText = (r: Pick<PeriodReview, 'title' | 'body'>) => {
   const text = reviewText(r).replace(/\s+/g, ' ').trim();
-  return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS - 1).trimEnd()}…` : text;
+  // Cut between characters, never inside one: half an emoji is a lone surrogate, which the summaries' jsonb refuses.
+  return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '').trimEnd()}…` : text;
 };
 
 /**

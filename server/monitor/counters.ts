@@ -13,7 +13,9 @@ export type CounterName =
   | 'delivered'
   | 'retried'
   | 'failed'
-  | 'resent';
+  | 'resent'
+  /** Messages set aside after their sending was interrupted too many times in a row (deliveryWorker.ts). */
+  | 'parked';
 
 export type Counters = Record<CounterName, number> & { since: string };
 
@@ -33,6 +35,7 @@ function state(): Counters {
       retried: 0,
       failed: 0,
       resent: 0,
+      parked: 0,
     };
   }
   return g.__arbCounters;

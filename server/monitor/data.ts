@@ -12,6 +12,7 @@ import { getDb, type DB } from '../db/client';
 import type { Database, DestinationsTable } from '../db/types';
 import { msInterval as ms } from '../db/interval';
 import { OPEN, OPEN_STATUSES } from './deliveryStatus';
+import { deleteDestinationsLocked } from './destinationDelete';
 
 type Db = DB | Transaction<Database>;
 
@@ -31,8 +32,12 @@ export const RUNNING_AGAIN = {
 
 // ── connect ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** The oldest destination with this webhook (or address) on this platform that already watches one of these apps. */
-export async function findConnectedDestination(db: Db, q: { targetHash: string; platform: string; appKeys: string[] }) {
+/**
+ * The oldest destination with this webhook (or address) on this platform that already watches one of these apps,
+ * within the caller's scope: the organisation's own (`orgId`), or, for a connection made without an account (null),
+ * anonymous ones only. Another organisation's destination is never found, so its id and status never leak.
+ */
+export async function findConnectedDestination(db: Db, q: { targetHash: string; platform: string; appKeys: string[]; orgId: string | null }) {
   return db
     .selectFrom('destinations as d')
     .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
@@ -40,6 +45,7 @@ export async function findConnectedDestination(db: Db, q: { targetHash: string; 
     .where('d.target_hash', '=', q.targetHash)
     .where('d.platform', '=', q.platform)
     .where('da.app_key', 'in', q.appKeys)
+    .where('d.org_id', q.orgId === null ? 'is' : '=', q.orgId)
     .orderBy('d.created_at')
     .executeTakeFirst();
 }
@@ -99,7 +105,7 @@ export async function markAppWelcomed(db: Db, id: string, appKey: string): Promi
 export async function getStatusRow(db: Db, id: string) {
   return db
     .selectFrom('destinations')
-    .select(['id', 'platform', 'status', 'status_reason', 'label', 'target_hint', 'filters', 'warning', 'last_delivery_at', 'last_error', 'last_error_at', 'created_at', 'confirmation_sent_at'])
+    .select(['id', 'platform', 'status', 'status_reason', 'label', 'target_hint', 'filters', 'warning', 'last_delivery_at', 'last_error', 'last_error_at', 'created_at', 'confirmation_sent_at', 'delivered_pruned'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -123,6 +129,8 @@ export async function deliveryCounts(db: Db, id: string) {
       sql<number>`count(*) filter (where status in ${OPEN})::int`.as('queued'),
       sql<number>`count(*) filter (where status = 'delivered')::int`.as('delivered'),
       sql<number>`count(*) filter (where kind = 'welcome' and status = 'delivered')::int`.as('welcomes_delivered'),
+      sql<number>`count(*) filter (where status = 'parked')::int`.as('parked'),
+      sql<string | null>`max(last_error) filter (where status = 'parked')`.as('parked_reason'),
     ])
     .where('destination_id', '=', id)
     .executeTakeFirstOrThrow();
@@ -205,9 +213,29 @@ export async function pauseExpiredAnonymous(db: Db, reason: string): Promise<num
   return Number(r.numUpdatedRows ?? 0);
 }
 
-/** The connections made without an account with this (lower-case) address, locked until the transaction ends. */
-export async function lockAnonymousByEmail(trx: Transaction<Database>, email: string) {
-  return trx.selectFrom('destinations').select(['id', 'status', 'disabled_cause']).where('org_id', 'is', null).where('created_by_email', '=', email).forUpdate().execute();
+/**
+ * What proves anonymous connections are someone's: the ids their browser's claim token names, and the target hash of
+ * the address they signed in with (its e-mail destinations count once their mailbox confirmed them).
+ */
+export type ProvedBy = { connectionIds: string[]; confirmedAddressHash: string | null };
+
+/** The still-anonymous connections `proof` names (locked until the transaction ends with `forUpdate`). */
+export async function anonymousProved(db: Db, proof: ProvedBy, opts: { forUpdate?: boolean } = {}) {
+  if (proof.connectionIds.length === 0 && !proof.confirmedAddressHash) return [];
+  let q = db
+    .selectFrom('destinations')
+    .select(['id', 'status', 'disabled_cause'])
+    .where('org_id', 'is', null)
+    .where((eb) => {
+      const named = proof.connectionIds.length ? [eb('id', 'in', proof.connectionIds)] : [];
+      const confirmed = proof.confirmedAddressHash
+        ? [eb.and([eb('platform', '=', 'email'), eb('target_hash', '=', proof.confirmedAddressHash), eb('confirmed_at', 'is not', null)])]
+        : [];
+      return eb.or([...named, ...confirmed]);
+    })
+    .orderBy('id');
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.execute();
 }
 
 /** These destinations join the organisation and never expire. */
@@ -290,13 +318,34 @@ export async function orgDestinationAppKeys(db: Db, orgId: string): Promise<stri
 
 /** A destination's platform and encrypted target, for sending it a message outside the queue (a test). */
 export async function getDestinationTarget(db: Db, id: string) {
-  return db.selectFrom('destinations').select(['platform', 'target_enc', 'signing_secret_enc', 'status']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('destinations')
+    .select(['platform', 'target_enc', 'signing_secret_enc', 'status'])
+    // The secret a rotation replaced signs test messages too while its grace lasts, as it signs the queue's.
+    .select(sql<string | null>`case when previous_secret_expires_at > now() then previous_signing_secret_enc end`.as('previous_signing_secret_enc'))
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-/** Replaces a signed webhook's encrypted secret; false when `id` is no webhook destination. */
-export async function setSigningSecret(db: Db, id: string, secretEnc: string): Promise<boolean> {
-  const r = await db.updateTable('destinations').set({ signing_secret_enc: secretEnc, updated_at: sql`now()` }).where('id', '=', id).where('platform', '=', 'webhook').executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+/**
+ * Replaces a signed webhook's encrypted secret; the one it replaces keeps signing next to it for `graceHours` (a
+ * second rotation within them ends the first one's grace: only the secret just replaced is kept). Resolves when the
+ * replaced secret stops signing, or null when `id` is no webhook destination.
+ */
+export async function setSigningSecret(db: Db, id: string, secretEnc: string, graceHours: number): Promise<Date | null> {
+  const row = await db
+    .updateTable('destinations')
+    .set({
+      previous_signing_secret_enc: sql`signing_secret_enc`,
+      previous_secret_expires_at: sql`case when signing_secret_enc is null then null else now() + make_interval(hours => ${graceHours}) end`,
+      signing_secret_enc: secretEnc,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .where('platform', '=', 'webhook')
+    .returning(sql<Date>`coalesce(previous_secret_expires_at, now())`.as('previous_expires_at'))
+    .executeTakeFirst();
+  return row ? row.previous_expires_at : null;
 }
 
 /** The destination stops watching these apps. */
@@ -305,8 +354,10 @@ export async function unlinkDestinationApps(db: Db, id: string, appKeys: string[
   await db.deleteFrom('destination_apps').where('destination_id', '=', id).where('app_key', 'in', appKeys).execute();
 }
 
-/** Deletes a destination of the organisation with its apps and deliveries (cascade); false when it had none with this id. */
+/**
+ * Deletes a destination of the organisation with its apps and deliveries (cascade), under its apps' locks so that a
+ * poll fanning out meanwhile never fails on the foreign key (destinationDelete.ts); false when it had none with this id.
+ */
 export async function deleteOrgDestination(db: Db, orgId: string, id: string): Promise<boolean> {
-  const r = await db.deleteFrom('destinations').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
-  return Number(r.numDeletedRows ?? 0) === 1;
+  return (await deleteDestinationsLocked(db, [id], sql<boolean>`org_id = ${orgId}`)).length === 1;
 }

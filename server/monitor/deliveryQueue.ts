@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/client';
-import { OPEN } from './deliveryStatus';
+import { INTERRUPTED, OPEN } from './deliveryStatus';
 import { grouped } from './grouped';
 import { PREPARED } from '../db/preparedStatements';
 import type { OpenDelivery } from './messages';
@@ -19,9 +19,9 @@ export function queueRead(destinationIds: string[], limit: number) {
   return sql<OpenDelivery & { destination_id: string }>`${PREPARED}
     select q.* from unnest(${destinationIds}::text[]) as dd(id)
     cross join lateral (
-      select x.destination_id, x.id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at,
+      select x.destination_id, x.id, x.webhook_id, x.kind, x.review_version, x.status, x.attempts, x.next_attempt_at, x.first_attempt_at,
              -- An attempt whose outcome was never recorded (deliveryMarks.ts; 'sending' from earlier versions).
-             (x.status = 'sending' or (x.attempts > 0 and x.last_attempt_at >= x.next_attempt_at)) as interrupted,
+             ${INTERRUPTED('x')} as interrupted, x.interrupted_sends,
              x.created_at, x.app_key, x.review_id,
              a.store as app_store, a.app_id, a.title as app_title, a.icon_url as app_icon_url, a.store_url as app_store_url,
              r.store_review_id, r.country, coalesce(r.text_language, nullif(r.language, '')) as language, r.author_name, r.title, r.body, r.rating, r.app_version,

@@ -18,6 +18,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db/client';
 import { log } from '../log';
 import { decryptSecret } from '../crypto';
+import { messageIdOf } from '../destinations/messageIds';
 import { deliver, MAX_ASKED_WAIT_MS, MIN_ASKED_WAIT_MS, prepareTarget, type DeliveryOutcome, type PreparedTarget } from '../destinations/deliver';
 import { afterSend, nextAllowedAt, paceFor } from '../destinations/pacing';
 import type { WebhookSender } from '../destinations/send';
@@ -69,6 +70,8 @@ export type ClaimedDestination = {
   target_enc: string;
   /** Signed webhooks only. */
   signing_secret_enc: string | null;
+  /** Signed webhooks during a rotation's grace period: the replaced secret, which signs too (null once it expired). */
+  previous_signing_secret_enc: string | null;
   pace_tat: Date | null;
   consecutive_failures: number;
   /** The Slack workspace it was installed from ("Add to Slack"), for the Reply button. */
@@ -83,6 +86,20 @@ const BATCH = 100;
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_CAP_MS = 3600_000;
+
+/**
+ * A message whose sending was interrupted this many times in a row — the worker stopped (crashed, was killed, lost its
+ * database) between its 'sending' mark and its outcome — is parked instead of sent again: a message that crashes the
+ * worker would otherwise crash every worker that takes its destination, forever, and hold up every message behind it.
+ * Three: one or two interruptions are what a deploy or a lost machine does; three in a row on the same message is
+ * that message.
+ */
+export const PARK_AFTER_INTERRUPTIONS = 3;
+
+/** The reason a parked message carries (its last_error), shown with the destination's status. */
+export function parkedReason(interruptions: number): string {
+  return `Not sent: the worker stopped while sending this message ${interruptions} times in a row, so ARB set it aside instead of trying again. The messages after it are sent as usual.`;
+}
 
 /** Exponential backoff with jitter: 10 s, 20 s, 40 s … capped at an hour, each scaled by a random 50–100 %. */
 export function backoffMs(attempts: number, random = Math.random(), baseMs = BACKOFF_BASE_MS): number {
@@ -150,7 +167,9 @@ export function claimStatement(workerId: string, limit: number, leaseMs: number,
         order by dd.next_send_at
         limit ${limit}
         for update of dd skip locked)
-    returning d.id, d.platform, d.target_enc, d.signing_secret_enc, d.pace_tat, d.consecutive_failures, d.slack_team_id, d.org_id, d.translate_to`;
+    returning d.id, d.platform, d.target_enc, d.signing_secret_enc,
+              case when d.previous_secret_expires_at > now() then d.previous_signing_secret_enc end as previous_signing_secret_enc,
+              d.pace_tat, d.consecutive_failures, d.slack_team_id, d.org_id, d.translate_to`;
 }
 
 async function markRetry(db: DB, destinationId: string, d: OpenDelivery, waitMs: number, status: number, error: string, failure: boolean): Promise<'retry' | 'failed'> {
@@ -167,6 +186,11 @@ async function markRetry(db: DB, destinationId: string, d: OpenDelivery, waitMs:
            consecutive_failures = consecutive_failures + ${failure ? 1 : 0}
      where id = ${destinationId}`.execute(db);
   return next;
+}
+
+/** Sets an interrupted message aside (status 'parked', with its reason): it is not sent again, the queue moves on. */
+async function parkDelivery(db: DB, deliveryId: number, reason: string): Promise<void> {
+  await sql`update deliveries set status = 'parked', last_error = ${reason} where id = ${deliveryId} and status in ${OPEN}`.execute(db);
 }
 
 async function markRejected(db: DB, destinationId: string, deliveryId: number, status: number, error: string): Promise<void> {
@@ -212,6 +236,15 @@ const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 /** `sent`: messages delivered. `dueAt`: when the destination, given back with messages still waiting, may be sent to again. */
 export type HoldResult = { sent: number; dueAt: number | null };
 
+/** The secret a rotation replaced, while it still signs; one that cannot be read only stops signing early. */
+function previousSecretOf(dest: ClaimedDestination): string | null {
+  try {
+    return dest.previous_signing_secret_enc ? decryptSecret(dest.previous_signing_secret_enc) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Sends what is due for one claimed destination, in order, until its queue is empty, its pace or a Retry-After asks
  * for a longer wait, the hold time is up, or the worker is stopping; then gives the destination back.
@@ -246,7 +279,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
     return { sent: 0, dueAt: null };
   }
   // Checked against its platform's shape once per hold: the URL cannot change while the destination is held.
-  const to: PreparedTarget = prepareTarget({ destinationId: dest.id, platform: dest.platform, target, signingSecret });
+  const to: PreparedTarget = prepareTarget({ destinationId: dest.id, platform: dest.platform, target, signingSecret, previousSigningSecret: previousSecretOf(dest) });
 
   // A success not recorded yet: it rides along with the next message's 'sending' mark, or is recorded on its own
   // before anything that could wait (pace, backoff, release). Only message formatting runs in between.
@@ -293,6 +326,17 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           break outer;
         }
 
+        // Interrupted again and again: this message may be what stops the worker (a payload that crashes the process,
+        // a receiver whose answer does). Set it aside before formatting or sending it once more.
+        if (d.interrupted && d.interrupted_sends + 1 >= PARK_AFTER_INTERRUPTIONS) {
+          const reason = parkedReason(d.interrupted_sends + 1);
+          await recordDelivered();
+          await parkDelivery(db, d.id, reason);
+          count('parked');
+          dlog.error('delivery parked: its sending was interrupted too many times in a row', { deliveryId: d.id, kind: d.kind, attempts: d.attempts, interruptions: d.interrupted_sends + 1 });
+          continue;
+        }
+
         let message: FormattedMessage;
         try {
           message = await buildMessage(dest.platform, target, d, { id: dest.id, slackTeamId: dest.slack_team_id }, translations?.get(Number(d.review_id)));
@@ -331,7 +375,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
         const started = performance.now();
         const outcome: DeliveryOutcome = await deliver(to, message, {
           sender: opts.sender,
-          idempotencyKey: `arb-delivery-${d.id}`,
+          idempotencyKey: messageIdOf(d, dest.id),
         });
         tat = afterSend(tat, Date.now(), pace);
         const fields = { deliveryId: d.id, kind: d.kind, reviewId: d.review_id, attempt: d.attempts + 1, status: outcome.status, ms: Math.round(performance.now() - started) };

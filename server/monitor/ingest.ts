@@ -20,6 +20,8 @@ import { NOT_PLAN_PAUSED } from './sourceDemand';
 import { enrichReviews, prepareEnrichment } from '../ai/enrich';
 import { queueSentimentRefinement, refinesSentiment } from '../ai/enrich/refine';
 import { PREPARED } from '../db/preparedStatements';
+import { log } from '../log';
+import { findRefusedReviews, isDataError } from './unstorable';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
@@ -412,8 +414,29 @@ async function storeWithoutLock(db: DB, source: SourceRow, app: Pick<AppRow, 'st
 /**
  * Stores one poll's result. Returns null — and changes nothing — when this worker no longer holds the source's lease
  * (it expired and another worker took over; that worker's poll will store the same reviews).
+ * A review the database refuses (a value the adapters' cleanText did not foresee) does not fail the poll: the others
+ * are stored without it and it is logged with the database's reason (unstorable.ts). Nothing was written by the failed
+ * attempt (one statement, or one transaction), so the second one starts from the same state.
  */
 export async function ingestPollResult(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null> {
+  try {
+    return await ingestOnce(db, source, app, result, opts);
+  } catch (err) {
+    if (!isDataError(err)) throw err;
+    await prepareEnrichment(); // the trial's insert enriches, as the ingest's does
+    const refused = await findRefusedReviews(db, err, uniqueForStore(result, app.store), async (trx, rows) =>
+      (await insertReviewsSql(source.app_key, app.store, rows)).execute(trx),
+    );
+    if (refused.length === 0) throw err;
+    for (const { review, reason } of refused) {
+      log.error('review not stored: the database refused it', { sourceId: source.id, kind: source.kind, app: source.app_key, storeReviewId: review.storeReviewId, reason });
+    }
+    const skip = new Set(refused.map((r) => r.review.storeReviewId));
+    return ingestOnce(db, source, app, { ...result, reviews: result.reviews.filter((r) => !skip.has(r.storeReviewId)) }, opts);
+  }
+}
+
+async function ingestOnce(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null> {
   const incoming = uniqueForStore(result, app.store);
   const quiet = await recordQuietPoll(db, source, app, result, incoming, opts);
   if (quiet !== 'changes') return quiet;

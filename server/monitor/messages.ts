@@ -15,12 +15,16 @@ import { summaryMessageInput } from '../insights/weeklyMessage';
 
 export type OpenDelivery = {
   id: number;
+  /** Its webhook-id ('msg_…', set when it was queued; null on rows older than migration 0034: messageIds.ts). */
+  webhook_id?: string | null;
   kind: 'new' | 'updated' | 'welcome' | 'alert' | 'summary';
   review_version: number;
   status: 'pending' | 'sending' | 'retry';
   attempts: number;
   /** Its last attempt started (its 'sending' mark committed) but no outcome was recorded: a worker died mid-send. */
   interrupted: boolean;
+  /** Attempts in a row before the last one that were interrupted too (deliveryMarks.ts). */
+  interrupted_sends: number;
   next_attempt_at: Date;
   first_attempt_at: Date | null;
   created_at: Date;
@@ -149,7 +153,7 @@ export async function buildMessage(
   const shown = reviewOf(d);
   const message: OutgoingMessage =
     d.kind === 'welcome'
-      ? { type: 'welcome', input: { app, recentCount: d.welcome_recent ?? 0, manageUrl: `${env().APP_URL}/dashboard` } }
+      ? { type: 'welcome', input: { app, recentCount: d.welcome_recent ?? 0, manageUrl: `${env().APP_URL}/dashboard`, connectedAt: d.created_at } }
       : d.kind === 'alert'
         ? { type: 'alert', input: alertMessageInput(d.alert_episode_id!, app, d.alert_since!, d.alert_details!, env().APP_URL) }
         : d.kind === 'summary'

@@ -14,7 +14,7 @@ export function rateLimitPauseReason(platform: Platform): string {
 
 /** An anonymous connection nobody claimed runs this long (ANONYMOUS_CONNECTION_DAYS), then pauses with this reason. */
 export function anonymousExpiryReason(days: number): string {
-  return `This connection was made without an account and ran its ${days} days. To keep receiving reviews, sign in with the e-mail address you connected with (your connections are kept and resume at once), or connect again.`;
+  return `This connection was made without an account and ran its ${days} days. To keep receiving reviews, sign in to ARB in the browser you connected it from (your connections are kept and resume at once), or connect again.`;
 }
 
 /** Paused by the engine (not by its owner): connecting again resumes it. */

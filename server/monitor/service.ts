@@ -15,9 +15,10 @@ import { decryptSecret, encryptSecret, randomId, secretHash } from '../crypto';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import type { Platform } from '../destinations/types';
 import { UNSUBSCRIBED_REASON } from '../destinations/deliver';
-import { newSigningSecret } from '../destinations/signing';
+import { newSigningSecret, SECRET_ROTATION_GRACE_HOURS } from '../destinations/signing';
 import type { SourceCredentials, SourceKind } from '../sources/types';
 import type { DestinationState } from '@/shared/destinations';
+import { firstDeliveryProblem, firstMessageState } from '@/shared/deliveryErrors';
 import { isStorefrontCode } from '@/lib/storefronts';
 import { appKey, appTitles, ensureAppRow, lockApp, validateAppRef, type AppRef, type AppRow, type EnsureAppInput } from './apps';
 import {
@@ -49,7 +50,7 @@ import { queueWelcome } from './welcome';
 import { formatProblemFor } from './formatErrors';
 import { wake } from './wake';
 import { isEnginePause } from './pauses';
-import { anonymousExpiry, claimConnections, pauseExpiredAnonymousConnections } from './anonymous';
+import { anonymousExpiry, claimConnections, connectionsInClaimToken, pauseExpiredAnonymousConnections, provedConnections } from './anonymous';
 import { activateNeededSources, idleUnneededSources } from './sourceDemand';
 
 export type { AppRef, AppRow, DestinationFilters };
@@ -216,7 +217,9 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
     for (const key of keys) {
       if (!(await lockApp(trx, key))) throw badRequest(`app: ${key} is not known yet — look the app up first.`, 'unknown_app');
     }
-    const existing = await findConnectedDestination(trx, { targetHash, platform: input.platform, appKeys: keys });
+    // Looked up within the caller's scope (its organisation, or anonymous connections only): another organisation's
+    // destination with the same webhook is never returned, the caller gets its own as if it were new.
+    const existing = await findConnectedDestination(trx, { targetHash, platform: input.platform, appKeys: keys, orgId });
 
     let id: string;
     let created = false;
@@ -238,7 +241,6 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
           ? { ...RUNNING_AGAIN, expires_at: anonymousExpiry(existing.org_id ?? orgId, input.platform) }
           : {}),
         ...(confirmedNow ? { confirmed_at: sql`now()` } : {}),
-        ...(orgId && !existing.org_id ? { org_id: orgId, expires_at: null } : {}),
         ...(input.label ? { label: input.label } : {}),
         ...(input.slackTeamId ? { slack_team_id: input.slackTeamId } : {}),
       });
@@ -299,15 +301,17 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
 }
 
 /**
- * A new signing secret for a signed webhook destination, replacing the old one at once (messages sent from now on are
- * signed with it; a retry of an earlier message too). Null when the destination is not a signed webhook.
+ * A new signing secret for a signed webhook destination. Messages sent from now on (a retry of an earlier one too)
+ * are signed with it and, until `previousExpiresAt` (SECRET_ROTATION_GRACE_HOURS), with the one it replaced as well,
+ * so the receiver can be given the new secret without missing a message. Null when the destination is not a signed
+ * webhook.
  */
-export async function rotateSigningSecret(id: string): Promise<string | null> {
+export async function rotateSigningSecret(id: string): Promise<{ secret: string; previousExpiresAt: Date } | null> {
   const secret = newSigningSecret();
-  const changed = await setSigningSecret(await getDb(), id, encryptSecret(secret));
-  if (!changed) return null;
-  log.info('signing secret rotated', { destinationId: id });
-  return secret;
+  const previousExpiresAt = await setSigningSecret(await getDb(), id, encryptSecret(secret), SECRET_ROTATION_GRACE_HOURS);
+  if (!previousExpiresAt) return null;
+  log.info('signing secret rotated', { destinationId: id, previousExpiresAt: previousExpiresAt.toISOString() });
+  return { secret, previousExpiresAt };
 }
 
 /** The shared fields' meaning: shared/destinations.ts DestinationState (what the status card reads). */
@@ -321,6 +325,12 @@ export type DestinationStatus = DestinationState & {
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Whether a message got through yet ("Active" only then), and if the first attempts failed, why in words. */
+export function firstMessageOf(platform: string, lastDeliveryAt: Date | null, currentError: string | null): Pick<DestinationState, 'first_message' | 'first_delivery_problem'> {
+  const first_message = firstMessageState({ last_delivery_at: lastDeliveryAt, current_error: currentError });
+  return { first_message, first_delivery_problem: first_message === 'failed' && currentError ? firstDeliveryProblem(currentError, platform) : null };
+}
 
 /** Everything a status page may show about a destination — no URL, no address, no org. Null when unknown. */
 export async function getDestinationStatus(id: string): Promise<DestinationStatus | null> {
@@ -346,10 +356,13 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
     warning: d.warning,
     welcome,
     queued: counts.queued,
-    delivered: counts.delivered,
+    delivered: counts.delivered + Number(d.delivered_pruned),
     last_delivery_at: iso(d.last_delivery_at),
     last_error: currentError,
     last_error_at: currentError ? iso(d.last_error_at) : null,
+    ...firstMessageOf(d.platform, d.last_delivery_at, currentError),
+    parked: counts.parked,
+    parked_reason: counts.parked ? counts.parked_reason : null,
     source_problem: await formatProblemFor(db, apps.map((a) => a.key)),
     confirmation_sent_at: d.status === 'pending_confirmation' ? iso(d.confirmation_sent_at) : null,
     created_at: d.created_at.toISOString(),
@@ -380,6 +393,8 @@ export type DestinationSettings = {
   filters?: DestinationFilters;
   /** The apps it watches (app keys of registered apps; at least one). */
   appKeys?: string[];
+  /** Runs in the changing transaction after the apps' locks (as createDestination's beforeInsert): the caller's plan check. */
+  beforeChange?: (trx: Transaction<Database>) => Promise<void>;
   /** Language to translate its reviews into, or null for none. Each review message carries its translation (server/ai/translate/deliveries.ts). */
   translateTo?: string | null;
   /** Whether it receives spike alerts for its apps (server/alerts). */
@@ -408,6 +423,7 @@ export async function updateDestinationSettings(id: string, settings: Destinatio
     for (const key of [...new Set([...current, ...wanted])].sort()) {
       if (!(await lockApp(trx, key))) throw badRequest(`apps: ${key} is not an app of this organisation.`, 'unknown_app');
     }
+    await settings.beforeChange?.(trx);
     const filters = settings.filters ? normalizeFilters(settings.filters) : readFilters((await getWelcomeSettings(trx, id)).filters);
     await updateDestination(trx, id, {
       ...(settings.filters ? { filters: JSON.stringify(filters) } : {}),
@@ -481,17 +497,36 @@ export const UNSUBSCRIBED = UNSUBSCRIBED_REASON;
 // ── anonymous connections ───────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Someone signed in (or signed up) with `email`: the connections made anonymously with that address become their
- * organisation's — no expiry any more, and those paused by the engine resume, with their sources polled again.
- * Called from the sign-in path once the user and organisation exist.
+ * What a sign-in offers as proof that anonymous connections are the person's: the address they signed in with (it
+ * claims that address's e-mail destinations its mailbox confirmed) and the claim token of their browser's cookie
+ * (the connections made in that browser). A typed `user_email` in a connect payload proves nothing.
  */
-export async function claimAnonymousConnections(input: { orgId: string; email: string }): Promise<string[]> {
+export type ClaimProof = { email: string; claimToken?: string | null };
+
+async function provedBy(proof: ClaimProof) {
+  return {
+    connectionIds: await connectionsInClaimToken(proof.claimToken),
+    confirmedAddressHash: destinationTargetHash('email', proof.email.trim().toLowerCase()),
+  };
+}
+
+/** The still-anonymous connections `proof` shows to be the signing-in person's (ids), before they are claimed. */
+export async function provedAnonymousConnections(proof: ClaimProof): Promise<string[]> {
+  return provedConnections(await getDb(), await provedBy(proof));
+}
+
+/**
+ * Someone signed in (or signed up): the anonymous connections `proof` shows to be theirs become their organisation's
+ * — no expiry any more, and those paused by the engine resume, with their sources polled again. Called from the
+ * sign-in path once the user and organisation exist.
+ */
+export async function claimAnonymousConnections(input: { orgId: string } & ClaimProof): Promise<string[]> {
   const db = await getDb();
-  const { claimed, ids, appKeys } = await claimConnections(db, input);
+  const { claimed, ids, appKeys } = await claimConnections(db, { orgId: input.orgId, ...(await provedBy(input)) });
   if (claimed === 0) return [];
   if (await activateNeededSources(db, appKeys)) wake('poll');
   wake('deliver');
-  log.info('anonymous connections claimed', { orgId: input.orgId, claimed });
+  log.info('anonymous connections claimed', { claimed });
   return ids;
 }
 

@@ -5,10 +5,14 @@
  * Always called inside a transaction that holds the app's lock (apps.ts lockApp), the same lock the ingest takes, so a
  * review is either already stored when the welcome picks "the last N" or stored after the destination exists and then
  * fanned out to it — never neither. The recent reviews are queued as ordinary 'new' deliveries, so the unique
- * constraint also keeps a review from arriving both in the welcome and as new.
+ * constraint also keeps a review from arriving both in the welcome and as new. An app welcomed to the destination
+ * before (its intro is kept for good) is welcomed again only with reviews younger than the delivery retention, whose
+ * delivery rows, if any, are still there to stop a repeat (retention.ts).
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
+import { msInterval } from '../db/interval';
+import { rewelcomeWindowMs } from './retention';
 import { markAppWelcomed } from './data';
 import { matchesFilters, type DestinationFilters } from './filters';
 
@@ -20,11 +24,15 @@ export type WelcomeRequest = { destinationId: string; appKey: string; filters: D
 
 /** Queues the intro + recent reviews and marks the subscription welcomed. Returns how many reviews were queued. */
 export async function queueWelcome(trx: Transaction<Database>, w: WelcomeRequest): Promise<number> {
-  await trx
+  const intro = await trx
     .insertInto('deliveries')
     .values({ destination_id: w.destinationId, app_key: w.appKey, review_id: null, kind: 'welcome' })
     .onConflict((oc) => oc.doNothing())
-    .execute();
+    .executeTakeFirst();
+  // The intro was there already: the app was welcomed to this destination before (removed and added again). The
+  // delivered messages of that time may have been pruned (housekeeping.ts), and with them what stops a review from
+  // being queued for it twice, so this welcome picks only among reviews stored since the prunable ones were made.
+  const rewelcome = Number(intro.numInsertedOrUpdatedRows ?? 0) === 0;
 
   const wanted = w.backfill ? Number.POSITIVE_INFINITY : Math.max(0, w.count);
   const chosen: number[] = [];
@@ -34,6 +42,7 @@ export async function queueWelcome(trx: Transaction<Database>, w: WelcomeRequest
       .selectFrom('reviews')
       .select(['id', 'rating', 'country', 'language', 'title', 'body'])
       .where('app_key', '=', w.appKey)
+      .$if(rewelcome, (q) => q.where('first_seen_at', '>=', sql<Date>`now() - ${msInterval(rewelcomeWindowMs())}`))
       .orderBy('updated_at', 'desc')
       .orderBy('id', 'desc')
       .limit(PAGE)

@@ -20,6 +20,8 @@ export type Invitation = {
   invited_by: string | null;
   created_at: Date;
   expires_at: Date;
+  /** When its e-mail went out; null when none did (the address had unsubscribed from ARB e-mails). */
+  mailed_at: Date | null;
 };
 export type AuditEntry = {
   id: string;
@@ -120,13 +122,17 @@ export async function moveUserToOwnOrg(input: { userId: string; fromOrgId: strin
 
 // --- invitations --------------------------------------------------------------------------------------------------
 
-const invitationColumns = ['id', 'org_id', 'email', 'role', 'invited_by', 'created_at', 'expires_at'] as const;
+const invitationColumns = ['id', 'org_id', 'email', 'role', 'invited_by', 'created_at', 'expires_at', 'mailed_at'] as const;
 
-/** A new open invitation; an open one for the same address and organisation is revoked in the same transaction. */
+/**
+ * A new open invitation; an open one for the same address and organisation is revoked in the same transaction, unless
+ * it was e-mailed after `keepMailedAfter` (the re-invite cooldown). Undefined when an open one stands — kept so, or made
+ * by a concurrent call first (org_invitations_open_idx keeps one open per address) — so only one e-mail goes.
+ */
 export async function replaceInvitation(
-  input: { orgId: string; email: string; role: Exclude<OrgRole, 'owner'>; invitedBy: string; tokenHash: string; expiresAt: Date; now: Date },
+  input: { orgId: string; email: string; role: Exclude<OrgRole, 'owner'>; invitedBy: string; tokenHash: string; expiresAt: Date; now: Date; mailedAt: Date | null; keepMailedAfter: Date },
   db?: DB,
-): Promise<Invitation> {
+): Promise<Invitation | undefined> {
   return (await dbOf(db)).transaction().execute(async (trx) => {
     await trx
       .updateTable('org_invitations')
@@ -135,20 +141,66 @@ export async function replaceInvitation(
       .where('email', '=', input.email)
       .where('accepted_at', 'is', null)
       .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('mailed_at', 'is', null), eb('mailed_at', '<=', input.keepMailedAfter)]))
       .execute();
     return trx
       .insertInto('org_invitations')
-      .values({ id: randomId('inv'), org_id: input.orgId, email: input.email, role: input.role, invited_by: input.invitedBy, token_hash: input.tokenHash, expires_at: input.expiresAt })
+      .values({ id: randomId('inv'), org_id: input.orgId, email: input.email, role: input.role, invited_by: input.invitedBy, token_hash: input.tokenHash, expires_at: input.expiresAt, mailed_at: input.mailedAt })
+      .onConflict((oc) => oc.columns(['org_id', 'email']).where('accepted_at', 'is', null).where('revoked_at', 'is', null).doNothing())
       .returning(invitationColumns)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
   });
 }
 
 const openInvitations = async (db: DB | undefined, now: Date) =>
   (await dbOf(db)).selectFrom('org_invitations').select(invitationColumns).where('accepted_at', 'is', null).where('revoked_at', 'is', null).where('expires_at', '>', now);
 
-export async function listOpenInvitations(orgId: string, now: Date, db?: DB): Promise<Invitation[]> {
-  return (await openInvitations(db, now)).where('org_id', '=', orgId).orderBy('created_at', 'desc').execute();
+/** An open invitation with the address of whoever sent it, while they are still a member (null once they are not). */
+export type ListedInvitation = Invitation & { invited_by_email: string | null };
+
+export async function listOpenInvitations(orgId: string, now: Date, db?: DB): Promise<ListedInvitation[]> {
+  return (await dbOf(db))
+    .selectFrom('org_invitations as i')
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'i.invited_by').onRef('u.org_id', '=', 'i.org_id'))
+    .select(invitationColumns.map((c) => `i.${c}` as const))
+    .select('u.email as invited_by_email')
+    .where('i.org_id', '=', orgId)
+    .where('i.accepted_at', 'is', null)
+    .where('i.revoked_at', 'is', null)
+    .where('i.expires_at', '>', now)
+    .orderBy('i.created_at', 'desc')
+    .execute();
+}
+
+/** The open invitation of this address to this organisation (there is at most one: org_invitations_open_idx). */
+export async function openInvitationTo(orgId: string, email: string, now: Date, db?: DB): Promise<Invitation | undefined> {
+  return (await openInvitations(db, now)).where('org_id', '=', orgId).where('email', '=', email).executeTakeFirst();
+}
+
+/** Change the role an open invitation offers, keeping its link; undefined when it is no longer open. */
+export async function setInvitationRole(orgId: string, id: string, role: Exclude<OrgRole, 'owner'>, db?: DB): Promise<Invitation | undefined> {
+  return (await dbOf(db))
+    .updateTable('org_invitations')
+    .set({ role })
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .returning(invitationColumns)
+    .executeTakeFirst();
+}
+
+/** Revoke every open invitation `userId` sent for `orgId` (they are leaving it); the ones revoked. */
+export async function revokeInvitationsSentBy(orgId: string, userId: string, now: Date, db?: DB): Promise<Invitation[]> {
+  return (await dbOf(db))
+    .updateTable('org_invitations')
+    .set({ revoked_at: now })
+    .where('org_id', '=', orgId)
+    .where('invited_by', '=', userId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .returning(invitationColumns)
+    .execute();
 }
 
 export async function getOpenInvitationByTokenHash(tokenHash: string, now: Date, db?: DB): Promise<Invitation | undefined> {

@@ -4,15 +4,17 @@
  */
 import { z } from 'zod';
 import { endpoint, pageAnswer } from '../http/api';
-import { displayName, emailAddress } from '../http/schemas';
-import type { AuditEntry, Invitation, Member } from './data';
+import { emailAddress } from '../http/schemas';
+import type { AuditEntry, Invitation, ListedInvitation, Member } from './data';
 import { cancelInvitation, inviteMember } from './invitations';
 import { membershipOf, requireRole, type Membership } from './membership';
 import { INVITABLE_ROLES, ORG_ROLES } from '@/shared/orgRoles';
 import { orgPlanOf, usageFor } from '../plans/plans';
 import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
 import { deleteOrganisation } from './deletion';
-import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf } from './team';
+import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf, type Departure } from './team';
+import { keyJson, keyShape } from '../apiKeys/endpoints';
+import { orgNameProblem } from '@/shared/orgNames';
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,64}$/;
 const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;
@@ -35,11 +37,39 @@ const memberShape = z.object({
   last_sign_in_at: z.string().nullable(),
   you: z.boolean().meta({ description: 'This member is the caller.' }),
 });
-const invitationShape = z.object({ id: z.string(), email: z.string(), role: invitableRole, created_at: z.string(), expires_at: z.string() });
+const invitationShape = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: invitableRole,
+  created_at: z.string(),
+  expires_at: z.string(),
+  created_by: z.string().nullable().meta({ description: 'The e-mail of the member who sent it; null once they are no longer a member ("a former member").' }),
+  mailed_at: z.string().nullable().meta({ description: 'When its e-mail went out; null when none did (the address unsubscribed from ARB e-mails: signing in with it joins).' }),
+});
+const invitationMailShape = z.object({
+  sent: z.boolean().meta({ description: 'Whether this call sent the invitation e-mail (false: one was sent within the last 10 minutes).' }),
+  sent_at: z.string().nullable(),
+  resend_after: z.string().nullable().meta({ description: 'When inviting the address again will send another e-mail.' }),
+  message: z.string(),
+});
+/** What someone who left had made that outlived them (the removal's and the leaving's answer). */
+const departureShape = z.object({
+  ok: z.literal(true),
+  revoked_invitations: z.array(z.object({ id: z.string(), email: z.string(), role: invitableRole })).meta({ description: 'Their open invitations, revoked now: the links stop working.' }),
+  api_keys: z.array(keyShape).meta({ description: 'The API keys they created that still work: they belong to the organisation; revoke those nobody needs (DELETE v1/org/api-keys/{id}).' }),
+});
+/** An organisation's name is shown in invitation e-mails to outsiders: shared/orgNames.ts says what it may be. */
+const organisationName = z
+  .string('name must be a string.')
+  .trim()
+  .superRefine((v, ctx) => {
+    const problem = orgNameProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 const auditShape = z.object({
   id: z.string(),
   actor_email: z.string().nullable(),
-  action: z.string().meta({ description: 'org.renamed, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, member.left, destination.added, destination.updated, destination.paused, destination.resumed, destination.deleted, api_key.created, api_key.revoked' }),
+  action: z.string().meta({ description: 'org.renamed, member.invited, invitation.role_changed, invitation.revoked, member.joined, invitation.declined, member.role_changed, member.removed, member.left, destination.added, destination.updated, destination.paused, destination.resumed, destination.deleted, api_key.created, api_key.revoked' }),
   target: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   created_at: z.string(),
@@ -54,7 +84,20 @@ const memberJson = (m: Membership) => (u: Member): z.infer<typeof memberShape> =
   last_sign_in_at: iso(u.last_sign_in_at),
   you: u.id === m.userId,
 });
-const invitationJson = (i: Invitation) => ({ id: i.id, email: i.email, role: i.role, created_at: iso(i.created_at)!, expires_at: iso(i.expires_at)! });
+const invitationJson = (i: ListedInvitation): z.infer<typeof invitationShape> => ({
+  id: i.id,
+  email: i.email,
+  role: i.role,
+  created_at: iso(i.created_at)!,
+  expires_at: iso(i.expires_at)!,
+  created_by: i.invited_by_email,
+  mailed_at: iso(i.mailed_at),
+});
+const departureJson = (d: Departure): z.infer<typeof departureShape> => ({
+  ok: true,
+  revoked_invitations: d.revokedInvitations.map((i: Invitation) => ({ id: i.id, email: i.email, role: i.role })),
+  api_keys: d.workingKeys.map(keyJson),
+});
 const auditJson = (e: AuditEntry) => ({ id: e.id, actor_email: e.actor_email, action: e.action, target: e.target, details: e.details, created_at: iso(e.created_at)! });
 
 export const getOrganisation = endpoint({
@@ -85,7 +128,7 @@ export const updateOrganisation = endpoint({
   tags: ['org'],
   auth: 'user',
   body: z.object({
-    name: displayName('Enter a name for the organisation.'),
+    name: organisationName,
   }),
   response: z.object({ name: z.string() }),
   handler: async ({ auth, body }) => {
@@ -95,7 +138,7 @@ export const updateOrganisation = endpoint({
 });
 
 export const deleteOrganisationEndpoint = endpoint({
-  summary: "Delete the organisation with its members' accounts, destinations, apps list, keys and audit log (the owner, after typing its name; a running subscription is cancelled first)",
+  summary: "Delete the organisation with your account, its destinations, apps list, keys and audit log (the owner, after typing its name; a running subscription is cancelled first). The other members keep their accounts, each in an organisation of their own",
   tags: ['org'],
   auth: 'user',
   body: z.object({ confirm: z.string('confirm: type the organisation\'s name.').max(200) }),
@@ -131,26 +174,20 @@ export const updateOrgMember = endpoint({
 });
 
 export const deleteOrgMember = endpoint({
-  summary: 'Remove a member (admins and owners); they keep their account, in an organisation of their own',
+  summary: 'Remove a member (admins and owners); they keep their account, in an organisation of their own. Their open invitations are revoked; the API keys they created that still work are listed',
   tags: ['org'],
   auth: 'user',
   params: idParam(USER_ID, 'a member'),
-  response: z.object({ ok: z.literal(true) }),
-  handler: async ({ auth, params }) => {
-    await removeMember(await requireRole(auth, 'admin', 'remove members'), params.id);
-    return { ok: true as const };
-  },
+  response: departureShape,
+  handler: async ({ auth, params }) => departureJson(await removeMember(await requireRole(auth, 'admin', 'remove members'), params.id)),
 });
 
 export const leaveOrg = endpoint({
-  summary: 'Leave the organisation (every session of the caller ends; the account stays, in an organisation of its own)',
+  summary: "Leave the organisation (every session of the caller ends; the account stays, in an organisation of its own). The caller's open invitations are revoked; the API keys they created stay, listed for the admins",
   tags: ['org'],
   auth: 'user',
-  response: z.object({ ok: z.literal(true) }),
-  handler: async ({ auth }) => {
-    await leaveOrganisation(await membershipOf(auth));
-    return { ok: true as const };
-  },
+  response: departureShape,
+  handler: async ({ auth }) => departureJson(await leaveOrganisation(await membershipOf(auth))),
 });
 
 export const listOrgInvitations = endpoint({
@@ -162,15 +199,17 @@ export const listOrgInvitations = endpoint({
 });
 
 export const createOrgInvitation = endpoint({
-  summary: 'Invite someone by e-mail (admins and owners); the e-mail carries a link that signs them in and joins them',
+  summary:
+    'Invite someone by e-mail (admins and owners); the e-mail carries a link to the invitation, which they accept to join. 201: a new invitation, e-mailed. 200: the open invitation, e-mailed less than 10 minutes ago, answered without another e-mail. 409 address_unsubscribed: no e-mail (the invitation is open: signing in with the address shows it, to accept)',
   tags: ['org'],
   auth: 'user',
   body: z.object({ email: emailAddress, role: invitableRole.default('member') }),
-  response: invitationShape,
+  response: invitationShape.extend({ mail: invitationMailShape }),
   handler: async (ctx) => {
-    const invitation = await inviteMember(await requireRole(ctx.auth, 'admin', 'invite members'), ctx.body);
-    ctx.status = 201;
-    return invitationJson(invitation);
+    const outcome = await inviteMember(await requireRole(ctx.auth, 'admin', 'invite members'), ctx.body);
+    ctx.status = outcome.created ? 201 : 200;
+    const { mail } = outcome;
+    return { ...invitationJson(outcome.invitation), mail: { sent: mail.sent, sent_at: iso(mail.sentAt), resend_after: iso(mail.resendAfter), message: mail.message } };
   },
 });
 

@@ -4,13 +4,17 @@
  *
  * Someone who leaves or is removed keeps their account: they get an organisation of their own (as its owner) and every
  * session they had ends at once, so no token of theirs still speaks for the old organisation. An organisation always
- * keeps at least one owner.
+ * keeps at least one owner. They leave nothing behind that still acts for it unseen: their open invitations are
+ * revoked, and the API keys they created that still work are listed for whoever removed them (and on the Team page),
+ * to revoke with one click — a key belongs to the organisation, so it is not revoked on its own.
  * (Deleting the organisation: deletion.ts.)
  */
 import { HttpError, forbidden, notFound } from '../http/errors';
 import { log } from '../log';
 import { revokeSessionRows } from '../auth/sessionData';
 import { forgetRevokedSessions } from '../auth/sessionState';
+import type { ListedApiKey } from '../apiKeys/data';
+import { workingKeysCreatedBy } from '../apiKeys/service';
 import {
   countMembers,
   getMember,
@@ -24,9 +28,11 @@ import {
   setMemberRole,
   type AuditEntry,
   type Invitation,
+  type ListedInvitation,
   type Member,
   type Org,
 } from './data';
+import { revokeInvitationsOf } from './invitations';
 import type { Membership } from './membership';
 import { canManageMember, type OrgRole } from '@/shared/orgRoles';
 
@@ -50,7 +56,10 @@ export async function renameOrganisation(m: Membership, name: string): Promise<v
 export const membersOf = (m: Membership): Promise<Member[]> => listMembers(m.orgId);
 
 /** The invitations still open (the caller's role was checked by requireRole). */
-export const openInvitationsOf = (m: Membership, now = new Date()): Promise<Invitation[]> => listOpenInvitations(m.orgId, now);
+export const openInvitationsOf = (m: Membership, now = new Date()): Promise<ListedInvitation[]> => listOpenInvitations(m.orgId, now);
+
+/** What someone who left had made that outlived them: the invitations revoked with their leaving, the keys that still work. */
+export type Departure = { revokedInvitations: Invitation[]; workingKeys: ListedApiKey[] };
 
 /** The member `userId` of the caller's organisation, or a 404 (someone of another organisation is not found here). */
 async function memberOrNotFound(m: Membership, userId: string): Promise<Member> {
@@ -83,26 +92,32 @@ async function moveOut(member: Member, fromOrgId: string): Promise<void> {
   forgetRevokedSessions(await revokeSessionRows({ userId: member.id }, new Date()));
 }
 
-export async function removeMember(m: Membership, userId: string): Promise<void> {
+export async function removeMember(m: Membership, userId: string): Promise<Departure> {
   if (userId === m.userId) throw new HttpError(400, 'use_leave', 'To leave the organisation yourself, use Leave.');
   const target = await memberOrNotFound(m, userId);
   if (!canManageMember(m.role, target.role)) {
     throw forbidden(target.role === 'owner' ? 'Only an owner can remove an owner.' : 'Only an admin or the owner can remove members.');
   }
   if (target.role === 'owner') await assertAnotherOwner(m.orgId, 'This is the only owner. Make someone else owner first.');
+  // Before the move: nobody may join on their invitation while they are on their way out.
+  const revokedInvitations = await revokeInvitationsOf(m, target);
   await moveOut(target, m.orgId);
   await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'member.removed', target: target.email, details: { role: target.role } });
   log.info('member removed', { role: target.role });
+  return { revokedInvitations, workingKeys: await workingKeysCreatedBy(m.orgId, target.id) };
 }
 
-export async function leaveOrganisation(m: Membership): Promise<void> {
+export async function leaveOrganisation(m: Membership): Promise<Departure> {
   const me = await memberOrNotFound(m, m.userId);
   if ((await countMembers(m.orgId)) < 2) {
     throw conflict('only_member', 'You are the only member of this organisation: there is nobody to leave it to.');
   }
   if (me.role === 'owner') await assertAnotherOwner(m.orgId, 'You are the only owner. Make someone else owner before you leave.');
+  const revokedInvitations = await revokeInvitationsOf(m, me);
   await moveOut(me, m.orgId);
   await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'member.left', target: me.email, details: { role: me.role } });
+  // The admins who stay see these on the Team page ("API keys of former members").
+  return { revokedInvitations, workingKeys: await workingKeysCreatedBy(m.orgId, me.id) };
 }
 
 export async function auditLogOf(m: Membership, page: { limit: number; before?: string }): Promise<{ data: AuditEntry[]; has_more: boolean }> {

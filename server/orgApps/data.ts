@@ -93,15 +93,16 @@ export async function deleteOrgApp(orgId: string, appKey: string, db?: Db): Prom
   return Number(r.numDeletedRows) === 1;
 }
 
-/** The apps (and the storefronts each wants) of the connections made without an account with this address. */
-export async function appsOfAnonymousConnections(email: string, db?: Db): Promise<Array<{ app_key: string; store: string; filters: unknown }>> {
+/** The apps (and the storefronts each wants) of these connections, while they are still without an account. */
+export async function appsOfAnonymousConnections(ids: string[], db?: Db): Promise<Array<{ app_key: string; store: string; filters: unknown }>> {
+  if (ids.length === 0) return [];
   return (await dbOf(db))
     .selectFrom('destinations as d')
     .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
     .innerJoin('apps as a', 'a.key', 'da.app_key')
     .select(['da.app_key', 'a.store', 'd.filters'])
     .where('d.org_id', 'is', null)
-    .where('d.created_by_email', '=', email)
+    .where('d.id', 'in', ids)
     .execute();
 }
 

@@ -8,7 +8,8 @@ import { getDb } from '../db/client';
 import { log } from '../log';
 import { notFound } from '../http/errors';
 import { registerApp, type RegisteredApp } from '../connect/apps';
-import { appKey, type AppRef } from '../monitor/apps';
+import { appKey, lockApp, type AppRef } from '../monitor/apps';
+import { provedAnonymousConnections, type ClaimProof } from '../monitor/service';
 import { readFilters } from '../monitor/filters';
 import { ensureSource } from '../monitor/sources';
 import { activateNeededSources, idleUnneededSources } from '../monitor/sourceDemand';
@@ -18,7 +19,8 @@ import { recordAudit } from '../org/data';
 import type { Membership } from '../org/membership';
 import { followStoredCredentialsNow } from './officialSource';
 import { appsOfAnonymousConnections, deleteOrgApp, getOrgAppCountries, insertMissingOrgApps, listOrgApps, upsertOrgApp, type OrgAppRow } from './data';
-import { assertWithinLimit, withinLimit } from '../plans/limits';
+import { assertAppsWithinLimit, lockedAppsCheck, lockedLimitCheck } from '../plans/limits';
+import { lockOrg } from '../plans/data';
 import { forgetOrgApps } from '../publicApi/appsCache';
 
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
@@ -54,12 +56,17 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
   const key = appKey(ref);
   const wanted = ref.store === 'apple_app_store' ? [...new Set(countries.length ? countries : ['us'])].sort() : [];
   const before = await getOrgAppCountries(m.orgId, key);
-  if (!before) await assertWithinLimit(m.orgId, 'apps');
+  // An app a channel of the organisation already posts is watched already: it takes no new place.
+  if (!before) await assertAppsWithinLimit(m.orgId, [key]);
   const registered: RegisteredApp = await registerApp(ref, wanted[0] ?? 'us');
   await watch(ref, wanted);
   // Counted again with the organisation's row held, so concurrent adds cannot both take the last place.
   const row = { orgId: m.orgId, appKey: key, countries: wanted, addedBy: m.userId, addedByEmail: m.email };
-  await withinLimit(m.orgId, 'apps', (trx) => upsertOrgApp(row, trx), { takesNoPlace: async (trx) => !!(await getOrgAppCountries(m.orgId, key, trx)) });
+  await (await getDb()).transaction().execute(async (trx) => {
+    if (await getOrgAppCountries(m.orgId, key, trx)) await lockOrg(trx, m.orgId);
+    else await lockedAppsCheck(m.orgId, [key])(trx);
+    await upsertOrgApp(row, trx);
+  });
   forgetOrgApps(m.orgId);
   if (!before) {
     await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'app.added', target: registered.title, details: { app: key, countries: wanted } });
@@ -74,7 +81,11 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
 /** Removes the app from the organisation; its sources stop being polled only if nothing else wants them. */
 export async function removeOrgApp(m: Membership, key: string): Promise<void> {
   const app = await orgAppOrNotFound(m, key);
-  if (!(await deleteOrgApp(m.orgId, key))) throw notFound('This app is not in your organisation.');
+  // Under the app's lock, as every change to who gets the app's reviews (an org app paused by the plan keeps its
+  // destinations from them: sourceDemand.ts NOT_PLAN_PAUSED), so a poll fanning out meanwhile sees before or after.
+  const db = await getDb();
+  const removed = await db.transaction().execute(async (trx) => (await lockApp(trx, key)) && deleteOrgApp(m.orgId, key, trx));
+  if (!removed) throw notFound('This app is not in your organisation.');
   forgetOrgApps(m.orgId);
   // Its store credentials went with its row: the official source keeps only what other organisations stored.
   if (app.credentials_kind) await followStoredCredentialsNow(key, app.store);
@@ -84,13 +95,14 @@ export async function removeOrgApp(m: Membership, key: string): Promise<void> {
 }
 
 /**
- * Someone signs in with `email`: the apps of the connections made with that address without an account become their
- * organisation's apps (with the storefronts those connections watch). Call it before the connections themselves are
- * claimed (claimAnonymousConnections), which makes them the organisation's. Returns the apps added.
+ * Someone signs in: the apps of the connections they made without an account — those `proof` shows to be theirs (the
+ * browser's claim cookie, or their own address's confirmed e-mail destinations: claimAnonymousConnections) — become
+ * their organisation's apps (with the storefronts those connections watch). Call it before the connections themselves
+ * are claimed, which makes them the organisation's. Returns the apps added.
  */
-export async function claimConnectedApps(input: { orgId: string; email: string }): Promise<string[]> {
+export async function claimConnectedApps(input: { orgId: string } & ClaimProof): Promise<string[]> {
   const email = input.email.trim().toLowerCase();
-  const rows = await appsOfAnonymousConnections(email);
+  const rows = await appsOfAnonymousConnections(await provedAnonymousConnections(input));
   if (rows.length === 0) return [];
   const byApp = new Map<string, Set<string>>();
   for (const r of rows) {
@@ -109,4 +121,29 @@ export async function claimConnectedApps(input: { orgId: string; email: string }
   }
   if (added.length) log.info('apps of anonymous connections claimed', { apps: added.length });
   return added;
+}
+
+/**
+ * A connection an admin makes from the dashboard watches its app for the organisation, so the app becomes one of the
+ * organisation's apps (the Apps page, the inbox) under the same plan check as adding it there. `beforeInsert` runs in
+ * createDestination's transaction after the app's lock (the order every creation takes): the organisation's row held,
+ * one more channel and — unless the organisation watches the app already — one more app counted, then the app added.
+ * `after` records it and lets the public API see it, once the destination exists.
+ */
+export function dashboardConnectionApp(m: Membership, ref: AppRef, countries: readonly string[]) {
+  const key = appKey(ref);
+  const row = { appKey: key, countries: ref.store === 'apple_app_store' ? [...new Set(countries)].sort() : [] };
+  let added = false;
+  return {
+    beforeInsert: async (trx: Parameters<typeof lockOrg>[0]) => {
+      await lockedLimitCheck(m.orgId, 'channels')(trx);
+      await lockedAppsCheck(m.orgId, [key])(trx);
+      added = (await insertMissingOrgApps(m.orgId, [row], m.email, trx)).length > 0;
+    },
+    after: async (title: string) => {
+      if (!added) return;
+      forgetOrgApps(m.orgId);
+      await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'app.added', target: title, details: { app: key, countries: row.countries, by: 'connection' } });
+    },
+  };
 }

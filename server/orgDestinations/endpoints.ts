@@ -82,6 +82,10 @@ const destinationShape = z.object({
   last_delivery_at: z.string().nullable(),
   last_error: z.string().nullable(),
   last_error_at: z.string().nullable(),
+  first_message: z.enum(['not_yet', 'delivered', 'failed']).meta({ description: '"delivered" once a message got through (only then is it active in fact); "failed" while none has and the last attempt failed.' }),
+  first_delivery_problem: z.string().nullable().meta({ description: 'While first_message is "failed": what happened and what to check, in words.' }),
+  parked: z.number().int().meta({ description: 'Messages set aside because the worker stopped while sending each of them several times in a row.' }),
+  parked_reason: z.string().nullable(),
   created_at: z.string(),
 });
 
@@ -155,10 +159,15 @@ export const testOrgDestination = endpoint({
 });
 
 export const rotateOrgDestinationSecret = endpoint({
-  summary: "Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one stops at once",
+  summary: 'Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one still signs, next to it, for a day',
   tags: ['org'],
   auth: 'user',
   params: idParam,
-  response: z.object({ signing_secret: z.string().meta({ description: '`whsec_` + base64: the key of the Standard Webhooks signature.' }) }),
+  response: z.object({
+    signing_secret: z.string().meta({ description: '`whsec_` + base64: the key of the Standard Webhooks signature.' }),
+    previous_secret_expires_at: z.string().meta({
+      description: 'Until then every message carries two signatures (`v1,<new> v1,<old>`), so the endpoint verifies with either secret while it is updated.',
+    }),
+  }),
   handler: async ({ auth, params }) => rotateDestinationSecret(await requireRole(auth, 'admin', 'rotate signing secrets'), params.id),
 });

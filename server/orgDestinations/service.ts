@@ -16,14 +16,17 @@ import type { Platform } from '../destinations/types';
 import { appsOfDestinations, deleteOrgDestination, getDestinationTarget, getOrgDestinationRow, listOrgDestinationRows, orgDestinationAppKeys } from '../monitor/data';
 import { readFilters, type DestinationFilters } from '../monitor/filters';
 import { buildTestMessage } from '../monitor/messages';
-import { rotateSigningSecret, setDestinationPaused, updateDestinationSettings } from '../monitor/service';
+import { firstMessageOf, rotateSigningSecret, setDestinationPaused, updateDestinationSettings } from '../monitor/service';
+import { newMessageId } from '../destinations/messageIds';
+import { parkedMessagesOf, type ParkedMessages } from '../monitor/parked';
+import type { FirstMessage } from '@/shared/deliveryErrors';
 import type { AppStore } from '../sources/types';
 import type { DisabledCause } from '../db/types';
 import { recordAudit } from '../org/data';
 import { orgAppKeys } from '../orgApps/data';
 import type { Membership } from '../org/membership';
 import { fixFor } from './status';
-import { assertWithinLimit } from '../plans/limits';
+import { assertAppsWithinLimit, assertWithinLimit, lockedAppsCheck } from '../plans/limits';
 import { assertFeature } from '../plans/features';
 
 export const TEST_MESSAGE_LIMITS = {
@@ -57,6 +60,12 @@ export type OrgDestination = {
   last_delivery_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** Whether a message got through yet, and if the first attempts failed, why in words (shared/deliveryErrors.ts). */
+  first_message: FirstMessage;
+  first_delivery_problem: string | null;
+  /** Messages set aside after the worker stopped while sending each of them several times in a row (deliveryWorker.ts). */
+  parked: number;
+  parked_reason: string | null;
   created_at: string;
 };
 
@@ -68,7 +77,7 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 type Row = NonNullable<Awaited<ReturnType<typeof getOrgDestinationRow>>>;
 type AppLink = Awaited<ReturnType<typeof appsOfDestinations>>[number];
 
-function toJson(d: Row, apps: AppLink[]): OrgDestination {
+function toJson(d: Row, apps: AppLink[], parked: ParkedMessages): OrgDestination {
   const platform = d.platform as Platform;
   // An error older than the last successful delivery is history, not the current state (as on the public status).
   const current = d.last_error && (!d.last_delivery_at || (d.last_error_at && d.last_error_at > d.last_delivery_at)) ? d.last_error : null;
@@ -93,6 +102,9 @@ function toJson(d: Row, apps: AppLink[]): OrgDestination {
     last_delivery_at: iso(d.last_delivery_at),
     last_error: current,
     last_error_at: current ? iso(d.last_error_at) : null,
+    ...firstMessageOf(platform, d.last_delivery_at, current),
+    parked: parked.get(d.id)?.count ?? 0,
+    parked_reason: parked.get(d.id)?.reason ?? null,
     created_at: iso(d.created_at)!,
   };
 }
@@ -104,14 +116,18 @@ export async function listDestinations(m: Membership): Promise<OrgDestination[]>
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toJson(r, apps));
+  const parked = await parkedMessagesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toJson(r, apps, parked));
 }
 
 async function destinationOf(m: Membership, id: string): Promise<OrgDestination> {
   const db = await getDb();
   const row = await getOrgDestinationRow(db, m.orgId, id);
   if (!row) throw notFound('Your organisation has no destination with this id. It may have been deleted.');
-  return toJson(row, await appsOfDestinations(db, [id]));
+  return toJson(row, await appsOfDestinations(db, [id]), await parkedMessagesOf(db, [id]));
 }
 
 /**
@@ -138,12 +154,18 @@ export async function changeDestination(m: Membership, id: string, change: Desti
     throw new HttpError(409, 'address_unsubscribed', 'The recipient unsubscribed from these e-mails: only they can sign up again, from a confirmation link sent to them.');
   }
   if (change.paused === false && before.status === 'paused') await assertWithinLimit(m.orgId, 'channels');
+  // The apps it will post count against the plan's apps once it delivers (an app no other channel or the Apps page
+  // watches takes a place): checked now, and a change of apps again with the organisation's row held.
+  const delivering = change.paused === false || (change.paused === undefined && (before.status === 'active' || before.status === 'pending_confirmation'));
+  const appsAfter = change.apps ?? before.apps.map((a) => a.app_key);
+  if (delivering && (change.apps || before.status === 'paused')) await assertAppsWithinLimit(m.orgId, appsAfter, { destination: id });
   // Turning weekly summaries on needs the plan's summaries (402 naming the plan); turning them off never does.
   if (change.weekly_summaries) await assertFeature(m.orgId, 'summaries');
   if (change.filters || change.apps || change.translate_to !== undefined || change.spike_alerts !== undefined || change.weekly_summaries !== undefined) {
     await updateDestinationSettings(id, {
       filters: change.filters,
       appKeys: change.apps,
+      ...(delivering && change.apps ? { beforeChange: lockedAppsCheck(m.orgId, appsAfter, { destination: id }) } : {}),
       translateTo: change.translate_to,
       spikeAlerts: change.spike_alerts,
       weeklySummaries: change.weekly_summaries,
@@ -170,7 +192,7 @@ export async function removeDestination(m: Membership, id: string): Promise<void
   const d = await destinationOf(m, id);
   if (!(await deleteOrgDestination(await getDb(), m.orgId, id))) throw notFound('Your organisation has no destination with this id. It may have been deleted.');
   await recordAudit({ orgId: m.orgId, actor: actorOf(m), action: 'destination.deleted', target: nameOf(d), details: { id, platform: d.platform } });
-  log.info('destination deleted from the dashboard', { destinationId: id, orgId: m.orgId });
+  log.info('destination deleted from the dashboard', { destinationId: id });
 }
 
 /**
@@ -192,11 +214,12 @@ export async function sendTestMessage(m: Membership, id: string): Promise<TestRe
   const target = decryptSecret(row.target_enc);
   const message = await buildTestMessage(d.platform, target, { ...app, store: app.store as AppStore });
   const signingSecret = row.signing_secret_enc ? decryptSecret(row.signing_secret_enc) : null;
-  const outcome = await deliver(prepareTarget({ destinationId: id, platform: d.platform, target, signingSecret }), message, {
+  const previousSigningSecret = row.previous_signing_secret_enc ? decryptSecret(row.previous_signing_secret_enc) : null;
+  const outcome = await deliver(prepareTarget({ destinationId: id, platform: d.platform, target, signingSecret, previousSigningSecret }), message, {
     sender: defaultWebhookSender(),
-    idempotencyKey: `${id}-test-${Date.now()}`,
+    idempotencyKey: newMessageId(), // a message of its own, outside the queue
   });
-  log.info('test message sent', { destinationId: id, orgId: m.orgId, outcome: outcome.type, status: outcome.status });
+  log.info('test message sent', { destinationId: id, outcome: outcome.type, status: outcome.status });
   if (outcome.type === 'delivered') {
     return { ok: true, status: outcome.status, message: `${d.platform_name} accepted the test message${d.platform === 'email' ? ` for ${d.target}` : ''}.` };
   }
@@ -204,14 +227,16 @@ export async function sendTestMessage(m: Membership, id: string): Promise<TestRe
 }
 
 /**
- * A new signing secret for a signed webhook of the organisation (admins and owners), in this answer only: the old one
- * stops being used at once, so the receiver should be given the new one right away.
+ * A new signing secret for a signed webhook of the organisation (admins and owners), in this answer only. Messages are
+ * signed with both the new and the old secret until `previous_secret_expires_at` (a day), so the receiver can be given
+ * the new one without missing a message; after that, with the new one only.
  */
-export async function rotateDestinationSecret(m: Membership, id: string): Promise<{ signing_secret: string }> {
+export async function rotateDestinationSecret(m: Membership, id: string): Promise<{ signing_secret: string; previous_secret_expires_at: string }> {
   const d = await destinationOf(m, id);
   if (d.platform !== 'webhook') throw new HttpError(400, 'not_a_webhook', `Only Webhook destinations have a signing secret; this one posts to ${d.platform_name}.`);
-  const secret = await rotateSigningSecret(id);
-  if (!secret) throw notFound('Your organisation has no destination with this id. It may have been deleted.');
-  await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'destination.secret_rotated', target: `${d.platform_name} ${d.target}`, details: { id } });
-  return { signing_secret: secret };
+  const rotated = await rotateSigningSecret(id);
+  if (!rotated) throw notFound('Your organisation has no destination with this id. It may have been deleted.');
+  const previousUntil = rotated.previousExpiresAt.toISOString();
+  await recordAudit({ orgId: m.orgId, actor: { userId: m.userId, email: m.email }, action: 'destination.secret_rotated', target: `${d.platform_name} ${d.target}`, details: { id, previous_secret_expires_at: previousUntil } });
+  return { signing_secret: rotated.secret, previous_secret_expires_at: previousUntil };
 }

@@ -31,6 +31,27 @@ export async function getOrgPlan(orgId: string, db?: DB): Promise<OrgPlanRow | u
     .executeTakeFirst();
 }
 
+/**
+ * The apps an organisation watches, which the plan's app limit counts: its apps (org_apps, the Apps page) and the apps
+ * of its delivering or about-to-deliver destinations — a dashboard connection or a destination's `apps` makes an app
+ * watched as much as the Apps page does. An app the plan paused (org_apps.plan_paused_at) is not watched: it is not
+ * polled for the organisation and its channels get nothing from it (sourceDemand.ts).
+ */
+function watchedAppsQuery(orgId: string, exceptDestination?: string) {
+  return sql`
+    select oa.app_key from org_apps oa where oa.org_id = ${orgId} and oa.plan_paused_at is null
+    union
+    select da.app_key from destination_apps da join destinations d on d.id = da.destination_id
+     where d.org_id = ${orgId} and d.status in ('active', 'pending_confirmation') ${exceptDestination ? sql`and d.id <> ${exceptDestination}` : sql``}
+       and not exists (select 1 from org_apps pa where pa.org_id = d.org_id and pa.app_key = da.app_key and pa.plan_paused_at is not null)`;
+}
+
+/** The apps the organisation watches (the plan's count), leaving out what only `exceptDestination` watches when given. */
+export async function watchedAppKeys(orgId: string, db?: DB, exceptDestination?: string): Promise<string[]> {
+  const r = await sql<{ app_key: string }>`${watchedAppsQuery(orgId, exceptDestination)}`.execute(await dbOf(db));
+  return r.rows.map((x) => x.app_key);
+}
+
 /** The calendar month (UTC) of `now` as stored: 'YYYY-MM'. */
 export const usageMonth = (now: Date) => now.toISOString().slice(0, 7);
 
@@ -38,7 +59,7 @@ export const usageMonth = (now: Date) => now.toISOString().slice(0, 7);
 export async function countUsage(orgId: string, month: string, db?: DB): Promise<UsageCounts> {
   const row = await (await dbOf(db))
     .selectNoFrom((eb) => [
-      eb.selectFrom('org_apps').select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('plan_paused_at', 'is', null).as('apps'),
+      sql<number>`(select count(*) from (${watchedAppsQuery(orgId)}) w)`.as('apps'),
       eb
         .selectFrom('destinations')
         .select((e) => e.fn.countAll<number>().as('n'))

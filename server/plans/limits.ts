@@ -10,7 +10,7 @@
  */
 import { getDb, type DB } from '../db/client';
 import { HttpError } from '../http/errors';
-import { countOpenInvitations, countUsage, getOrgPlan, lockOrg, orgHasDestinationTarget, usageMonth } from './data';
+import { countOpenInvitations, countUsage, getOrgPlan, lockOrg, orgHasDestinationTarget, usageMonth, watchedAppKeys } from './data';
 import { billingEnabled, planFor } from './plans';
 import { LIMIT_WORDS, limitText, planThatLifts, type LimitKey } from '@/shared/plans';
 
@@ -77,6 +77,34 @@ export function lockedLimitCheck(orgId: string, key: CountedLimit): (trx: DB) =>
   return async (trx) => {
     await lockOrg(trx, orgId);
     await assertWithinLimit(orgId, key, { db: trx });
+  };
+}
+
+/**
+ * Refuses (402) when watching `appKeys` too would take the organisation past its plan's apps. Its apps are every app it
+ * watches (its apps and those of its destinations, `watchedAppKeys`): only those not among them take a place, so
+ * connecting another channel to a watched app, or adding to the Apps page an app a channel already posts, is never refused.
+ */
+export async function assertAppsWithinLimit(orgId: string, appKeys: string[], opts: { now?: Date; db?: DB; destination?: string } = {}): Promise<void> {
+  const row = await getOrgPlan(orgId, opts.db);
+  if (!row) return;
+  const plan = planFor(row, opts.now ?? new Date());
+  const limit = plan.limits.apps;
+  if (limit === null) return;
+  const watched = new Set(await watchedAppKeys(orgId, opts.db));
+  if (!appKeys.some((k) => !watched.has(k))) return;
+  // A destination changing its apps gives up those only it watched: what counts is everything else plus its new apps.
+  const others = opts.destination ? await watchedAppKeys(orgId, opts.db, opts.destination) : watched;
+  const after = new Set([...others, ...appKeys]).size;
+  // `used` names the plan that has room for all of them.
+  if (after > limit) throw planLimitError('apps', limit, plan.name, after - 1);
+}
+
+/** `assertAppsWithinLimit` inside the creator's transaction, with the organisation's row held (no race for the last place). */
+export function lockedAppsCheck(orgId: string, appKeys: string[], opts: { destination?: string } = {}): (trx: DB) => Promise<void> {
+  return async (trx) => {
+    await lockOrg(trx, orgId);
+    await assertAppsWithinLimit(orgId, appKeys, { db: trx, ...opts });
   };
 }
 

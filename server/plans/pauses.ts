@@ -72,7 +72,7 @@ async function apply(orgId: string, items: PlanItems, keepApps: Set<string>, kee
   if (resumedApps.length) wake('deliver');
   const changed = { paused: { apps: pausedApps, channels: pausedChannels }, resumed: { apps: resumedApps, channels: resumedChannels } };
   if (pausedApps.length + pausedChannels.length + resumedApps.length + resumedChannels.length) {
-    log.info('organisation fitted to its plan', { orgId, paused: { apps: pausedApps.length, channels: pausedChannels.length }, resumed: { apps: resumedApps.length, channels: resumedChannels.length } });
+    log.info('organisation fitted to its plan', { paused: { apps: pausedApps.length, channels: pausedChannels.length }, resumed: { apps: resumedApps.length, channels: resumedChannels.length } });
   }
   return changed;
 }

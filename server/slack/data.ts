@@ -55,16 +55,6 @@ export async function replyingDestination(destinationId: string): Promise<Replyi
 
 export type OrgMember = { userId: string; email: string; name: string | null };
 
-/** The organisation's member with this e-mail address (addresses compare without case), if any. */
-export async function memberByEmail(orgId: string, email: string): Promise<OrgMember | undefined> {
-  const db = await getDb();
-  const r = await sql<OrgMember>`
-    select id as "userId", email, coalesce(display_name, name) as name from users
-     where org_id = ${orgId} and lower(email) = lower(${email})
-     limit 1`.execute(db);
-  return r.rows[0];
-}
-
 /** What the reply form shows of the review, and what the updated message is built from. */
 export type ReviewForSlack = {
   id: string;
@@ -208,4 +198,47 @@ export async function publishedShowFailed(m: Pick<PublishedToShow, 'destinationI
 export async function publishedShowDone(m: Pick<PublishedToShow, 'destinationId' | 'reviewId'>): Promise<void> {
   const db = await getDb();
   await sql`update slack_reply_messages set failures = 0, next_try_at = null where destination_id = ${m.destinationId} and review_id = ${m.reviewId}::bigint`.execute(db);
+}
+
+// ── Slack users linked to ARB members (server/slack/links.ts) ───────────────────────────────────────────────────────
+
+/** The destination's organisation, when it is a Slack channel of workspace `teamId` (what a link token names). */
+export async function slackDestinationOrg(destinationId: string, teamId: string): Promise<string | null> {
+  const db = await getDb();
+  const r = await sql<{ org_id: string | null }>`
+    select org_id from destinations where id = ${destinationId} and platform = 'slack' and slack_team_id = ${teamId}`.execute(db);
+  return r.rows[0]?.org_id ?? null;
+}
+
+/**
+ * Stores (team, Slack user) → member, once per link token: false when the token's nonce was used already. The nonce is
+ * kept until the token expires; expired ones are dropped here, so the table stays as small as the links in flight.
+ */
+export async function saveSlackUserLink(link: { teamId: string; slackUserId: string; userId: string; orgId: string; nonce: string; nonceExpiresAt: Date }): Promise<boolean> {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    await sql`delete from slack_link_uses where expires_at < now()`.execute(trx);
+    const used = await sql`insert into slack_link_uses (nonce, expires_at) values (${link.nonce}, ${link.nonceExpiresAt})
+                             on conflict (nonce) do nothing returning nonce`.execute(trx);
+    if (used.rows.length === 0) return false;
+    await sql`
+      insert into slack_user_links (team_id, slack_user_id, user_id, org_id)
+      values (${link.teamId}, ${link.slackUserId}, ${link.userId}, ${link.orgId})
+      on conflict (team_id, slack_user_id) do update
+         set user_id = excluded.user_id, org_id = excluded.org_id, created_at = now()`.execute(trx);
+    return true;
+  });
+}
+
+/**
+ * The ARB member this Slack user is linked to, while they are still in the organisation they linked from (the
+ * trigger of migration 0031 deletes a link when the member's organisation changes; checked here too).
+ */
+export async function linkedMember(teamId: string, slackUserId: string): Promise<(OrgMember & { orgId: string }) | undefined> {
+  const db = await getDb();
+  const r = await sql<OrgMember & { orgId: string }>`
+    select u.id as "userId", u.email, coalesce(u.display_name, u.name) as name, u.org_id as "orgId"
+      from slack_user_links l join users u on u.id = l.user_id and u.org_id = l.org_id
+     where l.team_id = ${teamId} and l.slack_user_id = ${slackUserId}`.execute(db);
+  return r.rows[0];
 }

@@ -1,14 +1,15 @@
 /**
  * POST v1/slack/interactions — Slack's Interactivity Request URL: the Reply button's clicks and the reply form's
  * submissions, as Slack sends them (a form with one field, `payload`, holding JSON), signed with the app's Signing
- * Secret. Unsigned, stale or mis-signed requests get 401 and change nothing.
+ * Secret. Unsigned, stale or mis-signed requests get 401 and change nothing; unsigned and stale ones before their body
+ * is read.
  */
 import { endpoint, RAW } from '../http/api';
-import { readBody } from '../http/body';
+import { readBody, UNREAD_BODY_HEADERS } from '../http/body';
 import { HttpError, badRequest, unauthorized } from '../http/errors';
 import { env } from '../env';
 import { handleInteraction, type SlackInteractionPayload } from './interactions';
-import { verifySlackRequest } from './signature';
+import { checkSlackHeaders, verifySlackRequest } from './signature';
 
 /** Slack's payloads (a message's blocks, a form's state) stay well under this. */
 const MAX_BYTES = 256 * 1024;
@@ -23,14 +24,17 @@ export const slackInteractionsEndpoint = endpoint({
   handler: async ({ req, res, log }) => {
     const secret = env().SLACK_SIGNING_SECRET;
     if (!secret) throw new HttpError(404, 'slack_not_configured', 'Replying from Slack is not set up on this ARB server (SLACK_SIGNING_SECRET).');
+    const timestamp = header(req.headers['x-slack-request-timestamp']);
+    const signature = header(req.headers['x-slack-signature']);
+    // The timestamp's window and the signature's shape first: a stale or unsigned request is refused unread, and the
+    // connection closed rather than its body drained.
+    const early = checkSlackHeaders({ timestamp, signature, nowSeconds: Math.floor(Date.now() / 1000) });
+    if (!early.ok) {
+      log.info('slack request refused before its body', { reason: early.reason });
+      throw new HttpError(401, 'unauthorized', early.reason, UNREAD_BODY_HEADERS);
+    }
     const raw = await readBody(req, MAX_BYTES);
-    const check = verifySlackRequest({
-      secret,
-      timestamp: header(req.headers['x-slack-request-timestamp']),
-      signature: header(req.headers['x-slack-signature']),
-      body: raw,
-      nowSeconds: Math.floor(Date.now() / 1000),
-    });
+    const check = verifySlackRequest({ secret, timestamp, signature, body: raw, nowSeconds: Math.floor(Date.now() / 1000) });
     if (!check.ok) {
       log.warn('slack request refused', { reason: check.reason });
       throw unauthorized(check.reason);

@@ -2,11 +2,11 @@
  * Replying from Slack. A review message in a channel added with "Add to Slack" carries a Reply button
  * (server/destinations/format/slack.ts); Slack sends its click here, and then the form's submission:
  *
- *   click (block_actions, arb_reply)   → is the clicker a member of the destination's ARB organisation? (their Slack
- *                                        profile's e-mail against the organisation's members) → views.open: the form,
- *                                        with the store's limit; otherwise a note only they see, saying how to join
- *                                        (and where the message is, to update it when the reply is published:
- *                                        server/slack/published.ts)
+ *   click (block_actions, arb_reply)   → is the clicker a Slack user linked to a member of the destination's ARB
+ *                                        organisation? (server/slack/links.ts) → views.open: the form, with the
+ *                                        store's limit; otherwise a note only they see, with a one-time link to link
+ *                                        their Slack account (and where the message is, to update it when the reply
+ *                                        is published: server/slack/published.ts)
  *   "Draft a reply" (block_actions from the form) → acknowledged at once; the draft follows (server/slack/draft.ts)
  *   submission (view_submission)       → the same check again, then the reply goes out through the replies service
  *                                        (the store API, its retries and states); refusals come back inside the form;
@@ -118,7 +118,7 @@ async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
   const state = decodeFormState(p.view?.private_metadata);
   if (!state) return { kind: 'form_errors', errors: { [inputBlock]: 'This form could not be read. Close it and click Reply on the message again.' } };
   const who = await replierFor(state.destinationId, p.team?.id ?? undefined, p.user);
-  if ('note' in who) return { kind: 'form_errors', errors: { [inputBlock]: who.note } };
+  if ('note' in who) return { kind: 'form_errors', errors: { [inputBlock]: who.formNote ?? who.note } };
   const review = await reviewForSlack(who.destination.orgId, state.reviewId);
   if (!review) return { kind: 'form_errors', errors: { [inputBlock]: SLACK_NOTES.reviewGone } };
   const store = review.store as ReplyStore;

@@ -1,38 +1,33 @@
 /**
  * Who may act on a review from Slack: the destination the click came from must still be connected through "Add to
- * Slack" and claimed by an organisation, and the clicker a member of it (their Slack profile's e-mail against the
- * organisation's members). Checked on every click and submission; otherwise, the words to tell them.
+ * Slack" from the dashboard (its workspace is the one the click came from), and the clicker a Slack user linked to a
+ * member of the destination's organisation (server/slack/links.ts) who is still in it. Checked on every click, draft
+ * and submission; otherwise, the words to tell them — with a one-time link to link their Slack account when that is
+ * what is missing.
  */
-import { env } from '../env';
-import { memberByEmail, replyingDestination, type OrgMember, type ReplyingDestination } from './data';
+import { linkedMember, replyingDestination, type OrgMember, type ReplyingDestination } from './data';
+import { slackLinkUrl } from './links';
 import { SLACK_NOTES } from './replyView';
-import { SlackApiError, slackUserEmail } from './web';
 
 export type SlackUser = { id: string; name?: string; username?: string };
 export type Replier = { destination: ReplyingDestination & { orgId: string; botToken: string }; member: OrgMember };
-export type Refusal = { note: string };
+/** `note` for a message (Slack's mrkdwn, links work); `formNote` instead inside a form, where text is plain. */
+export type Refusal = { note: string; formNote?: string };
 
 /** Slack's answers that mean the workspace's token no longer works (removed app, or installed without a scope). */
 export const LOST_ACCESS = ['invalid_auth', 'token_revoked', 'account_inactive', 'not_authed'];
 
-/** The destination the click came from, and the clicker as a member of its organisation — or what to tell them. */
+/** The destination the click came from, and the clicker as a linked member of its organisation — or what to tell them. */
 export async function replierFor(destinationId: string, teamId: string | undefined, user: SlackUser | undefined): Promise<Replier | Refusal> {
   const destination = await replyingDestination(destinationId);
-  if (!destination || !destination.teamId || destination.teamId !== teamId || destination.status === 'disabled') return { note: SLACK_NOTES.notConnected };
-  const appUrl = env().APP_URL;
-  if (!destination.orgId) return { note: SLACK_NOTES.unclaimed(appUrl) };
+  if (!destination || !destination.teamId || destination.teamId !== teamId || destination.status === 'disabled' || !destination.orgId) return { note: SLACK_NOTES.notConnected };
   if (!destination.botToken) return { note: SLACK_NOTES.reinstall };
-  if (!user?.id) return { note: SLACK_NOTES.notMember(destination.orgName ?? 'this organisation', null, appUrl) };
-  let email: string | null;
-  try {
-    email = await slackUserEmail(destination.botToken, user.id);
-  } catch (err) {
-    const code = err instanceof SlackApiError ? err.code : 'error';
-    // invalid_auth / token_revoked / account_inactive: the workspace removed ARB; missing_scope: installed before replies.
-    if ([...LOST_ACCESS, 'missing_scope'].includes(code)) return { note: SLACK_NOTES.reinstall };
-    return { note: SLACK_NOTES.slackRefused(code) };
+  if (!user?.id) return { note: SLACK_NOTES.notConnected };
+  const member = await linkedMember(destination.teamId, user.id);
+  if (!member || member.orgId !== destination.orgId) {
+    const url = await slackLinkUrl({ teamId: destination.teamId, slackUserId: user.id, slackUserName: user.username ?? user.name ?? null, destinationId });
+    const orgName = destination.orgName ?? 'this organisation';
+    return { note: SLACK_NOTES.linkFirst(orgName, url, Boolean(member)), formNote: SLACK_NOTES.notLinked(orgName) };
   }
-  const member = email ? await memberByEmail(destination.orgId, email) : undefined;
-  if (!member) return { note: SLACK_NOTES.notMember(destination.orgName ?? 'this organisation', email, appUrl) };
-  return { destination: destination as Replier['destination'], member };
+  return { destination: destination as Replier['destination'], member: { userId: member.userId, email: member.email, name: member.name } };
 }

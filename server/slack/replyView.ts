@@ -139,13 +139,12 @@ export function readReplyInput(view: { blocks?: unknown; state?: ViewState } | u
 
 /** Notes shown only to the person who clicked (ephemeral). */
 export const SLACK_NOTES = {
-  notConnected: 'This channel is no longer connected to ARB, so replies cannot be sent from here. Reconnect it with “Add to Slack” in ARB.',
-  unclaimed: (appUrl: string) =>
-    `This channel was connected to ARB without an account. Sign in at ${appUrl}/login with the address that connected it to claim it, then Reply works here.`,
-  notMember: (orgName: string, email: string | null, appUrl: string) =>
-    email
-      ? `Only members of ${orgName} on ARB can reply from Slack, and ${email} is not one. Ask an owner or admin to invite ${email} on the Team page (${appUrl}/dashboard/team), accept the invitation, then click Reply again.`
-      : `Only members of ${orgName} on ARB can reply from Slack, and your Slack profile shows no e-mail address to match. Add it to your Slack profile, make sure an owner or admin has invited that address on ${appUrl}/dashboard/team, then click Reply again.`,
+  notConnected:
+    'Replies cannot be sent from this channel: replying from Slack works in channels an admin added with “Add to Slack” from the ARB dashboard. Use the review’s page in ARB, or ask an admin to add this channel from the dashboard.',
+  linkFirst: (orgName: string, url: string, linkedElsewhere: boolean) =>
+    `${linkedElsewhere ? `Your Slack account is linked to an ARB account that is not a member of ${orgName}.` : `To reply from Slack for ${orgName}, link your Slack account to your ARB account first (once).`} <${url}|Link your Slack account> — sign in to ARB as a member of ${orgName}, confirm, then click Reply again. The link works once, for 15 minutes, and only for you: don’t share it.`,
+  notLinked: (orgName: string) =>
+    `Your Slack account is not linked to a member of ${orgName} on ARB (any more), so this reply cannot be sent. Close the form and click Reply on the message for a link.`,
   reviewGone: 'This review is not among your organisation’s apps in ARB any more, so it cannot be answered from here.',
   slackRefused: (code: string) => `Slack did not open the reply form (${code}). Click Reply again; if it keeps failing, reconnect the channel with “Add to Slack”.`,
   reinstall: 'ARB lost its access to this Slack workspace. Reconnect the channel with “Add to Slack” in ARB, then click Reply again.',

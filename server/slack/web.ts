@@ -1,6 +1,5 @@
 /**
  * The few Slack Web API calls the Reply button needs, with the workspace's bot token:
- *   GET  {SLACK_API_BASE_URL}/users.info?user=U…   → { ok, user: { profile: { email } } }   (users:read, users:read.email)
  *   POST {SLACK_API_BASE_URL}/views.open  { trigger_id, view }  → { ok, view }   (the trigger id lives 3 seconds)
  *   POST {SLACK_API_BASE_URL}/views.update { view_id, hash, view } → { ok, view: { id, hash } }   (hash_conflict when
  *        the form changed since the hash was read; not_found once it is closed)
@@ -48,21 +47,6 @@ async function call(method: string, init: RequestInit): Promise<Record<string, u
     throw new SlackApiError(method, 'no_answer');
   }
   return slackJson(method, res);
-}
-
-/** The e-mail address on the Slack profile of `userId` (null when the profile shows none). */
-export async function slackUserEmail(botToken: string, userId: string): Promise<string | null> {
-  const url = `${base()}/users.info?${new URLSearchParams({ user: userId })}`;
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { Authorization: `Bearer ${botToken}` }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (err) {
-    log.warn('slack api call failed', { method: 'users.info', err: (err as Error).message });
-    throw new SlackApiError('users.info', 'no_answer');
-  }
-  const body = await slackJson('users.info', res);
-  const profile = (body.user as { profile?: { email?: unknown } } | undefined)?.profile;
-  return typeof profile?.email === 'string' && profile.email ? profile.email : null;
 }
 
 const jsonPost = (botToken: string, body: unknown): RequestInit => ({

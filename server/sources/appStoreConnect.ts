@@ -8,6 +8,7 @@ import { isAppStoreAppId } from '@/lib/appIds';
 import { importPKCS8, SignJWT } from 'jose';
 import { env } from '../env';
 import { appStorePageUrl } from './appStoreFeed';
+import { cleanReview } from './cleanText';
 import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';
 import { territoryToCountry } from './territories';
 import {
@@ -118,7 +119,7 @@ function toReview(
   // A response still PENDING_PUBLISH is not visible on the store yet: only a published one counts as the reply.
   const published = response && (response.attributes?.state ?? 'PUBLISHED') === 'PUBLISHED' ? response.attributes : undefined;
   const replyUpdatedAt = published?.lastModifiedDate ? new Date(published.lastModifiedDate) : null;
-  return {
+  return cleanReview({
     store: 'apple_app_store',
     appId,
     storeReviewId: resource.id,
@@ -134,7 +135,7 @@ function toReview(
     replyText: published?.responseBody ?? null,
     replyUpdatedAt: replyUpdatedAt && !Number.isNaN(replyUpdatedAt.getTime()) ? replyUpdatedAt : null,
     permalink: appStorePageUrl(appId, country ?? 'us'),
-  };
+  });
 }
 
 export function parseCustomerReviews(doc: CustomerReviewsDocument, appId: string): NormalizedReview[] {

@@ -12,6 +12,7 @@
  */
 import { isAppStoreAppId } from '@/lib/appIds';
 import { env } from '../env';
+import { cleanReview } from './cleanText';
 import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';
 import { SourceError, SourceFormatError, type NormalizedReview, type PollOptions, type PollResult, type SourceAdapter, type SourceConfig } from './types';
 
@@ -84,7 +85,7 @@ function toReview(entry: FeedEntry, appId: string, country: string, pageDate: Da
   const updatedAt = ownDate ?? pageDate;
   // A malformed entry is skipped rather than failing the whole page: one odd review must not block the others.
   if (!id || !(rating >= 1 && rating <= 5) || !updatedAt) return null;
-  return {
+  return cleanReview({
     store: 'apple_app_store',
     appId,
     storeReviewId: id,
@@ -101,7 +102,7 @@ function toReview(entry: FeedEntry, appId: string, country: string, pageDate: Da
     replyUpdatedAt: null,
     permalink: appStorePageUrl(appId, country),
     ...(ownDate ? {} : { dateFromPage: true }),
-  };
+  });
 }
 
 /**

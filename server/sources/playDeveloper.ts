@@ -8,6 +8,7 @@
 import { isPlayPackageName } from '@/lib/appIds';
 import { importPKCS8, SignJWT } from 'jose';
 import { env } from '../env';
+import { cleanReview } from './cleanText';
 import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';
 import {
   SourceError,
@@ -140,7 +141,7 @@ export function parsePlayReviews(doc: PlayReviewsDocument, packageName: string):
     const rating = Number(user?.starRating);
     if (!r.reviewId || !user || !updatedAt || !(rating >= 1 && rating <= 5)) continue;
     const { title, body } = splitUserComment(user.text ?? '');
-    out.push({
+    out.push(cleanReview({
       store: 'google_play_store',
       appId: packageName,
       storeReviewId: r.reviewId,
@@ -156,7 +157,7 @@ export function parsePlayReviews(doc: PlayReviewsDocument, packageName: string):
       replyText: developer?.text ?? null,
       replyUpdatedAt: toDate(developer?.lastModified),
       permalink: playReviewUrl(packageName, r.reviewId),
-    });
+    }));
   }
   return out;
 }

@@ -7,6 +7,7 @@
  * `hl` (language) filters the reviews, `gl` (country) does not. Deep pages start repeating: reviews are deduped by id.
  */
 import { env } from '../env';
+import { cleanReview } from './cleanText';
 import { isPastWatermark, newestFirstUnique, sourceFetch } from './http';
 import { playReviewUrl, validPackageName } from './playDeveloper';
 import { SourceError, SourceFormatError, type NormalizedReview, type PollOptions, type PollResult, type SourceAdapter, type SourceConfig } from './types';
@@ -104,7 +105,7 @@ export function parseReviewsPage(text: string, packageName: string, language: st
     const version = at(item, 10);
     const author = at(item, 1, 0);
     const body = at(item, 4);
-    reviews.push({
+    reviews.push(cleanReview({
       store: 'google_play_store',
       appId: packageName,
       storeReviewId: id,
@@ -120,7 +121,7 @@ export function parseReviewsPage(text: string, packageName: string, language: st
       replyText: typeof replyText === 'string' && replyText ? replyText : null,
       replyUpdatedAt: typeof replyText === 'string' && replyText ? tupleDate(at(item, 7, 2)) : null,
       permalink: playReviewUrl(packageName, id),
-    });
+    }));
   }
   if (Array.isArray(list) && list.length > 0 && reviews.length === 0) {
     // Entries without a single readable review: Google moved a field. Not "no reviews", or the watermark would move on.

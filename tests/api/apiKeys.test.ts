@@ -34,7 +34,7 @@ describe('API keys', () => {
 
     const listed = await list(owner);
     expect(listed.status).toBe(200);
-    expect(listed.json.data).toEqual([{ id, name: 'Zapier', prefix: key.slice(0, 10), created_at: expect.any(String), last_used_at: null }]);
+    expect(listed.json.data).toEqual([{ id, name: 'Zapier', prefix: key.slice(0, 10), created_at: expect.any(String), created_by: owner.email, last_used_at: null }]);
     expect(listed.text).not.toContain(key);
 
     const row = await (await getDb()).selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

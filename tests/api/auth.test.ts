@@ -476,14 +476,21 @@ describe('e-mail delivery', () => {
   });
 });
 
-/** The dashboard hand-off code for a session (what the header puts after home__). */
-async function handoffCode(authToken: string): Promise<string> {
-  const r = await call<{ token: string }>(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: authToken });
+/** The nonce cookie each code's browser got with it (GET refresh sets it; the hand-off needs it back). */
+const browserOfCode = new Map<string, string>();
+const nonceCookieOf = (r: { headers: Headers }) => /arb_handoff_nonce=[^;]+/.exec(r.headers.get('set-cookie') ?? '')?.[0] ?? '';
+
+/** The dashboard hand-off code for a session (what the header puts after home__), asked by the browser `cookie`. */
+async function handoffCode(authToken: string, cookie?: string): Promise<string> {
+  const r = await call<{ token: string }>(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: authToken, headers: cookie ? { Cookie: cookie } : {} });
   expect(r.status).toBe(200);
+  browserOfCode.set(r.json.data.token, nonceCookieOf(r));
   return r.json.data.token;
 }
 
-const handoff = (code: string, ip = nextIp()) => call<Session>(w.api, 'POST', '/api/v1/auth/token/handoff', { code }, { ip });
+/** Exchange a code, by default from the browser that asked for it. */
+const handoff = (code: string, ip = nextIp(), cookie = browserOfCode.get(code) ?? '') =>
+  call<Session>(w.api, 'POST', '/api/v1/auth/token/handoff', { code }, { ip, headers: cookie ? { Cookie: cookie } : {} });
 const renew = (refreshToken: string, ip = nextIp()) => call<{ authToken: string }>(w.api, 'POST', '/api/v1/auth/token/renew', { refresh_token: refreshToken }, { ip });
 const refresh = (token: string) => call(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token });
 
@@ -604,6 +611,29 @@ describe('GET v1/auth/token/refresh → dashboard hand-off code', () => {
     const again = await handoff(code);
     expect(again.status).toBe(401);
     expect(again.json.error).toEqual({ code: 'code_invalid', message: 'This dashboard link has expired or was already used. Open the dashboard again.' });
+  });
+
+  test('a code works only in the browser that asked for it (its nonce cookie): a link opened elsewhere is refused and stays unused', async () => {
+    const session = await signIn(nextEmail('handoff-browser'));
+    const first = await call<{ token: string }>(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: session.authToken });
+    const cookie = nonceCookieOf(first);
+    expect(first.headers.get('set-cookie')).toMatch(/^arb_handoff_nonce=[\w-]{24,64}; Path=\/api\/v1\/auth\/token; Max-Age=300; HttpOnly; SameSite=Lax$/);
+    const code = first.json.data.token;
+    const rows = await w.db.db.selectFrom('handoff_codes').select(['nonce_hash']).execute();
+    expect(rows.every((r) => !r.nonce_hash || !r.nonce_hash.includes(cookie.split('=')[1]))).toBe(true);
+
+    // Someone else's browser (no cookie, or its own) cannot take it — the login-CSRF a sent link would be.
+    const stranger = await handoffCode((await signIn(nextEmail('handoff-stranger'))).authToken);
+    for (const other of ['', browserOfCode.get(stranger)!, 'arb_handoff_nonce=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const r = await handoff(code, nextIp(), other);
+      expect(r.status, other).toBe(401);
+      expect(r.json.error.code).toBe('code_other_browser');
+    }
+    // A second code asked by the same browser keeps its nonce, so both tabs' codes work.
+    const second = await call<{ token: string }>(w.api, 'GET', '/api/v1/auth/token/refresh', undefined, { token: session.authToken, headers: { Cookie: cookie } });
+    expect(nonceCookieOf(second)).toBe(cookie);
+    expect((await handoff(code, nextIp(), cookie)).status).toBe(200);
+    expect((await handoff(second.json.data.token, nextIp(), cookie)).status).toBe(200);
   });
 
   test('a code is valid at most 60 seconds', async () => {

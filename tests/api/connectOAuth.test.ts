@@ -58,6 +58,7 @@ function finishSlack(back: URL, cookie: string | null, token?: string) {
 }
 
 const orgOfDestination = async (id: string) => (await (await getDb()).selectFrom('destinations').select('org_id').where('id', '=', id).executeTakeFirstOrThrow()).org_id;
+const teamOfDestination = async (id: string) => (await (await getDb()).selectFrom('destinations').select('slack_team_id').where('id', '=', id).executeTakeFirstOrThrow()).slack_team_id;
 
 function appWithReview(title?: string) {
   const app = newIosApp(w, title);
@@ -83,7 +84,7 @@ describe('Add to Slack', () => {
     const url = new URL(started.url);
     expect(url.origin).toBe(w.slack.url);
     expect(url.pathname).toBe('/oauth/v2/authorize');
-    expect(url.searchParams.get('scope')).toBe('incoming-webhook,users:read,users:read.email,chat:write');
+    expect(url.searchParams.get('scope')).toBe('incoming-webhook,chat:write');
     expect(url.searchParams.get('client_id')).toBe(w.slack.clientId);
     expect(url.searchParams.get('redirect_uri')).toBe(`${env().APP_URL}/connect/slack`);
     expect(started.cookie).toMatch(/^arb_oauth_nonce=/);
@@ -126,6 +127,8 @@ describe('Add to Slack', () => {
     const finished = await finishSlack(await approve(again.url), again.cookie, owner.token);
     expect(finished.status, finished.text).toBe(200);
     expect(await orgOfDestination(finished.json.data.destination_id)).toBe(owner.orgId);
+    expect(await teamOfDestination(finished.json.data.destination_id)).not.toBeNull(); // its messages get the Reply button
+    expect(finished.headers.get('set-cookie') ?? '').not.toContain('arb_connect_claim'); // the organisation's: nothing to claim
 
     const member = await memberOf(owner, 'member');
     const refused = await call(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload }, { ip: newIp(), token: member.token });
@@ -136,6 +139,11 @@ describe('Add to Slack', () => {
     const kept = await finishSlack(await approve(anonymous.url), anonymous.cookie, owner.token);
     expect(kept.status, kept.text).toBe(200);
     expect(await orgOfDestination(kept.json.data.destination_id)).toBeNull();
+    // No workspace kept: a channel connected without an account never carries the Reply button, even once claimed.
+    expect(await teamOfDestination(kept.json.data.destination_id)).toBeNull();
+    // The browser that finished it holds the claim cookie naming it (HttpOnly, only for the API).
+    const cookie = (kept.headers.get('set-cookie') ?? '').split(', ').find((c) => c.startsWith('arb_connect_claim='));
+    expect(cookie).toMatch(/; Path=\/api\/v1; Max-Age=\d+; HttpOnly; SameSite=Lax/);
   });
 
   test('a code can be used once', async () => {

@@ -7,6 +7,7 @@ import { getDb } from '@/server/db/client';
 import { pollAppNow } from '@/server/monitor/service';
 import { memberOf, newOwner } from '../helpers/orgs';
 import { signInWithCode } from '../helpers/emailSignIn';
+import { claimCookieHeader } from '../helpers/claimCookie';
 import { call } from '../helpers/request';
 import { newIosApp, newIp, newPlayApp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 
@@ -167,7 +168,7 @@ describe('removing an app', () => {
 });
 
 describe('claiming at sign-in', () => {
-  test('apps connected without an account become the organisation’s apps on first sign-in with that address', async () => {
+  test('apps connected without an account become the organisation’s apps on first sign-in from the same browser (not by the typed address)', async () => {
     const email = `claimer-${Date.now().toString(36)}@example.com`;
     const app = newIosApp(w, 'Claimed Compass');
     const hook = w.chat.hook('discord');
@@ -180,12 +181,15 @@ describe('claiming at sign-in', () => {
     );
     expect(c.status, c.text).toBe(200);
 
-    const session = await signInWithCode(w, email, newIp());
+    // Another browser signing in with the address typed into the payload gets nothing.
+    const elsewhere = await signInWithCode(w, email, newIp());
+    expect((await list(elsewhere.authToken)).json.data).toEqual([]);
+    const session = await signInWithCode(w, email, newIp(), { cookie: claimCookieHeader(c.headers) });
     const apps = (await list(session.authToken)).json.data;
     expect(apps).toMatchObject([{ title: 'Claimed Compass', countries: ['gb'], added_by: email }]);
     expect(await auditActions(session.authToken)).toContain('app.claimed');
     // Signing in again changes nothing.
-    const again = await signInWithCode(w, email, newIp());
+    const again = await signInWithCode(w, email, newIp(), { cookie: claimCookieHeader(c.headers) });
     expect((await list(again.authToken)).json.data).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { claimAnonymousConnections, pollAppNow } from '@/server/monitor/service'
 import { TEST_MESSAGE_LIMITS } from '@/server/orgDestinations/service';
 import { hitRateLimit } from '@/server/http/rateLimit';
 import { call } from '../helpers/request';
+import { claimCookieOf } from '../helpers/claimCookie';
 import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
 import { connectWorldWithEngine, marker, newIosApp, newIp, payloadFor } from './support/connectWorld';
 import type { ChatPlatform } from '../fakes/chatWebhooks';
@@ -89,7 +90,7 @@ describe('GET v1/org/destinations', () => {
     expect(await auditActions(owner)).toContain('destination.added');
   });
 
-  test('connections made without an account with the member’s address appear once claimed', async () => {
+  test('connections made without an account appear once claimed from the browser that made them', async () => {
     const owner = await newOwner();
     const app = appWithReviews(1);
     const hook = t.w.chat.hook('discord');
@@ -99,7 +100,10 @@ describe('GET v1/org/destinations', () => {
     }, { ip: newIp() });
     expect(anon.status, anon.text).toBe(200);
     expect((await list(owner)).json.data).toHaveLength(0);
+    // The typed address claims nothing; the claim cookie the connect set does.
     await claimAnonymousConnections({ orgId: owner.orgId, email: owner.email });
+    expect((await list(owner)).json.data).toHaveLength(0);
+    await claimAnonymousConnections({ orgId: owner.orgId, email: owner.email, claimToken: claimCookieOf(anon.headers) });
     expect((await list(owner)).json.data.map((d) => d.id)).toEqual([anon.json.data.destination_id]);
   });
 

@@ -75,7 +75,9 @@ describe('GET v1/org: usage and limits', () => {
 
     const r = await getOrg(owner);
     expect(r.status, r.text).toBe(200);
-    expect(r.json.data.usage).toEqual({ apps: 2, channels: 1, members: 2, api_keys: 1, ask_arb_questions: 2, api_calls: 0 });
+    // Apps: the two on the Apps page and the app the delivering channel posts (every watched app); the paused
+    // channel's app is watched by nothing.
+    expect(r.json.data.usage).toEqual({ apps: 3, channels: 1, members: 2, api_keys: 1, ask_arb_questions: 2, api_calls: 0 });
   });
 
   test('a new organisation uses nothing; another organisation’s things are not counted', async () => {
@@ -141,6 +143,7 @@ describe('GET v1/org/billing', () => {
       can_manage: true,
       purchasable: ['business'],
       grace_ends_at: null,
+      refused_subscriptions: [],
       items: { apps: [expect.objectContaining({ store: 'apple_app_store', paused: false })], channels: [] },
     });
     const admins = await getBilling(admin.token);

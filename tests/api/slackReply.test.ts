@@ -12,6 +12,9 @@ import { getDb } from '@/server/db/client';
 import { env } from '@/server/env';
 import { drainDeliveries, pollAppNow } from '@/server/monitor/service';
 import { call } from '../helpers/request';
+import { signInWithCode } from '../helpers/emailSignIn';
+import { claimCookieHeader } from '../helpers/claimCookie';
+import { signToken } from '@/server/signedTokens';
 import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
 import { startFakeServer, type FakeServer } from '../fakes/http';
 import type { ChatHook } from '../fakes/chatWebhooks';
@@ -84,7 +87,7 @@ async function addToSlack(owner: SignedInUser, appId: string): Promise<{ hook: C
   };
   const started = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload: payloadFor({ app_id: appId }) }, as(owner));
   expect(started.status, started.text).toBe(200);
-  expect(new URL(started.json.data.url).searchParams.get('scope')).toBe('incoming-webhook,users:read,users:read.email,chat:write');
+  expect(new URL(started.json.data.url).searchParams.get('scope')).toBe('incoming-webhook,chat:write');
   const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
   const back = new URL((await fetch(started.json.data.url, { redirect: 'manual' })).headers.get('location')!);
   const done = await call<{ destination_id: string }>(w.api, 'POST', '/api/v1/oauth/slack/callback', { code: back.searchParams.get('code'), state: back.searchParams.get('state') }, { ...as(owner), headers: { Cookie: cookie } });
@@ -115,6 +118,34 @@ async function click(user: SlackUser, value: string) {
   return { ...c, r, path: new URL(c.responseUrl).pathname };
 }
 
+type Note = { response_type: string; replace_original: boolean; text: string };
+/** The last thing ARB posted to a click's response_url (a note only the clicker sees, or the message's update). */
+const noteAt = (path: string) => w.slack.responses.get(path)!.at(-1) as Note;
+
+/** The one-time "Link your Slack account" link in a note: the page's URL and the token in its fragment. */
+function linkIn(text: string): { url: string; token: string } {
+  const m = /<(https?:[^|>]+\/slack\/link#([^|>]+))\|Link your Slack account>/.exec(text);
+  if (!m) throw new Error(`no link in: ${text}`);
+  return { url: m[1], token: m[2] };
+}
+
+const auditActions = async (u: SignedInUser) =>
+  (await call<Array<{ action: string }>>(w.api, 'GET', '/api/v1/org/audit-log', undefined, as(u))).json.data.map((e) => e.action);
+
+/** The link page's button: POST v1/slack/link, signed in as `user`. */
+const linkAs = (user: SignedInUser, token: string) => call<{ slack_user: string }>(w.api, 'POST', '/api/v1/slack/link', { token }, as(user));
+
+/** A Slack user of workspace `teamId` linked to `member`: their first click gets the link, opened while signed in. */
+async function linkedSlackUser(member: SignedInUser, teamId: string, value: string, name: string): Promise<SlackUser> {
+  const slackUser = addSlackUser(w.slack, teamId, member.email, name);
+  const opened = w.slack.opened.length;
+  const { path } = await click(slackUser, value);
+  expect(w.slack.opened.length).toBe(opened);
+  const r = await linkAs(member, linkIn(noteAt(path).text).token);
+  expect(r.status, r.text).toBe(200);
+  return slackUser;
+}
+
 describe('a channel added with "Add to Slack"', () => {
   let owner: SignedInUser;
   let channel: Awaited<ReturnType<typeof addToSlack>>;
@@ -134,7 +165,26 @@ describe('a channel added with "Add to Slack"', () => {
 
   test('a member clicks Reply: the form opens with the store’s limit; the reply goes to App Store Connect and the message shows it', async () => {
     const member = await memberOf(owner, 'member');
+    // The first click opens no form: a note only they see carries a one-time link to link their Slack account to ARB.
     const slackUser = addSlackUser(w.slack, channel.teamId, member.email.toUpperCase(), 'jonas');
+    const openedBefore = w.slack.opened.length;
+    const first = await click(slackUser, value);
+    expect(first.r.status).toBe(200);
+    expect(w.slack.opened.length).toBe(openedBefore);
+    const note = noteAt(first.path);
+    expect(note).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(note.text).toMatch(/link your Slack account to your ARB account first/);
+    const { url, token } = linkIn(note.text);
+    expect(url.startsWith(`${env().APP_URL}/slack/link#`)).toBe(true);
+    // Signed in as the member, the page's button links them; the link works once.
+    const linked = await linkAs(member, token);
+    expect(linked.status, linked.text).toBe(200);
+    expect(linked.json.data).toEqual({ slack_user: '@jonas' });
+    const twice = await linkAs(member, token);
+    expect(twice.status).toBe(409);
+    expect(twice.json.error.message).toMatch(/already used/);
+    expect(await auditActions(owner)).toContain('slack.linked');
+
     const opened = w.slack.opened.length;
     const { r, path, triggerId } = await click(slackUser, value);
     expect(r.status, r.text).toBe(200);
@@ -210,7 +260,7 @@ describe('a channel added with "Add to Slack"', () => {
 
   /** A member's Reply click: the form, as Slack holds it. */
   async function openForm(name: string) {
-    const slackUser = addSlackUser(w.slack, channel.teamId, owner.email, name);
+    const slackUser = await linkedSlackUser(owner, channel.teamId, value, name);
     await click(slackUser, value);
     return { slackUser, form: w.slack.opened.at(-1)! };
   }
@@ -360,7 +410,7 @@ describe('a channel added with "Add to Slack"', () => {
     const otherChannel = await addToSlack(owner, other.app.appId);
     const message = await messageAbout(otherChannel.hook, other.app.appId, 'Widgets vanish after the update');
     const [button] = actionsOf(message);
-    const clicker = addSlackUser(w.slack, otherChannel.teamId, owner.email, 'owner-dash');
+    const clicker = await linkedSlackUser(owner, otherChannel.teamId, button.value!, 'owner-dash');
     const c = buttonClick(w.slack, w.slack.url, clicker, { action_id: 'arb_reply', value: button.value! }, 'C0DASHBOARD1');
     expect((await post(c.payload)).status).toBe(200); // opened, then closed without sending
     const r = await call(w.api, 'POST', `/api/v1/org/reviews/${other.reviewId}/reply`, { text: 'Widgets are back in 3.1.' }, as(owner));
@@ -397,8 +447,8 @@ describe('a channel added with "Add to Slack"', () => {
     const otherChannel = await addToSlack(owner, other.app.appId);
     const [button] = actionsOf(await messageAbout(otherChannel.hook, other.app.appId, 'Login loops forever'));
     const token = [...w.slack.tokens].find(([, team]) => team === otherChannel.teamId)![0];
-    w.slack.tokenScopes.set(token, 'incoming-webhook,users:read,users:read.email');
-    const clicker = addSlackUser(w.slack, otherChannel.teamId, owner.email, 'owner-old');
+    w.slack.tokenScopes.set(token, 'incoming-webhook');
+    const clicker = await linkedSlackUser(owner, otherChannel.teamId, button.value!, 'owner-old');
     await post(buttonClick(w.slack, w.slack.url, clicker, { action_id: 'arb_reply', value: button.value! }, 'C0OLDINSTAL').payload);
     expect((await call(w.api, 'POST', `/api/v1/org/reviews/${other.reviewId}/reply`, { text: 'Fixed the login loop.' }, as(owner))).status).toBe(200);
     await expireResponseUrl(other.reviewId);
@@ -411,38 +461,61 @@ describe('a channel added with "Add to Slack"', () => {
     expect(row.shown_published_at).not.toBeNull(); // given up for good, not retried every few seconds
   });
 
-  test('someone who is not a member gets a note only they see, saying how to join; no form opens', async () => {
-    const stranger = addSlackUser(w.slack, channel.teamId, 'stranger@elsewhere.example', 'sam');
+  test('a link is taken only by a member of the channel’s organisation: organisation B’s member cannot link or reply on A’s message', async () => {
+    const stranger = addSlackUser(w.slack, channel.teamId, owner.email, 'sam'); // a profile e-mail anyone can type proves nothing
     const opened = w.slack.opened.length;
-    const { r, path } = await click(stranger, value);
-    expect(r.status).toBe(200);
+    const { path } = await click(stranger, value);
     expect(w.slack.opened.length).toBe(opened);
-    const note = w.slack.responses.get(path)!.at(-1) as { response_type: string; replace_original: boolean; text: string };
-    expect(note).toMatchObject({ response_type: 'ephemeral', replace_original: false });
-    expect(note.text).toMatch(/Only members of .* on ARB can reply from Slack, and stranger@elsewhere\.example is not one/);
-    expect(note.text).toMatch(/invite stranger@elsewhere\.example on the Team page/);
+    const { token } = linkIn(noteAt(path).text);
 
-    const hidden = addSlackUser(w.slack, channel.teamId, null, 'kim');
-    const second = await click(hidden, value);
-    expect((w.slack.responses.get(second.path)!.at(-1) as { text: string }).text).toMatch(/your Slack profile shows no e-mail address/);
+    // Signed in to organisation B, the link is refused and stays unused; a forged or expired token is refused in words.
+    const other = await newOwner('slack-b');
+    const refused = await linkAs(other, token);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toMatch(/belongs to an ARB organisation you are not a member of/);
+    const expired = await signToken('slack_link', { team: channel.teamId, su: stranger.id, dst: channel.destinationId, n: 'x1' }, { expiresAt: Math.floor(Date.now() / 1000) - 5 });
+    expect((await linkAs(owner, expired)).json.error.message).toMatch(/has expired/);
+    expect((await linkAs(owner, `${token}x`)).json.error.message).toMatch(/not a link ARB made/);
+    expect((await call(w.api, 'POST', '/api/v1/slack/link', { token })).status).toBe(401); // signed in only
+    expect((await click(stranger, value)).r.status).toBe(200);
+    expect(w.slack.opened.length).toBe(opened);
+
+    // A Slack user linked to B's member (one organisation per link) clicking on A's message: no form, a new link.
+    await (await getDb()).insertInto('slack_user_links').values({ team_id: channel.teamId, slack_user_id: stranger.id, user_id: other.userId, org_id: other.orgId }).execute();
+    const again = await click(stranger, value);
+    expect(w.slack.opened.length).toBe(opened);
+    expect(noteAt(again.path).text).toMatch(/linked to an ARB account that is not a member of/);
+    // …and a form opened by A's linked member cannot be sent by B's linked Slack user.
+    const { form } = await openForm('a-member');
+    const posts = asc.responsePosts.length;
+    const sent = await post(viewSubmission(stranger, form, { reply: { text: 'Hijacked' } }));
+    expect((sent.json as unknown as { errors: { reply: string } }).errors.reply).toMatch(/not linked to a member of/);
+    expect(asc.responsePosts.length).toBe(posts);
   });
 
-  test('a member’s submission is checked again: someone removed since the click cannot send', async () => {
-    const member = await memberOf(owner, 'member');
-    const slackUser = addSlackUser(w.slack, channel.teamId, member.email, 'lee');
+  test('a removed member’s Slack link no longer replies: the submission is refused, the link is gone, the next click asks again', async () => {
+    const member = await memberOf(owner, 'member', 'lee');
+    const slackUser = await linkedSlackUser(member, channel.teamId, value, 'lee');
     await click(slackUser, value);
     const form = w.slack.opened.at(-1)!;
-    await (await getDb()).deleteFrom('users').where('id', '=', member.userId).execute();
+    const removed = await call(w.api, 'DELETE', `/api/v1/org/members/${member.userId}`, undefined, as(owner));
+    expect(removed.status, removed.text).toBe(200);
+    const links = await (await getDb()).selectFrom('slack_user_links').select('user_id').where('user_id', '=', member.userId).execute();
+    expect(links).toEqual([]);
     const posts = asc.responsePosts.length;
     const r = await post(viewSubmission(slackUser, form, { reply: { text: 'Thanks!' } }));
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ response_action: 'errors' });
-    expect((r.json as unknown as { errors: { reply: string } }).errors.reply).toMatch(/Only members of/);
+    expect((r.json as unknown as { errors: { reply: string } }).errors.reply).toMatch(/not linked to a member of/);
     expect(asc.responsePosts.length).toBe(posts);
+    const opened = w.slack.opened.length;
+    const next = await click(slackUser, value);
+    expect(w.slack.opened.length).toBe(opened);
+    expect(() => linkIn(noteAt(next.path).text)).not.toThrow();
   });
 
   test('an empty or over-long reply is refused inside the form, before the store sees it', async () => {
-    const slackUser = addSlackUser(w.slack, channel.teamId, owner.email, 'owner');
+    const slackUser = await linkedSlackUser(owner, channel.teamId, value, 'owner');
     await click(slackUser, value);
     const form = w.slack.opened.at(-1)!;
     const posts = asc.responsePosts.length;
@@ -477,7 +550,7 @@ describe('a channel added with "Add to Slack"', () => {
   });
 
   test('a workspace that removed ARB (token revoked): the clicker is told to reconnect', async () => {
-    const slackUser = addSlackUser(w.slack, channel.teamId, owner.email, 'owner3');
+    const slackUser = await linkedSlackUser(owner, channel.teamId, value, 'owner3');
     const token = [...w.slack.tokens].find(([, team]) => team === channel.teamId)![0];
     w.slack.tokens.delete(token);
     try {
@@ -507,6 +580,32 @@ describe('channels without the Reply button', () => {
     const other = await newOwner('other');
     expect((await call<unknown[]>(w.api, 'GET', `/api/v1/org/reviews?review=${review.reviewId}`, undefined, as(other))).json.data).toEqual([]);
     expect((await call(w.api, 'GET', '/api/v1/org/reviews?review=12x', undefined, as(owner))).status).toBe(400);
+  });
+
+  test('a channel added with "Add to Slack" without an account, claimed at sign-in from that browser, gets the link, not the button', async () => {
+    configure();
+    const app = newIosApp(w);
+    let hook: ChatHook | undefined;
+    w.slack.webhook = () => {
+      hook = w.chat.hook('slack');
+      return { url: hook.url, channel: '#try-free' };
+    };
+    const started = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload: payloadFor({ app_id: app.appId }) }, { ip: newIp() });
+    const nonce = (started.headers.get('set-cookie') ?? '').split(';')[0];
+    const back = new URL((await fetch(started.json.data.url, { redirect: 'manual' })).headers.get('location')!);
+    const done = await call<{ destination_id: string }>(w.api, 'POST', '/api/v1/oauth/slack/callback', { code: back.searchParams.get('code'), state: back.searchParams.get('state') }, { ip: newIp(), headers: { Cookie: nonce } });
+    expect(done.status, done.text).toBe(200);
+    const session = await signInWithCode(w, `claimer-${Date.now().toString(36)}@example.com`, newIp(), { cookie: claimCookieHeader(done.headers) });
+    const listed = await call<Array<{ id: string }>>(w.api, 'GET', '/api/v1/org/destinations', undefined, { token: session.authToken, ip: newIp() });
+    expect(listed.json.data.map((d) => d.id)).toEqual([done.json.data.destination_id]);
+    w.feed.publish(app.appId, 'us', { content: 'Claimed channel review', rating: 3 });
+    const [button] = actionsOf(await messageAbout(hook!, app.appId, 'Claimed channel review'));
+    expect(button).toMatchObject({ text: { text: 'Reply in ARB' } });
+    expect(button.action_id).not.toBe('arb_reply');
+    // A click on an old button of such a channel is refused (its workspace is not kept).
+    const clicker = addSlackUser(w.slack, 'T0CLAIMED', null, 'old');
+    const r = await click(clicker, `${done.json.data.destination_id}:1`);
+    expect(noteAt(r.path).text).toMatch(/replying from Slack works in channels an admin added with “Add to Slack” from the ARB dashboard/);
   });
 
   test('without SLACK_SIGNING_SECRET an installed channel gets the link too, and the endpoint says replying from Slack is not set up', async () => {

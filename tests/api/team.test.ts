@@ -1,6 +1,6 @@
 // The organisation and its team through the real routes, a real database (PGlite and PostgreSQL) and the real SMTP
-// fake: rename, invitations (link and code sign-in both join), roles, removal, leaving, the audit log, and that nobody
-// reaches another organisation's people.
+// fake: rename, invitations (the link joins once confirmed; a code sign-in only shows them), roles, removal, leaving,
+// the audit log, and that nobody reaches another organisation's people.
 import { describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { newOwner } from '../helpers/orgs';
@@ -91,7 +91,7 @@ describe('invitations', () => {
     const inv = await invite(owner, email, 'admin');
     expect(inv).toMatchObject({ email, role: 'admin', id: expect.stringMatching(/^inv_/) });
     const mail = w.smtp.messages.filter((m) => m.envelopeTo.includes(email)).at(-1)!;
-    expect(mail.subject).toBe(`${owner.email} invited you to ${owner.email} on ARB`);
+    expect(mail.subject).toBe(`${owner.email} invited you to join their team on ARB`);
     expect(mail.text).toMatch(/as admin/);
     // Only the keyed hash of the link's token is stored.
     const token = await invitationLinkToken(email);
@@ -120,12 +120,18 @@ describe('invitations', () => {
     expect(await auditActions(owner.token)).toEqual(['member.joined', 'member.invited']);
   });
 
-  test('signing in with the invited address by the usual code joins too', async () => {
+  test('signing in with the invited address by the usual code does not join: the invitation is shown, and accepting joins', async () => {
     const owner = await newOwner();
     const email = `carol-${uniq()}@example.com`;
     await invite(owner, email);
     const carol = await signInWithCode(w, email, nextIp());
-    const org = await get<{ id: string; role: string }>('/api/v1/org', carol.authToken);
+    const own = await get<{ id: string; role: string }>('/api/v1/org', carol.authToken);
+    expect(own.json.data.id).not.toBe(owner.orgId);
+    const shown = await get<{ id: string; organisation: string }[]>('/api/v1/invitations', carol.authToken);
+    expect(shown.json.data.map((i) => i.organisation)).toEqual([owner.email]);
+    const joined = await send<{ authToken: string }>('POST', `/api/v1/invitations/${shown.json.data[0].id}/accept`, carol.authToken, {});
+    expect(joined.status, joined.text).toBe(200);
+    const org = await get<{ id: string; role: string }>('/api/v1/org', joined.json.data.authToken);
     expect(org.json.data).toMatchObject({ id: owner.orgId, role: 'member' });
   });
 
@@ -134,6 +140,8 @@ describe('invitations', () => {
     const email = `dan-${uniq()}@example.com`;
     await invite(owner, email);
     const first = await invitationLinkToken(email);
+    // Past the re-invite cooldown (tests/api/teamHygiene.test.ts): another e-mail may go.
+    await w.db.db.updateTable('org_invitations').set({ mailed_at: new Date(Date.now() - 11 * 60_000) }).where('email', '=', email).execute();
     const before = w.smtp.messages.length;
     await invite(owner, email, 'admin');
     await w.smtp.waitForMessages(before + 1);
@@ -171,7 +179,7 @@ describe('invitations', () => {
     await invite(a, b.email);
     const refused = await joinByLink(b.email);
     expect(refused.status).toBe(409);
-    expect(refused.json.error.message).toMatch(/only owner of your current organisation/);
+    expect(refused.json.error.message).toMatch(/only owner of .*, which has other members/);
     const signedIn = await signInWithCode(w, b.email, nextIp());
     expect((await get<{ id: string }>('/api/v1/org', signedIn.authToken)).json.data.id).toBe(b.orgId);
     expect((await get<Invitation[]>('/api/v1/org/invitations', a.token)).json.data.map((i) => i.email)).toEqual([b.email]);
@@ -288,7 +296,7 @@ describe('roles, removal and leaving', () => {
     expect((await get<unknown[]>('/api/v1/org/audit-log', stranger.token)).json.data).toEqual([]);
   });
 
-  test('the owner deletes the organisation after typing its name: its people, destinations and keys go, sessions end, others stay', async () => {
+  test('the owner deletes the organisation after typing its name: destinations and keys go, members keep their accounts elsewhere, sessions end, others stay', async () => {
     const t = await team();
     const other = await newOwner('bystander');
     const db = await getDb();
@@ -327,6 +335,10 @@ describe('roles, removal and leaving', () => {
     const deleted = await send('DELETE', '/api/v1/org', t.owner.token, { confirm: ` ${orgName} ` });
     expect(deleted.status, deleted.text).toBe(200);
     for (const who of [t.owner, t.admin, t.member]) expect((await get('/api/v1/org', who.token)).status).toBe(401);
+    // The people who joined it keep their accounts, each in an organisation of their own (invitationMove.test.ts).
+    const kept = await db.selectFrom('users').select(['email', 'org_id', 'role']).where('email', 'in', [t.admin.email, t.member.email]).execute();
+    expect(kept.map((u) => u.role)).toEqual(['owner', 'owner']);
+    expect(await db.selectFrom('users').select('id').where('email', '=', t.owner.email).executeTakeFirst()).toBeUndefined();
     for (const table of ['users', 'destinations', 'api_keys', 'audit_log', 'org_invitations'] as const) {
       const left = await db.selectFrom(table).select((e) => e.fn.countAll<number>().as('n')).where('org_id', '=', t.owner.orgId).executeTakeFirstOrThrow();
       expect(Number(left.n), table).toBe(0);

@@ -2,8 +2,10 @@
 // PostgreSQL) and a loopback endpoint that checks every request's Standard Webhooks signature with the
 // `standardwebhooks` package (not ARB's signer): an admin adds one from the dashboard and sees its secret once; each
 // review arrives as JSON in the public API's review shape, signed; a 5xx is retried with the same webhook-id and the
-// review is received once; the secret is stored encrypted and can be rotated; anonymous, plain-http and private
-// addresses are refused, and the SSRF guard stops a delivery to a private address before anything is sent.
+// review is received once; webhook-ids are never reused, even by a database restored from a backup; the secret is
+// stored encrypted and can be rotated, the old one signing next to the new one for a day; anonymous, plain-http and
+// private addresses are refused, and the SSRF guard stops a delivery to a private address before anything is sent.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { decryptSecret } from '@/server/crypto';
@@ -66,6 +68,10 @@ describe('adding a Webhook destination', () => {
     const first = hook.requests[1];
     expect(first.headers['content-type']).toMatch(/^application\/json/);
     expect(first.headers['webhook-id']).toBe(first.headers['idempotency-key']);
+    expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual(hook.requests.map(() => expect.stringMatching(/^msg_[0-9a-f]{32}$/)));
+    // The welcome carries the time of the connection, as every event carries its own.
+    const connected = events(hook)[0];
+    expect(Math.abs(new Date(connected.timestamp!).getTime() - Date.now())).toBeLessThan(60_000);
     expect(Math.abs(Number(first.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
     // Signed with another secret, the same request does not verify: the check is real.
     expect(verifySignature(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, first)).toBe(false);
@@ -122,6 +128,9 @@ describe('delivery', () => {
     const attempts = hook.requests.filter((r) => JSON.stringify(r.body).includes(marker(2)));
     expect(attempts.map((r) => r.status)).toEqual([503, 503, 204]);
     expect(new Set(attempts.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    // The id is the one stored with the message when it was queued, so a restarted worker sends it under the same id.
+    const stored = await (await getDb()).selectFrom('deliveries').select('webhook_id').where('webhook_id', '=', String(attempts[0].headers['webhook-id'])).execute();
+    expect(stored).toHaveLength(1);
     expect(attempts.every((r) => verifySignature(secret, r))).toBe(true);
     // Polling again sends nothing new: each review reached the endpoint once.
     await pollAppNow({ store: 'apple_app_store', appId: app.appId });
@@ -131,28 +140,85 @@ describe('delivery', () => {
     expect(new Set(received).size).toBe(2);
   });
 
-  test('a rotated secret signs from then on; members may not rotate; other platforms have no secret', async () => {
+  test('a webhook-id is never used for another message: not after a database restore; rows older than the ids get their own', async () => {
+    const owner = await newOwner();
+    const { app, hook, id } = await addWebhook(owner, 1);
+    const db = await getDb();
+    const before = hook.requests.map((r) => String(r.headers['webhook-id']));
+    expect(before).toHaveLength(2); // the welcome and review 1
+
+    // A restore from a backup taken before those two messages: their rows are gone and row ids count from there again.
+    const [first] = await db.selectFrom('deliveries').select('id').where('destination_id', '=', id).orderBy('id').limit(1).execute();
+    await db.deleteFrom('deliveries').where('id', '>=', first.id).execute();
+    await sql`select setval('deliveries_id_seq', ${first.id}, false)`.execute(db);
+    publish(app.appId, 2, 2);
+    await pollAppNow({ store: 'apple_app_store', appId: app.appId });
+    await drainDeliveries();
+    const reused = await db.selectFrom('deliveries').select(['id', 'webhook_id']).where('destination_id', '=', id).executeTakeFirstOrThrow();
+    expect(Number(reused.id)).toBe(Number(first.id)); // the same row id as the welcome the receiver already has
+    const review2 = hook.requests.at(-1)!;
+    expect(JSON.stringify(review2.body)).toContain(marker(2));
+    // A receiver that drops repeats by webhook-id (as the specification asks) keeps it: its id is new.
+    expect(before).not.toContain(review2.headers['webhook-id']);
+    expect(review2.headers['webhook-id']).toBe(reused.webhook_id);
+
+    // A message queued before migration 0034 (no stored id) is sent under one made of its destination's random id.
+    publish(app.appId, 3, 3);
+    await pollAppNow({ store: 'apple_app_store', appId: app.appId });
+    const [open] = await db.updateTable('deliveries').set({ webhook_id: null }).where('destination_id', '=', id).where('status', '=', 'pending').returning('id').execute();
+    await drainDeliveries();
+    const review3 = hook.requests.at(-1)!;
+    expect(JSON.stringify(review3.body)).toContain(marker(3));
+    expect(review3.headers['webhook-id']).toBe(`msg_${id}-${open.id}`);
+    expect(review3.signatureValid).toBe(true);
+  });
+
+  test('after a rotation both secrets sign for a day, then the new one alone; members may not rotate; other platforms have no secret', async () => {
     const owner = await newOwner();
     const { app, hook, secret, id } = await addWebhook(owner, 1);
     const member = await memberOf(owner, 'member');
     expect((await call(w.world.api, 'POST', `/api/v1/org/destinations/${id}/rotate-secret`, {}, as(member))).status).toBe(403);
-    const rotated = await call<{ signing_secret: string }>(w.world.api, 'POST', `/api/v1/org/destinations/${id}/rotate-secret`, {}, as(owner));
+    const rotated = await call<{ signing_secret: string; previous_secret_expires_at: string }>(w.world.api, 'POST', `/api/v1/org/destinations/${id}/rotate-secret`, {}, as(owner));
     expect(rotated.status, rotated.text).toBe(200);
     const next = rotated.json.data.signing_secret;
     expect(next).toMatch(/^whsec_/);
     expect(next).not.toBe(secret);
-    hook.signingSecret = next;
+    const graceEnds = new Date(rotated.json.data.previous_secret_expires_at).getTime();
+    expect(Math.abs(graceEnds - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
 
-    // The dashboard's test message: signed with the new secret, `review.test`, no stored review.
+    // The endpoint still has the old secret: the test message and the next review verify with it, and with the new one
+    // (`v1,<new> v1,<old>`), checked by the standardwebhooks package.
     const test1 = await call<{ ok: boolean }>(w.world.api, 'POST', `/api/v1/org/destinations/${id}/test`, {}, as(owner));
     expect(test1.json.data.ok, test1.text).toBe(true);
     publish(app.appId, 2, 2);
     await pollAppNow({ store: 'apple_app_store', appId: app.appId });
     await drainDeliveries();
-    const after = hook.requests.slice(-2);
-    expect(after.map((r) => (r.body as Event).type)).toEqual(['review.test', 'review.created']);
-    expect((after[0].body as Event).data.id).toBeNull();
-    expect(after.every((r) => verifySignature(next, r) && !verifySignature(secret, r))).toBe(true);
+    const during = hook.requests.slice(-2);
+    expect(during.map((r) => (r.body as Event).type)).toEqual(['review.test', 'review.created']);
+    expect((during[0].body as Event).data.id).toBeNull();
+    expect(during.every((r) => r.status === 204 && r.signatureValid === true)).toBe(true);
+    expect(during.every((r) => verifySignature(next, r) && verifySignature(secret, r))).toBe(true);
+    expect(during.map((r) => String(r.headers['webhook-signature']).split(' ').length)).toEqual([2, 2]);
+    expect(during[0].headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+
+    // The endpoint moves to the new secret; once the grace period is over, only the new one signs.
+    hook.signingSecret = next;
+    await (await getDb()).updateTable('destinations').set({ previous_secret_expires_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();
+    publish(app.appId, 3, 3);
+    await pollAppNow({ store: 'apple_app_store', appId: app.appId });
+    await drainDeliveries();
+    const after = hook.requests.at(-1)!;
+    expect(JSON.stringify(after.body)).toContain(marker(3));
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifySignature(next, after) && !verifySignature(secret, after)).toBe(true);
+
+    // A second rotation keeps only the secret it replaces next to the new one: the first secret is gone.
+    const again = await call<{ signing_secret: string }>(w.world.api, 'POST', `/api/v1/org/destinations/${id}/rotate-secret`, {}, as(owner));
+    const third = again.json.data.signing_secret;
+    const test2 = await call<{ ok: boolean }>(w.world.api, 'POST', `/api/v1/org/destinations/${id}/test`, {}, as(owner));
+    expect(test2.json.data.ok, test2.text).toBe(true);
+    const last = hook.requests.at(-1)!;
+    expect(verifySignature(third, last) && verifySignature(next, last) && !verifySignature(secret, last)).toBe(true);
 
     const audit = await call<Array<{ action: string }>>(w.world.api, 'GET', '/api/v1/org/audit-log?limit=100', undefined, as(owner));
     expect(audit.json.data.map((e) => e.action)).toContain('destination.secret_rotated');

@@ -32,6 +32,7 @@ const overview = (over: Record<string, unknown> = {}) => ({
   can_manage: true,
   purchasable: ['startup', 'business', 'enterprise'],
   grace_ends_at: null,
+  refused_subscriptions: [],
   items: { apps: [], channels: [] },
   ...over,
 });
@@ -155,6 +156,13 @@ describe('choose what stays active', () => {
     expect(within(step).queryByRole('button')).toBeNull();
     expect(within(step).getAllByRole('checkbox').every((c) => (c as HTMLInputElement).disabled)).toBe(true);
     expect(screen.getByRole('status')).toHaveTextContent(/The last payment failed\. Your plan stays until/);
+  });
+
+  test('a second subscription that was refused and cancelled is said in plain words', async () => {
+    const message = 'A second subscription for the Business plan was started on May 2, 2030 while your subscription was running. We kept the subscription you already had and cancelled the second one, so you are not billed twice. If you were charged for it, contact us and we will refund it.';
+    await open('owner', overview({ refused_subscriptions: [{ refused_at: '2030-05-02T10:00:00.000Z', plan_name: 'Business', cancelled: true, message }] }));
+    const plan = await screen.findByRole('region', { name: 'Your plan' });
+    expect(within(plan).getByRole('status')).toHaveTextContent(message);
   });
 });
 

@@ -63,6 +63,24 @@ describe('/dashboard', () => {
     expect(useAuthStore.getState().authData.authToken).toBe(stored);
   });
 
+  test.each([
+    ['Continue as ana@example.com', 'ana@example.com'],
+    ['Stay signed in as cy@example.com', 'cy@example.com'],
+  ])('a code for another account asks before replacing the stored one: "%s"', async (answer, after) => {
+    const stored = jwt({ email: 'cy@example.com', org: 'org_9', scope: 'full' });
+    const theirs = jwt({ email: 'ana@example.com', org: 'org_7', scope: 'full' });
+    localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: stored, refreshToken: 'r', email: 'cy@example.com' } }, version: 1 }));
+    fake = await startApiFake([route('POST', '/api/v1/auth/token/handoff', ok({ authToken: theirs, refreshToken: 'r7', email: 'ana@example.com' }))]);
+    window.history.replaceState(null, '', '/dashboard?token=home__foreign');
+    const { user } = render(<DashboardHome />, { url: '/dashboard?token=home__foreign' });
+    await rehydrateAuth();
+    expect(await screen.findByText('You are signed in as cy@example.com. Continue as ana@example.com?')).toBeInTheDocument();
+    expect(useAuthStore.getState().authData.email).toBe('cy@example.com');
+    await user.click(screen.getByRole('button', { name: answer }));
+    expect(await screen.findByRole('heading', { name: 'Your dashboard' })).toBeInTheDocument();
+    expect(useAuthStore.getState().authData.email).toBe(after);
+  });
+
   test('signed out: a link to sign in that comes back here', async () => {
     render(<DashboardHome />, { url: '/dashboard' });
     await rehydrateAuth();

@@ -83,7 +83,7 @@ test('sign in, add an app, connect Slack, a new review reaches inbox and Slack, 
   await expect(page.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
   expect(await seriousViolations(page)).toEqual([]);
 
-  // 5. Invite a member; the e-mail's link signs them in and joins them.
+  // 5. Invite a member; the e-mail's link shows the invitation, and confirming signs them in and joins them.
   await nav.getByRole('link', { name: 'Team' }).click();
   await page.waitForURL((u) => u.pathname === '/dashboard/team');
   const invitee = newEmail('member');
@@ -99,6 +99,8 @@ test('sign in, add an app, connect Slack, a new review reaches inbox and Slack, 
   try {
     const theirs = await other.newPage();
     await theirs.goto(`${link.pathname}${link.hash}`);
+    // The link's page shows the invitation; joining is the invitee's click.
+    await theirs.getByRole('button', { name: /^Join / }).click();
     await theirs.waitForURL((u) => u.pathname === '/dashboard/team');
 
     // The owner's shared view opens the same inbox for the member.

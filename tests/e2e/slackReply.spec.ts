@@ -1,6 +1,7 @@
 // Replying from Slack, against the built server with its real engine: a signed-in owner's App Store app is read
 // through App Store Connect with its credentials, the owner adds a channel with "Add to Slack" from the dashboard (the
-// loopback Slack's OAuth), and the review's message arrives there with a Reply button. Slack's side is played by the test: it clicks
+// loopback Slack's OAuth), and the review's message arrives there with a Reply button. The owner's first click gets
+// a one-time link, which they open signed in (/slack/link) to link their Slack account. Slack's side is played by the test: it clicks
 // (the click is made by the Slack fake, which then expects views.open with that trigger), posts it to ARB signed with
 // the app's signing secret, fills the form ARB opened and submits it. The reply reaches App Store Connect, the message
 // is updated with the reply and its author, and the inbox shows "Published" once the next poll finds it on the store.
@@ -54,10 +55,26 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
   };
   const user = await connect.slackUser(hook.id, owner.email);
   const before = (await connect.slackOpened(0)).length;
+
+  // The first click: no form, a note only they see with a one-time link to link their Slack account to ARB. The owner
+  // opens it in the browser they are signed in with, and confirms.
+  const first = await connect.slackClick(user.id, button!.value!);
+  expect((await post(first.payload)).status()).toBe(200);
+  const [note] = (await connect.slackResponses(first.responseUrl)) as Array<{ response_type: string; text: string }>;
+  expect(note.response_type).toBe('ephemeral');
+  const linkUrl = /<(https?:[^|>]+\/slack\/link#[^|>]+)\|Link your Slack account>/.exec(note.text)?.[1];
+  expect(linkUrl, note.text).toBeTruthy();
+  await page.goto(new URL(linkUrl!).pathname + new URL(linkUrl!).hash);
+  await expect(page.getByRole('heading', { name: 'Link your Slack account' })).toBeVisible();
+  expect(new URL(page.url()).hash).toBe(''); // the token left the address bar
+  await page.getByRole('button', { name: 'Link my Slack account' }).click();
+  await expect(page.getByText(/is linked\. Go back to Slack and click Reply again\./)).toBeVisible();
+  expect((await connect.slackOpened(0)).length).toBe(before);
+
   const click = await connect.slackClick(user.id, button!.value!);
   const clicked = await post(click.payload);
   expect(clicked.status(), await clicked.text()).toBe(200);
-  expect(await connect.slackResponses(click.responseUrl), 'a member’s click gets the form, no note').toEqual([]);
+  expect(await connect.slackResponses(click.responseUrl), 'a linked member’s click gets the form, no note').toEqual([]);
   const form = (await connect.slackOpened(before + 1)).at(-1)!;
   expect(form.triggerId).toBe(click.triggerId);
   expect(JSON.stringify(form.view.blocks)).toContain('App Store replies can be 5,970 characters at most');
@@ -85,5 +102,5 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
     await expect(card.getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 40_000 });
   await expect(card).toContainText(`Thanks Maya, PDF export is fixed in 3.1 ${tag}`);
-  await expect(card).toContainText(owner.email); // who replied, recorded from the Slack profile's e-mail
+  await expect(card).toContainText(owner.email); // who replied: the member the Slack account is linked to
 });

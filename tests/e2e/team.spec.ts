@@ -1,10 +1,11 @@
 // The Team page in Chromium against the real server and the SMTP fake: an owner renames the organisation and invites
-// someone; the invitee opens the e-mail's link, is signed in and joined, and sees the team as a member (no managing);
+// someone; the invitee opens the e-mail's link, sees who invites them where and as what, confirms, is signed in and
+// joined, and sees the team as a member (no managing);
 // the owner sees them arrive, and the audit log says who did what. axe runs on the page as each of them sees it.
 import { expect, test } from './fixtures';
 import { seriousViolations } from './support/a11y';
 
-test('invite a member by e-mail: the link signs them in and joins them; roles decide what each one sees', async ({ page, signIn, newEmail, control, browser, baseURL }) => {
+test('invite a member by e-mail: the link shows the invitation, and confirming signs them in and joins them; roles decide what each one sees', async ({ page, signIn, newEmail, control, browser, baseURL }) => {
   // Two people, two sign-ins and two axe passes: more than one page's budget on a busy 2-core machine.
   test.slow();
   const owner = await signIn(page, { redirectTo: '/dashboard/team' });
@@ -29,16 +30,21 @@ test('invite a member by e-mail: the link signs them in and joins them; roles de
   expect(await seriousViolations(page)).toEqual([]);
 
   const [mail] = await control.waitForMail(invitee);
-  expect(mail.subject).toBe(`${owner.email} invited you to Acme Mobile on ARB`);
+  expect(mail.subject).toBe(`${owner.email} invited you to join their team on ARB`);
+  expect(mail.text).toContain('invited you to join “Acme Mobile” on ARB');
   const link = new URL(/https?:\/\/\S+\/join#[\w-]+/.exec(mail.text)![0]);
 
   const other = await browser.newContext({ baseURL });
   try {
     const theirs = await other.newPage();
     await theirs.goto(`${link.pathname}${link.hash}`);
-    await theirs.waitForURL((u) => u.pathname === '/dashboard/team');
+    // Nothing happens before they confirm: the page says who invites them where, as what.
+    await expect(theirs.getByText(`${owner.email} invites you to Acme Mobile as member.`)).toBeVisible();
     // The token left the address bar before anything could record it.
     expect(new URL(theirs.url()).hash).toBe('');
+    expect(await seriousViolations(theirs)).toEqual([]);
+    await theirs.getByRole('button', { name: 'Join Acme Mobile' }).click();
+    await theirs.waitForURL((u) => u.pathname === '/dashboard/team');
     await expect(theirs.getByText(/You are member · 2 members/)).toBeVisible();
     await expect(theirs.getByRole('table', { name: 'Members of the organisation' }).getByRole('cell', { name: owner.email, exact: true })).toBeVisible();
     await expect(theirs.getByRole('button', { name: 'Invite member' })).toHaveCount(0);

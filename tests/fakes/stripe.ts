@@ -10,6 +10,10 @@
  *   env STRIPE_SECRET_KEY = 'sk_test_x', STRIPE_API_BASE_URL = stripe.url, STRIPE_WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET
  *   const sub = stripe.completeCheckout(sessionId);                    // the customer paid
  *   const { body, headers } = stripe.signedEvent('checkout.session.completed', stripe.session(sessionId));
+ *
+ * Checkout's `expires_at` is checked as Stripe does (30 minutes to 24 hours ahead, else 400) and kept on the session;
+ * completing an expired one throws. Cancellations (DELETE /v1/subscriptions/:id) are recorded in `cancellations`.
+ * `holdSubscriptionReads(n)` makes the next n subscription reads wait for each other (a race test's barrier).
  */
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
@@ -28,6 +32,10 @@ export type FakeStripe = FakeServer & {
   customers: FakeCustomer[];
   /** Subscriptions by id, as Stripe would answer them. */
   subscriptions: Map<string, Json>;
+  /** Every cancellation asked for (DELETE /v1/subscriptions/:id), with its form fields, in order. */
+  cancellations: Array<{ id: string; fields: Json }>;
+  /** The next `n` subscription reads (GET /v1/subscriptions/:id) are answered only once all `n` have arrived. */
+  holdSubscriptionReads(n: number): void;
   /** The checkout session object (as Stripe sends it in checkout.session.completed). */
   session(id: string): Json;
   /** The customer paid on the checkout page: a customer and (in subscription mode) an active subscription are made. */
@@ -80,6 +88,20 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   const sessionObjects = new Map<string, Json>();
   const customers = [...(options.customers ?? [])];
   const subscriptions = new Map<string, Json>();
+  const cancellations: Array<{ id: string; fields: Json }> = [];
+  let held: { left: number; waiting: Array<() => void> } | null = null;
+  /** Waits at the barrier of holdSubscriptionReads, if one is set. */
+  async function atBarrier(): Promise<void> {
+    const b = held;
+    if (!b) return;
+    b.left -= 1;
+    if (b.left <= 0) {
+      held = null;
+      for (const go of b.waiting.splice(0)) go();
+      return;
+    }
+    await new Promise<void>((resolve) => b.waiting.push(resolve));
+  }
 
   const priceObject = (p: FakePrice) => ({
     id: p.id,
@@ -154,7 +176,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       }
       return false;
     },
-    (req, res) => {
+    async (req, res) => {
       if (!req.path.startsWith('/v1/')) return false;
       if (req.headers.authorization !== `Bearer ${options.secretKey}`) {
         stripeError(res, 401, 'invalid_request_error', 'Invalid API Key provided: sk_****');
@@ -183,6 +205,12 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
           stripeError(res, 400, 'invalid_request_error', `No such customer: '${customer}'`, { code: 'resource_missing', param: 'customer' });
           return true;
         }
+        // Stripe's window for a Checkout session's expiry: 30 minutes to 24 hours after it is made.
+        const expiresAt = form.get('expires_at') ? Number(form.get('expires_at')) : nowSeconds() + 86_400;
+        if (!Number.isInteger(expiresAt) || expiresAt < nowSeconds() + 1800 - 5 || expiresAt > nowSeconds() + 86_400) {
+          stripeError(res, 400, 'invalid_request_error', 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.', { param: 'expires_at' });
+          return true;
+        }
         const sid = newId('cs_test');
         const session = { id: sid, url: options.hostedCheckout ? `${hostedBase}/c/pay/${sid}` : `https://checkout.stripe.com/c/pay/${sid}`, form };
         sessions.push(session);
@@ -201,6 +229,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
           subscription: null,
           success_url: form.get('success_url'),
           cancel_url: form.get('cancel_url'),
+          expires_at: expiresAt,
           livemode: false,
         };
         sessionObjects.set(sid, object);
@@ -229,6 +258,16 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
           stripeError(res, 404, 'invalid_request_error', `No such subscription: '${subMatch[1]}'`, { code: 'resource_missing', param: 'id' });
           return true;
         }
+        if (req.method === 'GET') await atBarrier();
+        if (req.method === 'DELETE') {
+          if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+            stripeError(res, 400, 'invalid_request_error', `This subscription has already been canceled: ${sub.id}`);
+            return true;
+          }
+          // stripe-node sends a DELETE's parameters in the query string.
+          cancellations.push({ id: sub.id as string, fields: formObject(new URLSearchParams([...req.query, ...form])) });
+          setSubscription(sub.id as string, { status: 'canceled' });
+        }
         if (req.method === 'POST') {
           const fields = formObject(form) as { items?: Record<string, { price?: string }>; metadata?: Json };
           const price = fields.items?.['0']?.price;
@@ -256,6 +295,10 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     sessions,
     customers,
     subscriptions,
+    cancellations,
+    holdSubscriptionReads(n: number) {
+      held = { left: n, waiting: [] };
+    },
     session(id: string) {
       const s = sessionObjects.get(id);
       if (!s) throw new Error(`fake stripe: no checkout session ${id}`);
@@ -264,6 +307,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     completeCheckout(sessionId: string, opts: { email?: string } = {}) {
       const s = sessionObjects.get(sessionId);
       if (!s) throw new Error(`fake stripe: no checkout session ${sessionId}`);
+      if ((s.expires_at as number) < nowSeconds()) throw new Error(`fake stripe: checkout session ${sessionId} has expired`);
       const form = sessions.find((x) => x.id === sessionId)!.form;
       let customer = s.customer as string | null;
       if (!customer) {

@@ -24,15 +24,18 @@ export async function codeSentTo(smtp: FakeSmtp, email: string, nth = 1): Promis
   }
 }
 
-/** A full sign-in by e-mail code from network `ip`; throws with the API's answer when a step fails. */
-export async function signInWithCode(w: { api: TestApi; smtp: FakeSmtp }, email: string, ip: string): Promise<SignedIn> {
+/**
+ * A full sign-in by e-mail code from network `ip`; throws with the API's answer when a step fails. `cookie` is the
+ * browser's Cookie header on the token exchange (the claim cookie of connections it made without an account).
+ */
+export async function signInWithCode(w: { api: TestApi; smtp: FakeSmtp }, email: string, ip: string, options: { cookie?: string } = {}): Promise<SignedIn> {
   const before = w.smtp.messages.filter((m) => m.envelopeTo.includes(email) && /sign-in code/.test(m.subject)).length;
   const asked = await call(w.api, 'POST', '/api/v1/auth/email', { email, captcha_token: '' }, { ip });
   if (asked.status !== 200) throw new Error(`code request: ${asked.status} ${asked.text}`);
   const code = await codeSentTo(w.smtp, email, before + 1);
   const confirmed = await call<{ token: string }>(w.api, 'POST', '/api/v1/auth/email/confirm', { email, code, captcha_token: '' }, { ip });
   if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${confirmed.text}`);
-  const exchanged = await call<SignedIn>(w.api, 'POST', '/api/v1/auth/token/exchange', { token: confirmed.json.data.token }, { ip });
+  const exchanged = await call<SignedIn>(w.api, 'POST', '/api/v1/auth/token/exchange', { token: confirmed.json.data.token }, { ip, ...(options.cookie ? { headers: { Cookie: options.cookie } } : {}) });
   if (exchanged.status !== 200) throw new Error(`exchange: ${exchanged.status} ${exchanged.text}`);
   return exchanged.json.data;
 }

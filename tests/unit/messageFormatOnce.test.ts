@@ -8,7 +8,7 @@ import { jsonBody } from '@/server/destinations/send';
 
 function delivery(over: Partial<OpenDelivery> = {}): OpenDelivery {
   return {
-    id: 1, kind: 'new', review_version: 0, status: 'pending', attempts: 0, interrupted: false, next_attempt_at: new Date(0), first_attempt_at: null,
+    id: 1, kind: 'new', review_version: 0, status: 'pending', attempts: 0, interrupted: false, interrupted_sends: 0, next_attempt_at: new Date(0), first_attempt_at: null,
     created_at: new Date('2024-05-14T15:41:09Z'), app_key: 'apple_app_store__123', app_store: 'apple_app_store', app_id: '123',
     app_title: 'Quiet Hours', app_icon_url: null, app_store_url: null, review_id: 42, store_review_id: 'r42', country: 'us',
     language: 'en', author_name: 'Ana', title: 'Great', body: 'Does what it says.', rating: 4, app_version: '2.1',

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { formatReviewFor, formatWelcomeFor } from '@/server/destinations/format';
 import { isSigningSecret, newSigningSecret, signWebhook } from '@/server/destinations/signing';
+import { messageIdOf, newMessageId } from '@/server/destinations/messageIds';
 import { reviewInput, welcomeInput } from './format/sampleReviews';
 
 describe('signWebhook', () => {
@@ -25,8 +26,38 @@ describe('signWebhook', () => {
     expect(isSigningSecret(a)).toBe(true);
     expect(newSigningSecret()).not.toBe(a);
     const body = JSON.stringify({ type: 'review.created', data: { id: '1' } });
-    expect(() => new Webhook(a).verify(body, signWebhook(a, 'arb-delivery-1', body))).not.toThrow();
-    expect(() => new Webhook(a).verify(`${body} `, signWebhook(a, 'arb-delivery-1', body))).toThrow();
+    expect(() => new Webhook(a).verify(body, signWebhook(a, 'msg_1', body))).not.toThrow();
+    expect(() => new Webhook(a).verify(`${body} `, signWebhook(a, 'msg_1', body))).toThrow();
+  });
+
+  test('during a rotation: two space-separated signatures, the new first; the reference library accepts either secret', () => {
+    const [current, previous, other] = [newSigningSecret(), newSigningSecret(), newSigningSecret()];
+    const body = JSON.stringify({ type: 'review.created', data: { id: '2' } });
+    const headers = signWebhook([current, previous], 'msg_2', body);
+    const [first, second, ...rest] = headers['webhook-signature'].split(' ');
+    expect(rest).toEqual([]);
+    expect(first).toBe(signWebhook(current, 'msg_2', body)['webhook-signature']);
+    expect(second).toBe(signWebhook(previous, 'msg_2', body)['webhook-signature']);
+    expect(() => new Webhook(current).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(previous).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(other).verify(body, headers)).toThrow();
+  });
+});
+
+describe('message ids', () => {
+  test("'msg_' + 12 hex digits of milliseconds + 20 random ones: ordered by time, never the same twice", () => {
+    const at = Date.UTC(2026, 11, 2, 1, 0, 0, 123);
+    const ids = Array.from({ length: 1000 }, () => newMessageId(at));
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(Number.parseInt(ids[0].slice(4, 16), 16)).toBe(at);
+    expect(newMessageId(at + 1) > newMessageId(at)).toBe(true);
+  });
+
+  test('a queued message keeps its stored id; a row older than the ids gets one from its random destination id and row id', () => {
+    expect(messageIdOf({ id: 7, webhook_id: 'msg_0123' }, 'dst_abc')).toBe('msg_0123');
+    expect(messageIdOf({ id: 7, webhook_id: null }, 'dst_4f9QzR2mXk7LbT1vW8nC3pYd')).toBe('msg_dst_4f9QzR2mXk7LbT1vW8nC3pYd-7');
+    expect(messageIdOf({ id: 7 }, 'dst_other')).not.toBe(messageIdOf({ id: 7 }, 'dst_4f9QzR2mXk7LbT1vW8nC3pYd'));
   });
 });
 
@@ -58,7 +89,7 @@ describe('the webhook formatter', () => {
     expect(edit.kind === 'json' && edit.body).toMatchObject({ type: 'review.updated', data: { edited: true, previous_rating: 5 } });
     const test = formatReviewFor('webhook', reviewInput());
     expect(test.kind === 'json' && test.body).toMatchObject({ type: 'review.test', data: { id: null } });
-    const welcome = formatWelcomeFor('webhook', welcomeInput);
-    expect(welcome.kind === 'json' && welcome.body).toMatchObject({ type: 'destination.connected', data: { app_store: 'apple_app_store' } });
+    const welcome = formatWelcomeFor('webhook', { ...welcomeInput, connectedAt: new Date('2026-12-01T08:00:00Z') });
+    expect(welcome.kind === 'json' && welcome.body).toMatchObject({ type: 'destination.connected', timestamp: '2026-12-01T08:00:00.000Z', data: { app_store: 'apple_app_store' } });
   });
 });

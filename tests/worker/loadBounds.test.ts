@@ -18,6 +18,7 @@ import {
   sweepDemand,
 } from '@/server/monitor/service';
 import { claimDueSources } from '@/server/monitor/sources';
+import { claimToken } from '@/server/monitor/anonymous';
 import { marker, markersOf, worldPerFile } from './helpers/world';
 
 const t = worldPerFile({ title: 'Lantern Budget', firstAppId: 3200001 });
@@ -112,14 +113,18 @@ describe('anonymous connections', () => {
     expect(swept.expired).toBeGreaterThanOrEqual(1);
     const paused = await getDestinationStatus(anon.id);
     expect(paused).toMatchObject({ status: 'paused' });
-    expect(paused!.status_reason).toMatch(/made without an account and ran its 30 days\. To keep receiving reviews, sign in with the e-mail address you connected with/);
+    expect(paused!.status_reason).toMatch(/made without an account and ran its 30 days\. To keep receiving reviews, sign in to ARB in the browser you connected it from/);
     expect((await getDestinationStatus(signedIn.id))!.status).toBe('active');
 
-    // The owner signs in with that address: the connection is theirs, runs on, and is no longer timed.
-    expect(await claimAnonymousConnections({ orgId: 'org_owner', email: email.toUpperCase() })).toHaveLength(1);
+    // Signing in with the address typed into the payload proves nothing: nothing is claimed.
+    expect(await claimAnonymousConnections({ orgId: 'org_other', email })).toEqual([]);
+    // The owner signs in from the browser that connected it (its claim cookie): the connection is theirs, runs on,
+    // and is no longer timed.
+    const cookie = await claimToken([anon.id]);
+    expect(await claimAnonymousConnections({ orgId: 'org_owner', email: 'someone-else@example.com', claimToken: cookie })).toHaveLength(1);
     const claimed = await t.w.db.db.selectFrom('destinations').select(['org_id', 'status', 'expires_at']).where('id', '=', anon.id).executeTakeFirstOrThrow();
     expect(claimed).toMatchObject({ org_id: 'org_owner', status: 'active', expires_at: null });
-    expect(await claimAnonymousConnections({ orgId: 'org_other', email })).toEqual([]); // claimed once, by its owner
+    expect(await claimAnonymousConnections({ orgId: 'org_other', email, claimToken: cookie })).toEqual([]); // claimed once, by its owner
   });
 
   test('connecting the same webhook again resumes an expired one for another period', async () => {

@@ -110,6 +110,7 @@ export default function ApiKeysPage() {
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Created by</th>
                   <th scope="col">Last used</th>
                   {canManage ? (
                     <th scope="col">
@@ -126,6 +127,8 @@ export default function ApiKeysPage() {
                       <code>{k.prefix}…</code>
                     </td>
                     <td>{date(k.created_at)}</td>
+                    {/* No creator: they have left the organisation; the key still works until someone revokes it. */}
+                    <td>{k.created_by ?? 'a former member'}</td>
                     <td>{k.last_used_at ? <time dateTime={k.last_used_at}>{dateTime(k.last_used_at)}</time> : 'Never'}</td>
                     {canManage ? (
                       <td>

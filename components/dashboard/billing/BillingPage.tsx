@@ -135,6 +135,12 @@ export default function BillingPage() {
             plan&apos;s limits apply and what is over them is paused (nothing is deleted). Update your card in the billing portal.
           </p>
         ) : null}
+        {/* A second subscription (a checkout page paid after another purchase) was cancelled: the server's words. */}
+        {b.refused_subscriptions.map((r) => (
+          <p key={r.refused_at} role="status" className={own.warning}>
+            {r.message}
+          </p>
+        ))}
         {b.billing_enabled ? null : (
           <p className={styles.muted}>
             {b.plan === 'unlimited'

@@ -39,6 +39,12 @@ const STATUS_WORDS: Record<OrgDestination['status'], string> = {
 
 const nameOf = (d: OrgDestination) => d.label ?? d.target;
 
+/** "Active" only once a message got through: before that, whether the first one is on its way or could not be delivered. */
+function badgeOf(d: OrgDestination): { words: string; look: string } {
+  if (d.status !== 'active' || d.first_message === 'delivered') return { words: STATUS_WORDS[d.status], look: d.status };
+  return d.first_message === 'failed' ? { words: 'First message not delivered', look: 'disabled' } : { words: 'Waiting for the first message', look: 'pending_confirmation' };
+}
+
 function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage: boolean; apps: Map<string, string> }) {
   const headingId = useId();
   const [editing, setEditing] = useState(false);
@@ -63,8 +69,13 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
           <h2 id={headingId} className={own.cardTitle}>
             {d.platform_name} · {nameOf(d)}
           </h2>
-          <span className={`${own.badge} ${own[d.status]}`}>{STATUS_WORDS[d.status]}</span>
+          <span className={`${own.badge} ${own[badgeOf(d).look]}`}>{badgeOf(d).words}</span>
         </div>
+        {d.first_delivery_problem && d.status === 'active' ? (
+          <div className={own.problem}>
+            <p>{d.first_delivery_problem}</p>
+          </div>
+        ) : null}
         {stopped && (d.status_reason || d.fix) ? (
           <div className={own.problem}>
             {d.status_reason ? <p>{d.status_reason}</p> : null}
@@ -100,6 +111,15 @@ function DestinationCard({ d, canManage, apps }: { d: OrgDestination; canManage:
               <dd>
                 {d.last_error}
                 {d.last_error_at ? ` (${dateTime(d.last_error_at)})` : ''}
+              </dd>
+            </>
+          ) : null}
+          {d.parked ? (
+            <>
+              <dt>Set aside</dt>
+              <dd>
+                {d.parked === 1 ? '1 message' : `${d.parked} messages`}
+                {d.parked_reason ? `: ${d.parked_reason}` : ''}
               </dd>
             </>
           ) : null}

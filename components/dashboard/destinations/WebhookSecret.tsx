@@ -84,6 +84,10 @@ export default function WebhookSecret({ secret, onDone }: { secret: string; onDo
         <code>v1,</code> + base64 of the HMAC-SHA256 of <code>id.timestamp.body</code>, keyed with the secret’s bytes
         after <code>whsec_</code>). Answer with any 2xx within 10 seconds; other answers are retried with backoff.
       </p>
+      <p>
+        When you rotate the secret, the old one keeps signing for 24 hours next to the new one (two signatures separated
+        by a space), so your endpoint accepts every request while you update it.
+      </p>
       <pre className={own.code} aria-label="Sample payload">
         {SAMPLE_PAYLOAD}
       </pre>

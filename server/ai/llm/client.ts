@@ -10,7 +10,11 @@
  *    caller's own signal (a visitor who left) aborts too, and so does leaving the event loop early.
  *  - With an organisation, its monthly token budget (org_usage_months.llm_tokens) is checked before the call and
  *    charged after it with the usage the server reported (or, without one, an estimate of four characters a token),
- *    including for an answer that failed halfway: those tokens were spent.
+ *    including for an answer that failed halfway: those tokens were spent. A `meter` (Ask ARB's visitors' daily
+ *    budget) reserves the call's most before it (the prompt's estimate plus max_tokens: one atomic add decides) and
+ *    gives back what was not used after it.
+ *  - Every request carries `max_tokens`: the caller's, else about the prompt's size (1,024–8,192), which leaves a
+ *    translation room for its texts and stops a model that would write on and on.
  */
 import { log } from '../../log';
 import { usageMonth } from '../../plans/data';
@@ -35,9 +39,20 @@ export type ChatRequest = {
   maxTokens?: number;
 };
 
+/**
+ * A token budget other than an organisation's month: `reserve` takes the call's most before it is sent (throwing
+ * LlmError 'budget' when that would pass the budget), `settle` corrects it with what the call really used.
+ */
+export type TokenMeter = {
+  reserve(tokens: number): Promise<void>;
+  settle(reserved: number, used: number): Promise<void>;
+};
+
 export type ChatOptions = {
   /** The organisation whose monthly token budget pays for the call; none for the server's own work. */
   orgId?: string | null;
+  /** Another budget the call counts against (Ask ARB's visitors), besides or instead of an organisation's. */
+  meter?: TokenMeter;
   signal?: AbortSignal;
   /** Tests: another configuration than the environment's. */
   config?: LlmConfig;
@@ -87,7 +102,17 @@ async function errorText(res: Response): Promise<string> {
   return body.slice(0, 300) || res.statusText;
 }
 
-const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+/** Tokens a text is counted as when the server reports no usage: four characters a token. */
+export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+
+/** max_tokens for a caller that names none: about the prompt's size, within these bounds. */
+export const DEFAULT_MAX_TOKENS = { min: 1024, max: 8192 } as const;
+
+function maxTokensFor(request: ChatRequest): number {
+  if (request.maxTokens !== undefined) return request.maxTokens;
+  const prompt = estimateTokens(request.messages.reduce((n, m) => n + (m.content?.length ?? 0), 0));
+  return Math.min(DEFAULT_MAX_TOKENS.max, Math.max(DEFAULT_MAX_TOKENS.min, prompt));
+}
 
 async function assertWithinBudget(orgId: string, month: string, config: LlmConfig): Promise<void> {
   if (!config.monthlyTokensPerOrg) return;
@@ -132,10 +157,21 @@ export async function* streamChat(request: ChatRequest, options: ChatOptions = {
     messages: request.messages,
     ...(request.tools?.length ? { tools: request.tools } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+    max_tokens: maxTokensFor(request),
     stream: true,
     stream_options: { include_usage: true },
   });
+  // The meter's reservation: the whole prompt and the longest answer allowed; settled in `finally`.
+  const reserved = options.meter ? estimateTokens(body.length) + maxTokensFor(request) : 0;
+  if (options.meter) {
+    try {
+      await options.meter.reserve(reserved);
+    } catch (err) {
+      clearTimeout(totalTimer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+      throw err;
+    }
+  }
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
   if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
 
@@ -193,10 +229,11 @@ export async function* streamChat(request: ChatRequest, options: ChatOptions = {
     clearTimeout(totalTimer);
     options.signal?.removeEventListener('abort', onCallerAbort);
     controller.abort(); // a consumer that stopped reading early closes the connection here
+    const tokens = answered ? (answer.usage?.totalTokens ?? estimateTokens(body.length + answer.text.length + JSON.stringify(answer.toolCalls).length)) : 0;
     if (orgId && answered) {
-      const tokens = answer.usage?.totalTokens ?? estimateTokens(body.length + answer.text.length + JSON.stringify(answer.toolCalls).length);
-      await addLlmTokens(orgId, month, tokens).catch((err) => log.error('llm token usage not recorded', { orgId, tokens, err }));
+      await addLlmTokens(orgId, month, tokens).catch((err) => log.error('llm token usage not recorded', { tokens, err }));
     }
+    if (options.meter) await options.meter.settle(reserved, tokens).catch((err) => log.error('llm token usage not settled', { tokens, err }));
   }
 }
 

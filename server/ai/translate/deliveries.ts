@@ -46,7 +46,7 @@ export async function translationsForDelivery(orgId: string | null, language: st
   try {
     for (const t of await translateOnce(ids, language, orgId)) if (t && t.provider !== 'original') out.set(t.reviewId, t);
   } catch (err) {
-    log.warn('reviews sent without their translation', { orgId, language, reviews: ids.length, err: (err as Error).message });
+    log.warn('reviews sent without their translation', { language, reviews: ids.length, err: (err as Error).message });
   }
   return out;
 }

@@ -28,6 +28,12 @@ import * as m0026 from './0026_ask_arb_chats';
 import * as m0027 from './0027_weekly_summaries';
 import * as m0028 from './0028_slack_reply_messages';
 import * as m0029 from './0029_app_write_seq';
+import * as m0030 from './0030_handoff_nonce';
+import * as m0031 from './0031_slack_user_links';
+import * as m0032 from './0032_refused_subscriptions';
+import * as m0033 from './0033_invitation_mail';
+import * as m0034 from './0034_webhook_message_ids';
+import * as m0035 from './0035_delivery_housekeeping';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -64,4 +70,10 @@ export const migrations: Record<string, Migration> = {
   '0027_weekly_summaries': m0027,
   '0028_slack_reply_messages': m0028,
   '0029_app_write_seq': m0029,
+  '0030_handoff_nonce': m0030,
+  '0031_slack_user_links': m0031,
+  '0032_refused_subscriptions': m0032,
+  '0033_invitation_mail': m0033,
+  '0034_webhook_message_ids': m0034,
+  '0035_delivery_housekeeping': m0035,
 };

@@ -3,7 +3,8 @@
  * API's review shape (GET v1/apps/{appKey}/reviews), wrapped in the Standard Webhooks envelope
  * `{ type, timestamp, data }`. Types: `review.created`, `review.updated`, `review.test` (the dashboard's test message,
  * which is no stored review: its `id` is null), `destination.connected` (the welcome, before the recent reviews),
- * `alert.spike` (a spike alert) and `summary.weekly` (an app's weekly summary).
+ * `alert.spike` (a spike alert) and `summary.weekly` (an app's weekly summary). `timestamp` is when the event happened:
+ * the review's last change, the connection, the start of the spike, the end of the week.
  * No length limits: the receiver is a program, not a chat. The body only depends on the message, so a retry sends the
  * same bytes (signed again with the time of the retry).
  */
@@ -86,7 +87,7 @@ export function formatWelcome(input: WelcomeMessageInput): FormattedMessage {
     kind: 'json',
     body: {
       type: 'destination.connected',
-      timestamp: null,
+      timestamp: iso(input.connectedAt),
       data: {
         ...appFields(input.app),
         recent_reviews: input.recentCount,

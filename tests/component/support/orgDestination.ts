@@ -23,6 +23,10 @@ export const orgDestination = (overrides: Partial<OrgDestination> = {}): OrgDest
   last_delivery_at: null,
   last_error: null,
   last_error_at: null,
+  first_message: 'delivered',
+  first_delivery_problem: null,
+  parked: 0,
+  parked_reason: null,
   created_at: new Date().toISOString(),
   ...overrides,
 });

@@ -1,0 +1,25 @@
+/**
+ * What an organisation may be called. Its name is shown to people outside it — in the body of the invitation e-mails
+ * ARB sends to addresses an admin typed — so it must read as a name, not as a link or a message: letters (any
+ * script), digits, spaces and a little punctuation, at most ORG_NAME_MAX_CHARS, and nothing that looks like a web
+ * address (mail clients turn `paypal-help.com` into a link). Pure: the rename endpoint, the invitation e-mail and the
+ * Team page's field share it.
+ */
+export const ORG_NAME_MAX_CHARS = 60;
+
+/** Letters and marks of any script, digits, spaces and `& ' ’ . , ( ) - – _ + ! ? #`. No `@ / : < >`, no control or format characters. */
+const ALLOWED = /^[\p{L}\p{M}\p{N} &'’.,()\-–_+!?#]+$/u;
+/** `www.`, or a dot between a word and at least two letters (`acme.io`, `pay.pal.com`): a domain name. */
+const WEB_ADDRESS = /(?:^|[^\p{L}\p{N}])www\.|[\p{L}\p{N}-]\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
+
+/** Why `name` (already trimmed) cannot be an organisation's name, in words for the person typing it; null when it can. */
+export function orgNameProblem(name: string): string | null {
+  if (name.length === 0) return 'Enter a name for the organisation.';
+  if ([...name].length > ORG_NAME_MAX_CHARS) return `The name can be at most ${ORG_NAME_MAX_CHARS} characters.`;
+  if (!ALLOWED.test(name)) return 'The name can use letters, digits, spaces and these marks only: & \' . , ( ) - _ + ! ? #';
+  if (WEB_ADDRESS.test(name)) return 'The name cannot look like a web address, since it is shown in invitation e-mails: write “Acme”, not “acme.com”.';
+  return null;
+}
+
+/** Whether an existing name may be shown to outsiders (names made before this rule, or an owner's address, may not). */
+export const isPresentableOrgName = (name: string): boolean => orgNameProblem(name.trim()) === null;
