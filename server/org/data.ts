@@ -104,8 +104,23 @@ export async function moveUserToOrg(input: { userId: string; orgId: string; role
  * Give a user who leaves or is removed an organisation of their own (as its owner), so they can still sign in. Only
  * while they are still in `fromOrgId`: a concurrent removal does not make two.
  */
-export async function moveUserToOwnOrg(input: { userId: string; fromOrgId: string; name: string }, db?: DB): Promise<string | undefined> {
+/**
+ * Moves a member out of `fromOrgId` into a new organisation of their own, as its owner. The old organisation's member
+ * rows are locked first and the rule checked under the lock — someone else stays, and an owner stays — so two owners
+ * leaving (or removing each other) at once cannot leave it without one. Undefined when the member is no longer there,
+ * 'last_owner' / 'only_member' when the move would break the rule.
+ */
+export async function moveUserToOwnOrg(
+  input: { userId: string; fromOrgId: string; name: string },
+  db?: DB,
+): Promise<string | 'last_owner' | 'only_member' | undefined> {
   return (await dbOf(db)).transaction().execute(async (trx) => {
+    const members = (await sql<{ id: string; role: OrgRole }>`select id, role from users where org_id = ${input.fromOrgId} order by id for update`.execute(trx)).rows;
+    const me = members.find((u) => u.id === input.userId);
+    if (!me) return undefined;
+    const others = members.filter((u) => u.id !== input.userId);
+    if (others.length === 0) return 'only_member';
+    if (me.role === 'owner' && !others.some((u) => u.role === 'owner')) return 'last_owner';
     const orgId = randomId('org');
     await trx.insertInto('orgs').values({ id: orgId, name: input.name }).execute();
     const moved = await trx

@@ -88,6 +88,9 @@ export async function changeMemberRole(m: Membership, userId: string, role: OrgR
 
 async function moveOut(member: Member, fromOrgId: string): Promise<void> {
   const own = await moveUserToOwnOrg({ userId: member.id, fromOrgId, name: member.email });
+  // Checked again under the members' row locks: the checks before were made without them.
+  if (own === 'last_owner') throw conflict('last_owner', 'This is the only owner left. Make someone else owner first.');
+  if (own === 'only_member') throw conflict('only_member', 'This is the only member of this organisation: there is nobody to leave it to.');
   if (!own) throw conflict('changed', 'This member changed in the meantime. Reload the team and try again.');
   forgetRevokedSessions(await revokeSessionRows({ userId: member.id }, new Date()));
 }

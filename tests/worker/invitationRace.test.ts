@@ -2,6 +2,8 @@
 // round sends the two sides of a race to two different API processes at the same moment.
 // - Two co-owners of one team each accept an invitation elsewhere: exactly one goes, the team keeps an owner (without
 //   the move's row locks both would count two owners and both leave).
+// - Two co-owners leave the team at once: one goes, the other is told they are the last owner (the leave's check is
+//   made again under the members' row locks, moveUserToOwnOrg).
 // - One person accepts two invitations: exactly one organisation gains them.
 // - An accept and the inviting organisation's deletion: the invitee's account survives either way (before, the
 //   deletion's foreign keys took the account of whoever had just joined).
@@ -74,6 +76,23 @@ describe.skipIf(!isPostgres)('invitation moves across two API processes on Postg
       const answers = await Promise.all([accept(apis[0], team, ix), accept(apis[1], second, iz)]);
       expect(answers.map((a) => a.status).sort(), answers.map((a) => a.text).join('\n')).toEqual([200, 409]);
       expect(answers.find((a) => a.status === 409)!.json.error.code).toBe('only_owner');
+      const owners = await db.db.selectFrom('users').select('email').where('org_id', '=', team.orgId).where('role', '=', 'owner').execute();
+      expect(owners, `round ${round}`).toHaveLength(1);
+    }
+  });
+
+  test('two co-owners leaving one team at once, each through its own process: one goes, the team keeps an owner', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const team = await newOwner('leavers');
+      const second = await memberOf(team, 'member', 'second');
+      await db.db.updateTable('users').set({ role: 'owner' }).where('email', '=', second.email).execute();
+      await memberOf(team, 'member', 'staying');
+      const answers = await Promise.all([
+        call(apis[0], 'POST', '/api/v1/org/leave', {}, { token: team.token }),
+        call(apis[1], 'POST', '/api/v1/org/leave', {}, { token: second.token }),
+      ]);
+      expect(answers.map((a) => a.status).sort(), answers.map((a) => a.text).join('\n')).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 409)!.json.error.code).toBe('last_owner');
       const owners = await db.db.selectFrom('users').select('email').where('org_id', '=', team.orgId).where('role', '=', 'owner').execute();
       expect(owners, `round ${round}`).toHaveLength(1);
     }
