@@ -18,6 +18,27 @@ const REACT_COMPILER_RULES = nextVitals
   .flatMap((c) => Object.keys(c.rules ?? {}))
   .filter((r) => r.startsWith('react-hooks/') && r !== 'react-hooks/rules-of-hooks' && r !== 'react-hooks/exhaustive-deps');
 
+// server/ imports only server/, shared/ and packages: what both sides use lives in shared/, imported as `@/shared/…`.
+// An `@/` import names its folder; a relative one leaves server/ when it climbs more folders than its file is deep,
+// so each depth gets its own pattern (the last block, for files four or more folders down, errs on the strict side).
+// The generated route table (server/http/routes.ts) is the one exception: it imports the API route files under
+// pages/api. Each block also keeps the NON_REACT one's `react` paths, which its setting replaces for server/.
+const SERVER_ONLY_MESSAGE = 'server/ may import only server/, shared/ and packages: move what both sides use to shared/ and import it as @/shared/….';
+const serverImports = (files, depth, alias = '^@/(?!server/|shared/)') => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{ regex: alias, message: SERVER_ONLY_MESSAGE }, { regex: `^(\\.\\./){${depth + 1}}`, message: SERVER_ONLY_MESSAGE }],
+      paths: NO_REACT_IMPORT,
+    }],
+  },
+});
+const SERVER_IMPORT_RULES = [
+  ...[0, 1, 2, 3].map((depth) => serverImports([`server/${'*/'.repeat(depth)}*`], depth)),
+  serverImports(['server/*/*/*/*/**'], 4),
+  serverImports(['server/http/routes.ts'], 1, '^@/(?!server/|shared/|pages/api/)'),
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -41,29 +62,34 @@ export default defineConfig([
       'no-restricted-imports': ['error', { paths: NO_REACT_IMPORT }],
     },
   },
+  ...SERVER_IMPORT_RULES,
   {
-    // The server never leans on a browser module: shapes both sides use live in shared/ (or a pure lib/ module). The
-    // route table is the one server file that imports pages/, and only the API route files under pages/api.
+    // The server runs its TypeScript through tsx's CommonJS hook only (scripts/server-node-args.cjs: --require tsx/cjs),
+    // so one of the project's own files loaded with import() would fail at run time, in whatever rare path first
+    // reaches it. Server code loads the project's modules with static imports (compiled to require) and keeps import()
+    // for packages.
     files: ['server/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{
-          regex: '^(@/|(\\.\\./)+)(lib/api|components|stores)(/|$)|^(@/|(\\.\\./)+)pages/(?!api/)',
-          message: 'server/ must not import browser modules (lib/api, components, stores, pages): move the shared type to shared/.',
-        }],
-        paths: NO_REACT_IMPORT, // the rule above's, which this block's setting replaces for server/
-      }],
+      'no-restricted-syntax': ['error',
+        ...[
+          "ImportExpression[source.type='Literal'][source.value=/^(\\.|@\\/)/]",
+          "ImportExpression[source.type='TemplateLiteral'][source.quasis.0.value.raw=/^(\\.|@\\/)/]",
+        ].map((selector) => ({
+          selector,
+          message: "server/ loads the project's own TypeScript with a static import: tsx's CommonJS hook cannot import() it.",
+        })),
+      ],
     },
   },
   {
-    // shared/ belongs to neither side: it imports from neither.
+    // shared/ belongs to neither side: it imports from neither, and itself only as `@/shared/…` (the one style).
     files: ['shared/**'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{
-          regex: '^(@/|(\\.\\./)+)(server|lib|components|stores|pages)(/|$)',
-          message: 'shared/ holds types both server and browser use: it imports from neither.',
-        }],
+        patterns: [
+          { regex: '^@/(?!shared/)', message: 'shared/ holds the code both server and browser use: it imports from neither.' },
+          { regex: '^\\.', message: 'Import shared/ modules as @/shared/…, not by a relative path.' },
+        ],
       }],
     },
   },
@@ -77,6 +103,30 @@ export default defineConfig([
         paths: [{ name: 'react-hot-toast', message: "Raise toasts with withToast (lib/toast) or import toast from '@/lib/hotToast': the Toaster is mounted only once asked for." }],
       }],
     },
+  },
+  {
+    // Stores hold state; calls to the API are made by the hooks and components that act (useSelectApp sends
+    // app_selected), so a store never loads the HTTP client nor hides a request in a setter. The one exception is the
+    // auth store's logout beacon (lib/api/logoutBeacon: a plain keepalive fetch that must leave before storage is cleared).
+    files: ['stores/**'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        {
+          selector: 'ImportDeclaration[source.value=/^(@\\/|(\\.\\.\\/)+)lib\\/(api|queries)\\/(?!logoutBeacon$)/]',
+          message: 'A store makes no API calls: call the API from the hook or component that acts, and write the result to the store.',
+        },
+        {
+          selector: 'ImportExpression',
+          message: 'A store loads no module on demand: a lazily imported API call belongs to the hook or component that acts.',
+        },
+      ],
+    },
+  },
+  {
+    // Browser modules import each other one way: a circle (lib/api/auth.ts ↔ lib/session.ts was one) means neither
+    // can be read, loaded or tested without the other. Dynamic import() counts too.
+    files: ['lib/**', 'stores/**'],
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // CommonJS files (scripts Playwright and Node load as they are, and next.config.js) can only use require().

@@ -14,7 +14,7 @@ const nextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'kysely-pglite-dialect', 'pg', 'nodemailer', 'undici', 'koffi'],
   async redirects() {
     return [
-      // Older paths the menus once used (kept in step with ROUTE_ALIASES in lib/publicRoutes.ts by a unit test).
+      // Older paths the menus once used (kept in step with ROUTE_ALIASES in shared/publicRoutes.ts by a unit test).
       { source: '/books', destination: '/ebooks', permanent: true },
       { source: '/features/review-monitoring', destination: '/features/app-review-monitoring', permanent: true },
       { source: '/sources/app-reviews/ios', destination: '/sources/app-reviews/apple-app-store', permanent: true },

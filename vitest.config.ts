@@ -17,8 +17,34 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 // and puts them back when it closes (tests/helpers/apiWorld.ts).
 const shared = { isolate: false, restoreMocks: true, unstubEnvs: true, unstubGlobals: true };
 
-// Projects: unit (node), component (jsdom), and the API/worker suites twice — on PGlite and on a real PostgreSQL
-// that tests/helpers/pgGlobalSetup.ts starts and stops.
+// Projects: unit (node), component (jsdom), and the API/worker suites on PGlite and on a real PostgreSQL that
+// tests/helpers/pgGlobalSetup.ts starts and stops.
+// PostgreSQL runs what its semantics can change: the worker files, and every API file about stored data, SQL, races,
+// locks, queues, the pipeline, billing sync or claims. The files below prove HTTP behaviour — validation, the error
+// shape, fuzzing, authorization answers, outside services' formats, in-memory caches and single flights — which the
+// database underneath cannot change: they run once, on PGlite. A file that starts to depend on what the database does
+// (concurrent requests meeting in SQL, a query's result, a lock) leaves this list.
+const HTTP_BEHAVIOUR_ONLY = [
+  'tests/api/http.test.ts', // the endpoint framework: methods, bodies, validation, request ids, headers, CORS, OpenAPI
+  'tests/api/fuzz.test.ts', // malformed input to every route: 4xx, never a 500
+  'tests/api/auth.test.ts', // sign-in, sessions, hand-off: answers and limits (its races on one row: authRaces.test.ts)
+  'tests/api/orgAuthorization.test.ts', // another organisation's ids → 404, a member where admins act → 403
+  'tests/api/strangerRequests.test.ts', // what a stranger's half-sent request costs before anyone is known
+  'tests/api/idsInLogs.test.ts', // what the log says
+  'tests/api/appDetails.test.ts', // store lookups through the fakes; the single flight is in memory
+  'tests/api/search.test.ts', // the same for searches
+  'tests/api/contact.test.ts', // validation, the e-mail, the per-IP limit (the limiter itself: rateLimit.test.ts)
+  'tests/api/billing.test.ts', // 503 without Stripe, Checkout and portal requests in Stripe's formats
+  'tests/api/connectOAuth.test.ts', // Slack and Discord OAuth exchanges and their signed state
+  'tests/api/apiKeys.test.ts', // a key shown once, listed, revoked: answers and roles
+  'tests/api/aiDrafts.test.ts', // the model's request and the draft's limits
+  'tests/api/aiTranslate.test.ts', // translators' request shapes on loopback
+  'tests/api/translateReview.test.ts', // the translate route's answers
+  'tests/api/askArbCeilings.test.ts', // what one question may ask of the model
+  'tests/api/appEvent.test.ts', // the analytics event: validated, stored as sent
+  'tests/api/dbLock.test.ts', // PGlite's own data-directory lock (skipped on PostgreSQL)
+  'tests/api/pgliteDir.test.ts', // PGlite's own initdb (skipped on PostgreSQL)
+];
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -53,6 +79,7 @@ export default defineConfig({
           ...shared,
           name: 'api-pglite',
           environment: 'node',
+          setupFiles: ['tests/helpers/answerCheckSetup.ts', 'tests/helpers/statusCheckSetup.ts', 'tests/helpers/messageKindsSetup.ts'], // answers checked against the schema and the document; the engine's message kinds (server/messageKinds.ts)
           include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'],
           globalSetup: ['tests/helpers/pgliteGlobalSetup.ts'],
           env: { ...quiet, ARB_TEST_DB: 'pglite' },
@@ -65,7 +92,9 @@ export default defineConfig({
           ...shared,
           name: 'api-postgres',
           environment: 'node',
+          setupFiles: ['tests/helpers/answerCheckSetup.ts', 'tests/helpers/statusCheckSetup.ts', 'tests/helpers/messageKindsSetup.ts'], // answers checked against the schema and the document; the engine's message kinds (server/messageKinds.ts)
           include: ['tests/api/**/*.test.ts', 'tests/worker/**/*.test.ts'],
+          exclude: HTTP_BEHAVIOUR_ONLY,
           globalSetup: ['tests/helpers/pgGlobalSetup.ts'],
           env: { ...quiet, ARB_TEST_DB: 'postgres' },
         },

@@ -10,6 +10,15 @@
 // 10,000 more (1.02–1.37 ×); PGlite 1.85–2.73 / 1.54–1.98 ms. The previous claim, which tested every active destination for
 // a due queue head: PostgreSQL 0.94 → 73 ms (78 ×), PGlite 1.83 → 126 ms (68 ×), on PGlite on the server's event loop.
 // The claim now walks the open-queue index from one destination with something queued to the next.
+//
+// History, as the README's benchmark table recorded it until 2026-12-02 (docs/BENCHMARKS.md keeps the latest
+// row; the figures above may repeat part of it):
+//   one delivery claim as active destinations grow, 40 of them with a queue (`bench/claims.ts`) — goal ≤ 2 × the
+//   40-destination claim. Nov 28, night, 3 runs: PostgreSQL 0.52–0.83 ms with the 40 alone, 0.71–0.84 ms with 10,000
+//   more idle ones (1.02–1.37 ×); PGlite 1.85–2.73 / 1.54–1.98 ms. The claim walks the open-queue index from one
+//   destination with something queued to the next; the previous one tested every active destination: 0.94 → 73 ms (78
+//   ×) on PostgreSQL, 1.83 → 126 ms (68 ×) on PGlite, at least once a second per worker process, idle or not (on
+//   PGlite, on the server's event loop)
 import { runBench } from './support/runBench';
 import { sql } from 'kysely';
 import { benchEnv, figure, openBenchDb, startChatProcess, type BenchDb, type ChatProcess } from './support/engineBench';

@@ -26,7 +26,7 @@ async function main() {
   const { appStoreFeedRoutes, createAppStoreFeed } = await import('../tests/fakes/appStoreFeed');
   const { startChatWebhooks } = await import('../tests/fakes/chatWebhooks');
   const { itunesApp } = await import('../tests/fixtures/catalog');
-  const { encodeConnectionPayload } = await import('../lib/connectionPayload');
+  const { encodeConnectionPayload } = await import('@/shared/connectionPayload');
 
   const feed = createAppStoreFeed();
   const stores = await startAppStoreFakes(undefined, { itunes: [appStoreFeedRoutes(feed)] });
@@ -35,8 +35,9 @@ async function main() {
 
   const { getDb, closeDb } = await import('../server/db/client');
   await getDb();
-  const { startWorkers } = await import('../server/workers');
-  const stopWorkers = await startWorkers();
+  const { startBackgroundJobs } = await import('../server/background');
+  const { BACKGROUND_JOBS } = await import('../server/jobs');
+  const stopWorkers = await startBackgroundJobs(BACKGROUND_JOBS);
   const { startTestApi } = await import('../tests/helpers/api');
   const api = await startTestApi(path.resolve(__dirname, '../pages/api'));
 

@@ -16,6 +16,25 @@
 // Not part of `npm test`; `npm run bench` runs it. Both databases are loaded at once (PostgreSQL in its own processes);
 // the load is most of the run: ~8.5 minutes for both at load ~15 on the 2-core machine (scripts/bench.sh gives this
 // bench 20 minutes). INBOX_BENCH_REVIEWS=200000 for a quick look.
+//
+// History, as the README's benchmark table recorded it until 2026-12-02 (docs/BENCHMARKS.md keeps the latest
+// row; the figures above may repeat part of it):
+//   review inbox, 1,000,000 reviews over 20 apps: `GET v1/org/reviews` p95 through the real route (`bench/inbox.ts`) —
+//   goal first and filtered page ≤ 50 ms, search ≤ 150 ms. quiet (load ~2), at 1,000,000: PostgreSQL first page 14.9
+//   ms, filtered pages 15.2 ms, text search 25.8 ms; PGlite 10.5 / 13.7 / 40.4 ms (same run's cheapest signed-in call
+//   7.7 / 8.7 ms). Earlier, load falling 14 → 6: PostgreSQL first page 25 ms, filtered pages 15 ms, text search 34 ms;
+//   PGlite 19 / 19 / 63 ms (same run's cheapest signed-in call 13 / 21 ms). At load 10–16 all were 2–10 × higher
+//   (search 609 / 755 ms before searches with ≤ 20,000 matches read the GIN index)
+//   an app's ratings and trends, its last 90 days by day: `GET v1/org/apps/{appKey}/stats` p95 through the real route
+//   (`bench/inbox.ts`: `stats_app_90d_*`, the same data set) — goal ≤ 100 ms. quiet (load ~2), at 1,000,000:
+//   PostgreSQL 27.3 ms, PGlite 37.7 ms. Earlier at 200,000 reviews (`INBOX_BENCH_REVIEWS=200000`, 10,000 rows per
+//   app-span), load ~13: PostgreSQL 79 ms, PGlite 61 ms (1.3 / 1.7 × the same run's cheapest signed-in call); the plan
+//   is an Index Only Scan with 0 heap fetches, 12 ms on PostgreSQL and 35 ms on PGlite. Not yet measured at 1,000,000
+//   public API, one app's reviews page with an `arb_` key (`bench/inbox.ts`: `public_api_reviews_*`; the key check,
+//   its rate and the month's call count are in the time) — goal ≤ 30 ms at 1,000,000 on PostgreSQL. quiet (load ~2),
+//   at 1,000,000: PostgreSQL 13.0 ms, PGlite 12.2 ms (1.7 / 1.4 × the same run's cheapest signed-in call). The apps
+//   list (`public_api_apps_*`) was 120 / 234 ms when each app's reviews were counted per call; it now reads per-app
+//   counters (migration 0018): not measured again yet
 import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';

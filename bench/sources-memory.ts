@@ -85,6 +85,38 @@
 // package's detector reads), a 9.4 MB block the size of pglite.wasm (the module's bytes, which V8 keeps to compile its
 // functions lazily), node's own mapped binary (~53 MB of file pages), and the JS heap's headroom (new space 16 MB + 20 %
 // over what survives a major GC).
+//
+// History, as the README's benchmark table recorded it until 2026-12-02 (docs/BENCHMARKS.md keeps the latest
+// row; the figures above may repeat part of it):
+//   RSS with 10,000 monitored sources (`bench/sources-memory.ts`) — goal ≤ 240 MB (300 − 20 %). PGlite 222–232 MB:
+//   under 240; PostgreSQL 147–175 MB. Nov 29, just after midnight, load 3.6, 2 runs: PGlite 232 / 222 MB, PostgreSQL
+//   157 / 156 MB. Nov 28 (19:46–20:05), load 1.4–5.9, 6 runs each (and 223 / 231 MB, PostgreSQL 165 / 147 MB, in 2
+//   runs at load 3–4 after the merge), alternating with the code before in the same minutes (PGlite 243–252 MB,
+//   PostgreSQL 165–180 MB); polling added 21–36 MB on PGlite. Three changes: glibc's trim and mmap thresholds are
+//   fixed once the database is open (`server/memory/mallocTrim.ts`): `malloc_trim` never shrinks the top of the arenas
+//   other than the main one, and glibc had stopped doing it on `free()` after raising its own threshold, so V8's
+//   helper-thread arena kept 20–29 MB of free memory resident (3.4 MB in use), now 17–19 MB less at the end of the
+//   run, CPU per poll and ingest rate unchanged; nlp.js's 13 language packages are loaded at the first review in each
+//   language, not all with the engine (~9 MB; this bench's reviews are English: a server whose reviews come in every
+//   language holds them all), and nodemailer at the first e-mail; PGlite keeps 12 MB of shared buffers (was 16: its
+//   touched WebAssembly memory 31.8 → 25.8 MB; the inbox over 200,000 reviews unchanged). Before, Nov 28 (late), load
+//   1–3: PGlite 248–263 MB in 5 runs (31–50 MB added by polling), PostgreSQL 171–174 MB in 3. The language detector's
+//   database is now loaded from a compact JSON file made once per eld version by a child process (`DATA_DIR/cache`,
+//   `server/ai/enrich/eldData.ts`): its load was +81 MB of transient garbage, now +33 MB (PGlite 265–269 → 248–263,
+//   PostgreSQL 245–247 → 171–174 MB). Before that, 4 runs: PGlite 265–269 MB, PostgreSQL 245–247 MB. PGlite's shared
+//   buffers 32 → 16 MB: 285–294 → 265–267 MB, 2 runs each; ingest into a PGlite directory unchanged. The server now
+//   runs its TypeScript through tsx's CommonJS hook only (`--require tsx/cjs`, `scripts/server-node-args.cjs`):
+//   `--import tsx` also ran tsx's ES-module hooks on a loader thread with a V8 isolate of its own, 50 MB for nothing
+//   (2 alternating pairs: 336–338 → 284–286 MB; the server idle after start 380 → 321 MB). Before that, the same
+//   evening, 5 runs: PGlite 330–342 MB, PostgreSQL 272 MB, with: on the embedded database V8 collects its old
+//   generation at 20 % growth instead of ~2–2.5× (polling promotes short-lived data steadily: the old generation
+//   climbed from ~60 to ~160 MB of garbage between major GCs), and glibc's free C-heap pages are given back after
+//   opening and after major GCs (`server/memory/`). Alternating runs, same minutes: 394–437 MB without either, 338–346
+//   MB with the GC setting, 319–321 MB with both. Before (Nov 28, load 5–7): PGlite 389–456 MB, PostgreSQL 260–269 MB.
+//   What is left on PGlite at the peak (`/proc/self/smaps`): node's own mapped binary ~53 MB, PGlite's touched
+//   WebAssembly memory ~26 MB and a 9.4 MB copy of its wasm module, the JavaScript heap ~85–90 MB committed (55–70 MB
+//   in use, the language detector's data 12 MB of it; the rest the young generation's 16 MB and 20 % of headroom), the
+//   C heap ~20–30 MB
 import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';

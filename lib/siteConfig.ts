@@ -4,6 +4,7 @@
  * /features/review-monitoring/, /sources/app-reviews/ios) still work through redirects, but a menu should not send
  * people through a redirect — and Google Play points at its own page, not the Apple one.
  */
+import { chatPlatformList } from '@/shared/platforms';
 export type MenuLink = { label: string; href: string; description?: string };
 export type MenuSectionId = 'features' | 'sources' | 'useCases' | 'resources';
 export type MenuSection = { id: MenuSectionId; label: string; enabled: boolean; links: MenuLink[] };
@@ -30,7 +31,7 @@ export const siteConfig: SiteConfig = {
           { label: 'Natural language processing', href: '/features/natural-language-processing', description: 'Topics and language, detected' },
           { label: 'Dashboards', href: '/features/dashboards', description: 'Your reviews at a glance' },
           { label: 'API', href: '/features/api', description: 'Your reviews in your own tools' },
-          { label: 'Integrations', href: '/features/integrations', description: 'Slack, Teams, Mattermost, Discord, Webex' },
+          { label: 'Integrations', href: '/features/integrations', description: chatPlatformList(', ', { short: true }) },
         ],
       },
       {

@@ -2,13 +2,14 @@ import Seo from '@/components/layout/Seo';
 import HowItWorks from '@/components/search/HowItWorks';
 import SearchHero from '@/components/search/SearchHero';
 import ConnectFlow from '@/components/connect/LazyConnectFlow';
+import { chatPlatformList } from '@/shared/platforms';
 
 export default function TryFreePage() {
   return (
     <>
       <Seo
         title="Try ARB free"
-        description="Start free: find your app, pick Slack, Microsoft Teams, Mattermost, Discord, Webex or e-mail, and get every new App Store and Google Play review there within minutes."
+        description={`Start free: find your app, pick ${chatPlatformList(', ')} or e-mail, and get every new App Store and Google Play review there within minutes.`}
         path="/try-free"
       />
       <SearchHero

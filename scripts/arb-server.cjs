@@ -3,7 +3,7 @@
 // CommonJS on purpose: Playwright loads TypeScript as CommonJS and cannot load an ES module that uses import.meta.
 'use strict';
 const { spawn } = require('node:child_process');
-const { initPgliteDir } = require('./pglite-initdb.cjs');
+const { initPgliteDir } = require('../server/db/pglite-initdb.cjs');
 const { serverArgs } = require('./server-node-args.cjs');
 const fs = require('node:fs');
 const net = require('node:net');

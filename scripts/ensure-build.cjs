@@ -17,7 +17,7 @@ const { addCompileHints } = require('./compile-hints.cjs');
 const root = path.resolve(__dirname, '..');
 
 /** Everything that ends up in the build: pages and what they import, the API's server code, content, config. */
-const SOURCES = ['pages', 'components', 'lib', 'stores', 'styles', 'content', 'public', 'server', 'next.config.js', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['pages', 'components', 'lib', 'shared', 'stores', 'styles', 'content', 'public', 'server', 'next.config.js', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const STAMP = 'arb-build-env.json';
 
 function newestMtime(p) {

@@ -15,7 +15,7 @@ import {
   PLATFORM_SLUGS,
   RESOURCE_SLUGS,
   USE_CASE_SLUGS,
-} from '@/lib/publicRoutes';
+} from '@/shared/publicRoutes';
 import type { BlogPost, BlogPostSummary, Doc, GridItem, LandingDoc, PageDoc, PricingDoc } from '@/shared/content';
 import { comparisonRows, PLANS, pricingCard } from '@/shared/plans';
 
@@ -182,7 +182,7 @@ export function getLandingPage(name: string): LandingDoc {
   return landing(readRaw(singleFile(LANDING_DIR, name)));
 }
 
-/** Every document of a landing collection in the site's order (lib/publicRoutes.ts), e.g. for the /features grid. */
+/** Every document of a landing collection in the site's order (shared/publicRoutes.ts), e.g. for the /features grid. */
 export function listLandingDocs(name: Exclude<CollectionName, 'blog'>): LandingDoc[] {
   const order: readonly string[] = COLLECTIONS[name].order;
   const rank = (slug: string) => (order.includes(slug) ? order.indexOf(slug) : order.length);

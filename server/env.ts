@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { loadOrCreateSecrets, SecretsFileError } from './secretsFile';
-import { PLAN_IDS } from '../shared/plans';
+import { PLAN_IDS } from '@/shared/plans';
 
 const optionalUrl = z.string().url().optional();
 const stripePriceId = z

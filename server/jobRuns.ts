@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import { getDb } from './db/client';
 import { msInterval } from './db/interval';
+import { leaseEnd, leaseRanOut } from './db/lease';
 
 /** The run's start (database time) when this process may run the job now (and it now holds it); otherwise null. */
 export async function claimJobRun(name: string, everyMs: number, leaseMs: number, owner: string): Promise<Date | null> {
@@ -15,10 +16,10 @@ export async function claimJobRun(name: string, everyMs: number, leaseMs: number
   await db.insertInto('job_runs').values({ name }).onConflict((oc) => oc.column('name').doNothing()).execute();
   const r = await sql<{ last_started_at: Date }>`
     update job_runs
-       set last_started_at = now(), running_until = now() + ${msInterval(leaseMs)}, run_by = ${owner}, runs = runs + 1
+       set last_started_at = now(), running_until = ${leaseEnd(leaseMs)}, run_by = ${owner}, runs = runs + 1
      where name = ${name}
        and (last_started_at is null or last_started_at <= now() - ${msInterval(everyMs)})
-       and (running_until is null or running_until < now())
+       and ${leaseRanOut('running_until')}
     returning last_started_at`.execute(db);
   return r.rows[0] ? new Date(r.rows[0].last_started_at) : null;
 }

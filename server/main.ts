@@ -1,7 +1,8 @@
 /**
  * `npm start`: ONE process — validate env, open and migrate the database, start the background workers, serve Next.
- * Ctrl-C (SIGINT) or SIGTERM stops it cleanly: stop accepting requests and let those in flight finish (up to 10 s),
- * stop workers (they finish or release their work), and only then close the database.
+ * Ctrl-C (SIGINT) or SIGTERM stops it cleanly (server/shutdown.ts): stop accepting requests and let those in flight
+ * finish (up to 10 s) while the workers stop (they finish or release their work), write the public API's counts, and
+ * only then close the database.
  */
 import path from 'node:path';
 import next from 'next';
@@ -9,7 +10,10 @@ import { log } from './log';
 import { warnIfCaptchaOff } from './auth/captcha';
 import { closeDb } from './db/client';
 import { databaseOrExit, envOrExit, loadEnvFiles } from './startup';
-import { startWorkers } from './workers';
+import { startBackgroundJobs } from './background';
+import { BACKGROUND_JOBS } from './jobs';
+import { registerMessageKinds } from './messageKinds';
+import { exitOnSignals, onShutdown, SHUTDOWN_ORDER } from './shutdown';
 import { createApiRouter } from './http/router';
 import { withOpenApiDocument } from './http/openapi';
 import { sendApiError } from './http/api';
@@ -30,7 +34,9 @@ async function main() {
   const h = await databaseOrExit();
   log.info('database ready', { kind: h.target.kind, ...(h.target.kind === 'pglite' ? { dataDir: h.target.dataDir } : {}) });
   const stopFootprintUpkeep = startFootprintUpkeep(h.target.kind);
-  const stopWorkers = e.WORKER === 'on' ? await startWorkers() : async () => {};
+  // Alerts and weekly summaries are message kinds of their own areas: the engine learns them before it sends.
+  registerMessageKinds();
+  if (e.WORKER === 'on') onShutdown('stopping the background jobs', await startBackgroundJobs(BACKGROUND_JOBS), SHUTDOWN_ORDER.stopWork);
 
   const root = path.resolve(__dirname, '..');
   const app = next({ dev, dir: root, port: e.PORT, hostname: 'localhost' });
@@ -65,27 +71,19 @@ async function main() {
   }, limits);
   server.listen(e.PORT, () => log.info('ARB is running', { url: e.APP_URL, port: e.PORT }));
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 25_000);
-    force.unref();
-    // Workers stop while the last requests finish; the database closes after both.
-    const [drained] = await Promise.all([
-      drainServer(server, 10_000),
-      stopWorkers().catch((err) => log.error('worker stop failed', { err })),
-    ]);
-    if (!drained) log.warn('requests still running after 10 s were cut off at shutdown');
-    // The public API's call counts and key uses counted since the last batch, before the database closes.
-    await flushApiUsage().catch((err) => log.error('public API usage flush failed', { err }));
-    await closeDb().catch((err) => log.error('database close failed', { err }));
-    stopFootprintUpkeep();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Workers stop while the last requests finish; the database closes after both.
+  onShutdown(
+    'draining the web server',
+    async () => {
+      if (!(await drainServer(server, 10_000))) log.warn('requests still running after 10 s were cut off at shutdown');
+    },
+    SHUTDOWN_ORDER.stopWork,
+  );
+  // The public API's call counts and key uses counted since the last batch, before the database closes.
+  onShutdown('public API usage flush', flushApiUsage, SHUTDOWN_ORDER.flushCounts);
+  onShutdown('database close', closeDb, SHUTDOWN_ORDER.closeDatabase);
+  onShutdown('footprint upkeep stop', stopFootprintUpkeep, SHUTDOWN_ORDER.afterDatabase);
+  exitOnSignals({ message: 'shutting down', deadlineMs: 25_000 });
 }
 
 main().catch((err) => {

@@ -6,7 +6,7 @@
  * sitemap to another.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PUBLIC_ROUTES } from '@/lib/publicRoutes';
+import { PUBLIC_ROUTES } from '@/shared/publicRoutes';
 import { env } from './env';
 
 // Only a plain host[:port] may end up in the XML.

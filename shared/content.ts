@@ -3,7 +3,7 @@
  * content/*.md, the marketing components render them. Types only, owned by neither side (shared/ never imports from
  * server/ or from browser modules).
  */
-import type { ComparisonRow, PricingCard } from './plans';
+import type { ComparisonRow, PricingCard } from '@/shared/plans';
 export type { ComparisonRow };
 
 /** Every content document: SEO fields from the front matter plus the Markdown body rendered to HTML at build time. */

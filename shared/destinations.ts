@@ -3,7 +3,7 @@
  * DestinationStatus), the browser's status card reads it. Types only, owned by neither side, so both import it from
  * here (shared/ never imports from server/ or from browser modules).
  */
-import type { FirstMessage } from './deliveryErrors';
+import type { FirstMessage } from '@/shared/deliveryErrors';
 
 export type DestinationState = {
   /** pending_confirmation: an e-mail destination waiting for its mailbox to click the confirmation link. */

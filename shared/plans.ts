@@ -8,6 +8,7 @@
  *
  * A limit is a count: `null` is unlimited, 0 means the plan does not include it.
  */
+import { chatPlatformList } from '@/shared/platforms';
 
 export const PLAN_IDS = ['free', 'startup', 'business', 'enterprise'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
@@ -70,7 +71,7 @@ export const PLANS: readonly CatalogPlan[] = [
     features: none,
     extras: [
       'App Store and Google Play public reviews',
-      'Slack, Teams, Mattermost, Discord, Webex or e-mail',
+      `${chatPlatformList(', ', { short: true })} or e-mail`,
       'Filters by rating, country, language and keyword',
       'Edited-review tracking',
       'Sentiment and language on every review',

@@ -6,7 +6,7 @@
 import { useId, useState } from 'react';
 import FoundApps from '@/components/search/FoundApps';
 import { useDebouncedTerm } from '@/components/search/useAppSearch';
-import { APP_STORE_NAMES } from '@/lib/appStores';
+import { APP_STORE_NAMES } from '@/shared/appStores';
 import type { ChatApp } from './chatStorage';
 import styles from './AppPicker.module.css';
 

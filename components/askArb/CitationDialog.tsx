@@ -4,7 +4,7 @@
  * goes back to the citation).
  */
 import { ModalDialog } from '@/components/common/Modal';
-import { APP_STORE_NAMES } from '@/lib/appStores';
+import { APP_STORE_NAMES } from '@/shared/appStores';
 import type { AskCitation } from '@/shared/askArb';
 import styles from './AskChat.module.css';
 

@@ -5,7 +5,7 @@
  */
 import Link from 'next/link';
 import { ApiError } from '@/lib/api/client';
-import { APP_STORE_NAMES } from '@/lib/appStores';
+import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useOrgApps } from '@/lib/queries/orgApps';
 import { freshAccessToken } from '@/lib/session';
 import { Skeleton } from '@/components/dashboard/common';

@@ -5,6 +5,7 @@
  */
 import { useRouter } from 'next/router';
 import { useState, type FormEvent } from 'react';
+import EmailField from '@/components/common/EmailField';
 import { SIGN_IN_FAILED, useSendSignInCode, useSignInWithCode } from '@/lib/queries/auth';
 import { sanitizeRedirect } from '@/lib/redirect';
 import { useAuthStore } from '@/stores/auth';
@@ -73,21 +74,17 @@ export default function LoginForm() {
       {step === 'email' ? (
         <form onSubmit={onSendCode} className={styles.form}>
           <p className={styles.lead}>Enter your work e-mail. We will send you a 6-digit code — no password needed.</p>
-          <label htmlFor="login-email" className={styles.label}>
-            Email address
-          </label>
-          <input
+          <EmailField
             id="login-email"
             name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
+            label="Email address"
+            labelClassName={styles.label}
+            inputClassName={styles.input}
             required
-            className={styles.input}
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'login-error' : undefined}
+            onChange={setEmail}
+            invalid={Boolean(error)}
+            describedBy={error ? 'login-error' : undefined}
           />
           <Captcha key={captchaRound} onToken={setCaptchaToken} />
           <button type="submit" className={styles.primary} disabled={sendCode.isPending} aria-busy={sendCode.isPending}>

@@ -1,8 +1,8 @@
 /**
- * The connect flow under the selected app on / and /try-free driven by the flow's stores (docs/PRODUCT.md, Browser state):
+ * The connect flow under the selected app on / and /try-free driven by the flow's store (docs/PRODUCT.md, Browser state):
  *   connectionState  idle → choosing_platform → entering_webhook → connecting → connected | error
  * Step 1 picks the platform (Slack by default), step 2 takes the webhook (or address) and, for App Store apps, the
- * storefront; the browser then builds the v2 connection payload (lib/connectionPayload) and calls
+ * storefront; the browser then builds the v2 connection payload (shared/connectionPayload) and calls
  * POST v1/oauth/platform/connect. Slack and Discord can instead be installed through their OAuth page.
  * Loaded only once an app is picked (see LazyConnectFlow), with its own React Query client.
  *
@@ -14,11 +14,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from '@/lib/hotToast';
 import QueryProvider from '@/components/common/QueryProvider';
-import { ORG_PLATFORMS, PLATFORMS, type Platform } from '@/lib/appStores';
-import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
-import { ALL_COUNTRIES } from '@/lib/storefronts';
+import { ORG_PLATFORMS, PLATFORMS, type Platform } from '@/shared/appStores';
+import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/shared/connectionPayload';
+import { ALL_COUNTRIES } from '@/shared/storefronts';
 import { useConnectMutation, usePublicConfigQuery, useStartOAuthMutation } from '@/lib/queries/connect';
-import { useAppSelectionStore } from '@/stores/appSelection';
 import { useAuthStore } from '@/stores/auth';
 import { useConnectionStore } from '@/stores/connection';
 import styles from './Connect.module.css';
@@ -26,12 +25,6 @@ import ConnectionStatus from './ConnectionStatus';
 import PlatformPicker from './PlatformPicker';
 import { PLATFORM_GUIDES } from './platformGuides';
 import WebhookStep, { checkStep, type WebhookStepValues } from './WebhookStep';
-
-const PER_PLATFORM_WEBHOOK = {
-  discord: 'setDiscordWebhook',
-  msteams: 'setMsteamsWebhook',
-  mattermost: 'setMattermostWebhook',
-} as const;
 
 function errorMessage(err: unknown): string {
   return err instanceof Error && err.message ? err.message : 'Something went wrong. Please try again.';
@@ -45,12 +38,11 @@ type FlowProps = {
 };
 
 function Flow({ forOrganisation = false, onConnected }: FlowProps) {
-  const app = useAppSelectionStore((s) => s.selectedAppDetails);
-  const countryCode = useAppSelectionStore((s) => s.selectedCountryCode);
-  const continueEnabled = useAppSelectionStore((s) => s.continueButtonEnabled);
+  const app = useConnectionStore((s) => s.selectedAppDetails);
+  const countryCode = useConnectionStore((s) => s.selectedCountryCode);
   const state = useConnectionStore((s) => s.connectionState);
   const platform = useConnectionStore((s) => s.selectedPlatform);
-  const webhook = useConnectionStore((s) => s.integrationWebhook);
+  const webhook = useConnectionStore((s) => s.webhooks[s.selectedPlatform] ?? '');
   const userEmail = useConnectionStore((s) => s.userEmail);
   const allCountries = useConnectionStore((s) => s.allCountries);
   const destinationId = useConnectionStore((s) => s.destinationId);
@@ -84,12 +76,9 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
     }
   }, [appKey]);
 
-  // The app selection store's continueButtonEnabled: the current step is complete.
-  const stepComplete =
+  // Continue is enabled when the current step is complete (the spec's continueButtonEnabled, computed here, not stored).
+  const continueEnabled =
     state === 'choosing_platform' ? true : state === 'entering_webhook' || state === 'error' ? checkStep(platform, values, config.data?.allow_private_webhooks ?? false).complete : false;
-  useEffect(() => {
-    if (useAppSelectionStore.getState().continueButtonEnabled !== stepComplete) useAppSelectionStore.getState().setContinueButtonEnabled(stepComplete);
-  }, [stepComplete]);
 
   useEffect(() => {
     if (focusNext.current === 'step2' && (state === 'entering_webhook' || state === 'error')) stepHeading.current?.focus();
@@ -97,27 +86,16 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
     focusNext.current = null;
   }, [state]);
 
-  const choosePlatform = (p: Platform) => {
-    useConnectionStore.getState().setSelectedPlatform(p);
-    useAppSelectionStore.getState().setPlatform(p);
-  };
+  const choosePlatform = (p: Platform) => useConnectionStore.getState().setSelectedPlatform(p);
 
   const changeValues = (next: WebhookStepValues) => {
     const c = useConnectionStore.getState();
-    const sel = useAppSelectionStore.getState();
-    if (next.webhook !== webhook) {
-      c.setIntegrationWebhook(next.webhook);
-      const setter = PER_PLATFORM_WEBHOOK[platform as keyof typeof PER_PLATFORM_WEBHOOK];
-      if (setter) sel[setter](next.webhook);
-    }
-    if (next.email !== userEmail) {
-      c.setUserEmail(next.email);
-      sel.setEmail(next.email);
-    }
+    if (next.webhook !== webhook) c.setWebhook(platform, next.webhook);
+    if (next.email !== userEmail) c.setUserEmail(next.email);
     if (next.country === ALL_COUNTRIES) c.setAllCountries(true);
     else {
       c.setAllCountries(false);
-      sel.setSelectedCountryCode(next.country);
+      c.setSelectedCountryCode(next.country);
     }
   };
 
@@ -143,9 +121,8 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
       c.setDestinationId(result.destination_id);
       c.setConnectionState('connected');
       onConnected?.(result.destination_id, { signingSecret: result.signing_secret ?? null });
-      c.setShowSignupBanner(true);
       // The status card carries the invitation to sign up from here on; the search hero's banner would be a second one.
-      useAppSelectionStore.getState().setShowSignupBanner(false);
+      c.setShowSignupBanner(false);
       toast.success(
         pending ? `Almost there — check ${values.email} to confirm` : platform === 'email' ? 'Connected — the first e-mail is on its way' : `Connected to ${PLATFORM_GUIDES[platform].name}`,
       );
@@ -173,7 +150,7 @@ function Flow({ forOrganisation = false, onConnected }: FlowProps) {
   const connectAnother = useCallback(() => {
     const c = useConnectionStore.getState();
     c.setDestinationId(null);
-    c.setIntegrationWebhook('');
+    c.clearWebhooks();
     c.setConnectionState('choosing_platform');
     focusNext.current = 'platform';
   }, []);

@@ -6,7 +6,7 @@
  */
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import { APP_STORE_NAMES, isAppStore, isPlatform, type Platform } from '@/lib/appStores';
+import { APP_STORE_NAMES, isAppStore, isPlatform, type Platform } from '@/shared/appStores';
 import { useDestinationQuery } from '@/lib/queries/connect';
 import { selectIsSignedIn, useAuthStore } from '@/stores/auth';
 import styles from './Connect.module.css';

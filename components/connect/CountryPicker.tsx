@@ -1,10 +1,10 @@
 /**
  * Which App Store storefront's reviews to watch: one country (US by default), or — when `allowAll` — "All countries",
- * meaning the 40 largest storefronts (lib/storefronts.ts says why not all ~175). Google Play needs no choice: its
+ * meaning the 40 largest storefronts (shared/storefronts.ts says why not all ~175). Google Play needs no choice: its
  * public reviews are not split by country.
  */
 import { useId, useMemo } from 'react';
-import { ALL_COUNTRIES, MAIN_STOREFRONTS, storefrontOptions } from '@/lib/storefronts';
+import { ALL_COUNTRIES, MAIN_STOREFRONTS, storefrontOptions } from '@/shared/storefronts';
 import styles from './Connect.module.css';
 
 export default function CountryPicker({

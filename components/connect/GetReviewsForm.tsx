@@ -4,10 +4,11 @@
  * the daily digest. An address that unsubscribed earlier first gets a confirmation link, and the form says so.
  */
 import { useId, useState, type FormEvent } from 'react';
+import EmailField from '@/components/common/EmailField';
 import AppSearch from '@/components/search/AppSearch';
 import SelectedAppCard from '@/components/search/SelectedAppCard';
-import { useAppSelectionStore } from '@/stores/appSelection';
 import { useAuthStore } from '@/stores/auth';
+import { useConnectionStore } from '@/stores/connection';
 import styles from './Connect.module.css';
 import CountryPicker from './CountryPicker';
 import { looksLikeEmail } from './WebhookStep';
@@ -16,11 +17,11 @@ type Phase = { kind: 'idle' } | { kind: 'sending' } | { kind: 'sent'; text: stri
 
 export default function GetReviewsForm() {
   const id = useId();
-  const app = useAppSelectionStore((s) => s.selectedAppDetails);
-  const country = useAppSelectionStore((s) => s.selectedCountryCode);
-  const setCountry = useAppSelectionStore((s) => s.setSelectedCountryCode);
-  const storedEmail = useAppSelectionStore((s) => s.email);
-  const setStoredEmail = useAppSelectionStore((s) => s.setEmail);
+  const app = useConnectionStore((s) => s.selectedAppDetails);
+  const country = useConnectionStore((s) => s.selectedCountryCode);
+  const setCountry = useConnectionStore((s) => s.setSelectedCountryCode);
+  const storedEmail = useConnectionStore((s) => s.userEmail);
+  const setStoredEmail = useConnectionStore((s) => s.setUserEmail);
   const authEmail = useAuthStore((s) => s.authData.email);
   const email = storedEmail || '';
   const [summary, setSummary] = useState(false);
@@ -63,24 +64,20 @@ export default function GetReviewsForm() {
       <AppSearch />
       <SelectedAppCard />
       <div className={styles.field}>
-        <label htmlFor={`${id}-email`}>Your e-mail</label>
-        <input
+        <EmailField
           id={`${id}-email`}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
+          label="Your e-mail"
           required
-          maxLength={254}
           placeholder={authEmail || 'you@example.com'}
           value={email}
-          aria-invalid={(touched && !emailOk) || undefined}
-          aria-describedby={`${id}-email-msg`}
-          onChange={(e) => setStoredEmail(e.target.value)}
+          invalid={touched && !emailOk}
+          message={{
+            text: touched && !emailOk ? 'Enter a valid e-mail address, like jane@example.com.' : 'We only use it to send the reviews you ask for.',
+            className: touched && !emailOk ? styles.fieldError : styles.fieldHint,
+          }}
+          onChange={setStoredEmail}
           onBlur={() => email && setTouched(true)}
         />
-        <p id={`${id}-email-msg`} className={touched && !emailOk ? styles.fieldError : styles.fieldHint}>
-          {touched && !emailOk ? 'Enter a valid e-mail address, like jane@example.com.' : 'We only use it to send the reviews you ask for.'}
-        </p>
       </div>
       {app?.store === 'apple_app_store' ? <CountryPicker value={country} onChange={setCountry} allowAll={false} label="App Store country" /> : null}
       <label className={styles.checkbox}>

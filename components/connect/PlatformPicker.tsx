@@ -2,7 +2,7 @@
  * Step 1: where the reviews go. Native radio buttons (six on the home page; the dashboard adds Webhook) in a fieldset — arrow keys move between them, the legend names
  * the group — drawn as cards. Slack is chosen by default (docs/PRODUCT.md, Constants).
  */
-import { PLATFORMS, type Platform } from '@/lib/appStores';
+import { PLATFORMS, type Platform } from '@/shared/appStores';
 import styles from './Connect.module.css';
 import { PLATFORM_GUIDES } from './platformGuides';
 

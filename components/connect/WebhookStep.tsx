@@ -5,8 +5,9 @@
  * For App Store apps the storefront is chosen here too. The connect button is enabled only when the step is complete.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { isAppStore, type Platform } from '@/lib/appStores';
-import { validateWebhookUrl, WEBHOOK_URL_EXAMPLES, type WebhookPlatform, type WebhookUrlCheck } from '@/lib/webhookUrls';
+import { isAppStore, type Platform } from '@/shared/appStores';
+import { validateWebhookUrl, WEBHOOK_URL_EXAMPLES, type WebhookPlatform, type WebhookUrlCheck } from '@/shared/webhookUrls';
+import EmailField from '@/components/common/EmailField';
 import type { PublicConfig } from '@/lib/api/oauth';
 import styles from './Connect.module.css';
 import CountryPicker from './CountryPicker';
@@ -104,23 +105,19 @@ export default function WebhookStep({ platform, appStore, values, onChange, conf
 
       {isEmail ? (
         <div className={styles.field}>
-          <label htmlFor={`${id}-address`}>{guide.fieldLabel}</label>
-          <input
+          <EmailField
             id={`${id}-address`}
-            type="email"
-            inputMode="email"
-            autoComplete="email"
+            label={guide.fieldLabel}
             required
-            maxLength={254}
             value={values.email}
-            aria-invalid={showEmailError || undefined}
-            aria-describedby={`${id}-address-msg`}
-            onChange={(e) => onChange({ ...values, email: e.target.value })}
+            invalid={showEmailError}
+            message={{
+              text: showEmailError ? 'Enter a valid e-mail address, like jane@example.com.' : 'Every e-mail has a one-click unsubscribe link.',
+              className: showEmailError ? styles.fieldError : styles.fieldHint,
+            }}
+            onChange={(email) => onChange({ ...values, email })}
             onBlur={() => setEmailTouched(true)}
           />
-          <p id={`${id}-address-msg`} className={showEmailError ? styles.fieldError : styles.fieldHint}>
-            {showEmailError ? 'Enter a valid e-mail address, like jane@example.com.' : 'Every e-mail has a one-click unsubscribe link.'}
-          </p>
         </div>
       ) : (
         <>
@@ -148,22 +145,18 @@ export default function WebhookStep({ platform, appStore, values, onChange, conf
             {url && url.ok && url.warning ? <p className={styles.fieldWarning}>{url.warning}</p> : null}
           </div>
           <div className={styles.field}>
-            <label htmlFor={`${id}-email`}>Your e-mail (optional)</label>
-            <input
+            <EmailField
               id={`${id}-email`}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              maxLength={254}
+              label="Your e-mail (optional)"
               value={values.email}
-              aria-invalid={showEmailError || undefined}
-              aria-describedby={`${id}-email-msg`}
-              onChange={(e) => onChange({ ...values, email: e.target.value })}
+              invalid={showEmailError}
+              message={{
+                text: showEmailError ? 'Enter a valid e-mail address, or leave it empty.' : 'To keep the connection in your account, sign up or sign in from this browser.',
+                className: showEmailError ? styles.fieldError : styles.fieldHint,
+              }}
+              onChange={(email) => onChange({ ...values, email })}
               onBlur={() => setEmailTouched(true)}
             />
-            <p id={`${id}-email-msg`} className={showEmailError ? styles.fieldError : styles.fieldHint}>
-              {showEmailError ? 'Enter a valid e-mail address, or leave it empty.' : 'To keep the connection in your account, sign up or sign in from this browser.'}
-            </p>
           </div>
         </>
       )}

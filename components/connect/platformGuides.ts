@@ -3,7 +3,7 @@
  * follow each platform's own documentation; Teams uses Workflows, since Office 365
  * connectors are being retired.
  */
-import type { Platform } from '@/lib/appStores';
+import type { Platform } from '@/shared/appStores';
 
 export type PlatformGuide = {
   name: string;

@@ -3,7 +3,7 @@
  * the webhook: … (HTTP 410, channel_is_archived) …"); for the failures people meet most, the platform's own error code
  * is turned into what happened and what to do. Anything else is shown as the engine wrote it.
  */
-import type { Platform } from '@/lib/appStores';
+import type { Platform } from '@/shared/appStores';
 import { describeDeliveryError } from '@/shared/deliveryErrors';
 
 type Rule = { platform?: Platform; test: RegExp; words: string };

@@ -8,6 +8,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/router';
 import { useState, type FormEvent } from 'react';
+import EmailField from '@/components/common/EmailField';
 import toast from '@/lib/hotToast';
 import type { Departure, OrgMember, OrgRole } from '@/lib/api/org';
 import { describeAuditEntry } from '@/lib/auditText';
@@ -159,8 +160,7 @@ function InviteForm() {
   return (
     <form className={styles.row} onSubmit={submit}>
       <div className={styles.field}>
-        <label htmlFor="invite-email">E-mail address</label>
-        <input id="invite-email" type="email" className={styles.input} required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <EmailField id="invite-email" label="E-mail address" inputClassName={styles.input} required autoComplete="off" value={email} onChange={setEmail} />
       </div>
       <div className={styles.field}>
         <label htmlFor="invite-role">Role</label>

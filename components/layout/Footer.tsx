@@ -5,7 +5,7 @@
  * Its content never changes in the browser, so it hydrates as StaticContent.
  */
 import Link from 'next/link';
-import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/lib/publicRoutes';
+import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/shared/publicRoutes';
 import styles from './Footer.module.css';
 import StaticContent from './StaticContent';
 

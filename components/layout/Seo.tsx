@@ -8,10 +8,11 @@
  * build time; without it the image URL stays root-relative and no canonical is claimed.
  */
 import Head from 'next/head';
+import { chatPlatformList } from '@/shared/platforms';
 
 export const DEFAULT_TITLE = 'App Store & Google Play Review Monitoring in Slack and Microsoft Teams';
 export const DEFAULT_DESCRIPTION =
-  'ARB posts every new App Store and Google Play review into Slack, Microsoft Teams, Mattermost, Discord, Webex or your inbox — once, formatted for each tool — with replies, sentiment, translation and AI summaries.';
+  `ARB posts every new App Store and Google Play review into ${chatPlatformList(', ')} or your inbox — once, formatted for each tool — with replies, sentiment, translation and AI summaries.`;
 export const DEFAULT_OG_IMAGE = '/og-default.png';
 
 const BRAND = 'ARB';

@@ -21,8 +21,10 @@ export async function openDashboard(authToken: string | undefined): Promise<void
   withToast((toast) => toast.loading(MESSAGES.redirectingToDashboard, { id: 'dashboard-redirect' }));
   let token: string | null = null;
   if (authToken) {
+    // An access token that ran out while the tab was idle is renewed first (lib/session loads lib/api/auth with it).
+    const { freshAccessToken } = await import('@/lib/session');
     const { refreshAuthToken } = await import('@/lib/api/auth');
-    token = await refreshAuthToken(authToken);
+    token = await refreshAuthToken((await freshAccessToken(authToken)) ?? authToken);
   }
   topWindow.navigate(dashboardUrl(token));
 }

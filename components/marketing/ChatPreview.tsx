@@ -2,8 +2,8 @@
  * A sample review drawn the way ARB's message looks in one chat tool (Slack Block Kit, a Teams Adaptive Card, a
  * Mattermost attachment, a Discord embed, Webex Markdown). Pure HTML and CSS: no screenshots to download.
  */
-import type { PlatformSlug } from '@/lib/publicRoutes';
-import { PLATFORM_NAMES } from '@/lib/publicRoutes';
+import type { PlatformSlug } from '@/shared/publicRoutes';
+import { PLATFORM_NAMES } from '@/shared/publicRoutes';
 import type { ReviewPreview } from './types';
 import styles from './ChatPreview.module.css';
 

@@ -3,6 +3,7 @@
  * the visitor submits, so reading the contact page costs no extra JavaScript.
  */
 import { useId, useState, type FormEvent } from 'react';
+import EmailField from '@/components/common/EmailField';
 import styles from './ContactForm.module.css';
 import buttons from './buttons.module.css';
 
@@ -38,17 +39,7 @@ export default function ContactForm() {
         Both fields are required. We answer from a real inbox, usually within one working day.
       </p>
       <div className={styles.field}>
-        <label htmlFor={`${id}-email`}>Your e-mail</label>
-        <input
-          id={`${id}-email`}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <EmailField id={`${id}-email`} name="email" label="Your e-mail" required value={email} onChange={setEmail} />
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-message`}>Message</label>

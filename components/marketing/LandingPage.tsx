@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import Seo from '@/components/layout/Seo';
-import type { PlatformSlug } from '@/lib/publicRoutes';
+import type { PlatformSlug } from '@/shared/publicRoutes';
 import buttons from './buttons.module.css';
 import ChatPreview from './ChatPreview';
 import CTA from './CTA';

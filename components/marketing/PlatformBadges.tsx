@@ -1,6 +1,6 @@
 /** Links to the five chat-platform pages plus e-mail, each with the platform's colour as a small mark. */
 import Link from 'next/link';
-import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/lib/publicRoutes';
+import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/shared/publicRoutes';
 import styles from './PlatformBadges.module.css';
 
 export default function PlatformBadges({ label = 'Chat tools ARB posts to', dark = false }: { label?: string; dark?: boolean }) {

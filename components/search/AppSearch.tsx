@@ -2,17 +2,18 @@
  * The home search box (docs/PRODUCT.md, Routes): a searchbox named "Search your app" that searches the App Store and Google
  * Play as the visitor types and lists the apps found. Keyboard: ↓/↑ move through the results (announced through
  * aria-activedescendant), Enter picks, Escape closes the list (a second Escape clears the text).
- * Picking an app fills the app selection store, which records the app_selected event.
+ * Picking an app selects it for the flow and records the app_selected event (useSelectApp).
  */
 import Image from 'next/image';
 import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useDismiss } from '@/components/common/useDismiss';
 import type { AppSearchResult } from '@/lib/api/types';
-import { APP_STORE_NAMES } from '@/lib/appStores';
-import { useAppSelectionStore } from '@/stores/appSelection';
+import { APP_STORE_NAMES } from '@/shared/appStores';
+import { useConnectionStore } from '@/stores/connection';
 import styles from './AppSearch.module.css';
 import { SEARCH_INPUT_ID } from './searchFocus';
 import { IDLE_SEARCH, LiveSearch, nextSearchState, useDebouncedTerm, type AppSearchReport, type AppSearchState } from './useAppSearch';
+import { useSelectApp } from './useSelectApp';
 
 function statusText(status: string, count: number, term: string): string {
   if (status === 'loading') return 'Searching…';
@@ -23,12 +24,12 @@ function statusText(status: string, count: number, term: string): string {
 }
 
 export default function AppSearch({ placeholder = 'Type the name of your app, e.g. Duolingo' }: { placeholder?: string }) {
-  const query = useAppSelectionStore((s) => s.query);
-  const setQuery = useAppSelectionStore((s) => s.setQuery);
-  const isOpen = useAppSelectionStore((s) => s.isOpen);
-  const setIsOpen = useAppSelectionStore((s) => s.setIsOpen);
-  const country = useAppSelectionStore((s) => s.selectedCountryCode);
-  const setSelectedAppDetails = useAppSelectionStore((s) => s.setSelectedAppDetails);
+  const query = useConnectionStore((s) => s.query);
+  const setQuery = useConnectionStore((s) => s.setQuery);
+  const isOpen = useConnectionStore((s) => s.isOpen);
+  const setIsOpen = useConnectionStore((s) => s.setIsOpen);
+  const country = useConnectionStore((s) => s.selectedCountryCode);
+  const selectApp = useSelectApp();
   const term = useDebouncedTerm(query, isOpen);
   const [found, setFound] = useState<AppSearchState>(IDLE_SEARCH);
   // The search code is downloaded when the first term is searched (the debounce is over), not with the page, and not
@@ -51,7 +52,7 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
   const showOptions = showList && results.length > 0;
 
   const choose = (app: AppSearchResult) => {
-    setSelectedAppDetails({
+    selectApp({
       id: app.app_id,
       store: app.app_store,
       title: app.title,

@@ -6,7 +6,7 @@
 import Image from 'next/image';
 import type { ReactNode } from 'react';
 import type { AppSearchResult } from '@/lib/api/types';
-import { APP_STORE_NAMES } from '@/lib/appStores';
+import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useAppSearchQuery } from '@/lib/queries/apps';
 
 export type FoundAppsLook = { list: string; result: string; icon: string; iconFallback: string; text: string; title: string; meta: string; note: string };

@@ -1,7 +1,7 @@
 /** The three steps and the five chat platforms, under the hero of / and /try-free. Static: hydrates as StaticContent. */
 import Link from 'next/link';
 import StaticContent from '@/components/layout/StaticContent';
-import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/lib/publicRoutes';
+import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/shared/publicRoutes';
 import styles from './HowItWorks.module.css';
 
 const STEPS = [

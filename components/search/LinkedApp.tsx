@@ -4,21 +4,23 @@
  */
 import { useEffect, useState } from 'react';
 import QueryProvider from '@/components/common/QueryProvider';
-import { isAppStore } from '@/lib/appStores';
+import { isAppStore } from '@/shared/appStores';
 import { useAppDetailsQuery } from '@/lib/queries/apps';
-import { useAppSelectionStore } from '@/stores/appSelection';
+import { useConnectionStore } from '@/stores/connection';
 import type { LinkedAppRequest } from './useAppFromUrl';
+import { useSelectApp } from './useSelectApp';
 
 function Select({ app }: { app: LinkedAppRequest }) {
-  const [wanted] = useState(() => useAppSelectionStore.getState().selectedAppDetails === null);
+  const [wanted] = useState(() => useConnectionStore.getState().selectedAppDetails === null);
+  const selectApp = useSelectApp();
   const details = useAppDetailsQuery(wanted ? app : null);
   const { data, error } = details;
 
   useEffect(() => {
     if (!data) return;
-    const state = useAppSelectionStore.getState();
+    const state = useConnectionStore.getState();
     if (state.selectedAppDetails) return;
-    state.setSelectedAppDetails({
+    selectApp({
       id: data.app_id || app.appId,
       store: isAppStore(data.app_store) ? data.app_store : app.appStore,
       title: data.title,
@@ -29,7 +31,7 @@ function Select({ app }: { app: LinkedAppRequest }) {
     });
     state.setShowSignupBanner(true);
     state.setQuery(data.title);
-  }, [data, app]);
+  }, [data, app, selectApp]);
 
   useEffect(() => {
     if (error) console.warn('Could not load the app from the link', error);

@@ -3,7 +3,6 @@
  * `children` is the next step of the flow (choosing where the reviews go), rendered under the selected app.
  */
 import { useEffect, type ReactNode } from 'react';
-import { useAppSelectionStore } from '@/stores/appSelection';
 import { useConnectionStore } from '@/stores/connection';
 import AppSearch from './AppSearch';
 import styles from './SearchHero.module.css';
@@ -23,7 +22,7 @@ export type SearchHeroProps = {
 export default function SearchHero({ eyebrow, heading, lead, source, children }: SearchHeroProps) {
   const linked = useAppFromUrl();
   const setConnectionSource = useConnectionStore((s) => s.setConnectionSource);
-  const hasSelection = useAppSelectionStore((s) => s.selectedAppDetails !== null);
+  const hasSelection = useConnectionStore((s) => s.selectedAppDetails !== null);
   useEffect(() => setConnectionSource(source), [setConnectionSource, source]);
 
   return (

@@ -1,14 +1,14 @@
 /** The app the visitor picked, shown plainly so the next step is clearly about this app. */
 import Image from 'next/image';
-import { APP_STORE_NAMES } from '@/lib/appStores';
-import { useAppSelectionStore } from '@/stores/appSelection';
+import { APP_STORE_NAMES } from '@/shared/appStores';
+import { useConnectionStore } from '@/stores/connection';
 import styles from './SearchHero.module.css';
 import { focusSearchBoxQuietly } from './searchFocus';
 
 export default function SelectedAppCard() {
-  const app = useAppSelectionStore((s) => s.selectedAppDetails);
-  const setSelectedAppDetails = useAppSelectionStore((s) => s.setSelectedAppDetails);
-  const setQuery = useAppSelectionStore((s) => s.setQuery);
+  const app = useConnectionStore((s) => s.selectedAppDetails);
+  const setSelectedAppDetails = useConnectionStore((s) => s.setSelectedAppDetails);
+  const setQuery = useConnectionStore((s) => s.setQuery);
   if (!app) return null;
   return (
     <section className={styles.selected} aria-label="Selected app">

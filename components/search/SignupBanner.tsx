@@ -5,15 +5,15 @@
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { loginHref } from '@/lib/redirect';
-import { useAppSelectionStore } from '@/stores/appSelection';
 import { selectIsSignedIn, useAuthStore } from '@/stores/auth';
+import { useConnectionStore } from '@/stores/connection';
 import styles from './SearchHero.module.css';
 
 export default function SignupBanner() {
   const router = useRouter();
-  const show = useAppSelectionStore((s) => s.showSignupBanner);
-  const setShow = useAppSelectionStore((s) => s.setShowSignupBanner);
-  const title = useAppSelectionStore((s) => s.selectedAppDetails?.title);
+  const show = useConnectionStore((s) => s.showSignupBanner);
+  const setShow = useConnectionStore((s) => s.setShowSignupBanner);
+  const title = useConnectionStore((s) => s.selectedAppDetails?.title);
   const signedIn = useAuthStore(selectIsSignedIn);
   if (!show || signedIn || !title) return null;
   return (

@@ -6,8 +6,8 @@
  */
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/router';
-import { normalizeAppId } from '@/lib/appIds';
-import { isAppStore, type AppStore } from '@/lib/appStores';
+import { normalizeAppId } from '@/shared/appIds';
+import { isAppStore, type AppStore } from '@/shared/appStores';
 
 export type LinkedAppRequest = { appId: string; appStore: AppStore; country?: string };
 

@@ -1,6 +1,6 @@
 /** App search (the edge search service), app details and the app_selected event. */
 import axios from 'axios';
-import { DEFAULT_COUNTRY, type AppStore } from '@/lib/appStores';
+import { DEFAULT_COUNTRY, type AppStore } from '@/shared/appStores';
 import { api, call } from './client';
 import type { ApiBody } from './openapi';
 import type { AppDetails, AppSearchResult } from './types';

@@ -3,13 +3,13 @@
  *
  * The streamed answer is a raw `fetch` with `stream: true` (axios in the browser cannot hand over a response body
  * while it arrives): credentials included like every call, a bearer when signed in, and the body read as Server-Sent
- * Events (`lib/sseMessages.ts`, eventsource-parser) — `meta`, `token`, `citation`, `done`, `error` as
+ * Events (`shared/sseMessages.ts`, eventsource-parser) — `meta`, `token`, `citation`, `done`, `error` as
  * `shared/askArb.ts` describes. Aborting the signal (the Stop button) ends the request and the read at once.
  * A refusal before the stream (400, 402 plan allowance, 429 daily allowance…) throws `ApiError` with the server's
  * words, as the HTTP client's calls do.
  */
 import type { AskChatHistory, AskChatRequest, AskCitation, AskMessage, AskStreamEvent } from '@/shared/askArb';
-import { sseMessages } from '@/lib/sseMessages';
+import { sseMessages } from '@/shared/sseMessages';
 import { apiBase } from './base';
 import { api, ApiError, call, withBearer } from './client';
 

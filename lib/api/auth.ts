@@ -25,12 +25,11 @@ export function exchangeToken(token: string, metadata: AttributionMetadata, opti
 /**
  * GET v1/auth/token/refresh — a one-time hand-off code (60 s) for opening the dashboard (`?token=home__<code>`).
  * The answer also sets this browser's hand-off nonce cookie (the client sends credentials): the code then works only
- * here. The access token is renewed first when it has run out. Null on error.
+ * here. Send a live access token: the caller renews it first (freshAccessToken in lib/session.ts, which imports this
+ * module, so this one never imports it back). Null on error.
  */
 export async function refreshAuthToken(authToken: string, options?: QuietOptions): Promise<string | null> {
-  const { freshAccessToken } = await import('@/lib/session');
-  const token = (await freshAccessToken(authToken)) ?? authToken;
-  const data = await orNull(call<ApiData<'/api/v1/auth/token/refresh', 'get'>>(api.get('v1/auth/token/refresh', withBearer(token))), options);
+  const data = await orNull(call<ApiData<'/api/v1/auth/token/refresh', 'get'>>(api.get('v1/auth/token/refresh', withBearer(authToken))), options);
   return data?.token ?? null;
 }
 

@@ -4,7 +4,7 @@ import { api, call } from './client';
 import type { ApiBody, ApiData } from './openapi';
 import type { ConnectResult, Destination } from './types';
 
-/** POST v1/oauth/platform/connect — `payload` is the encoded v2 connection payload (lib/connectionPayload); `config` carries a session's bearer (the dashboard). */
+/** POST v1/oauth/platform/connect — `payload` is the encoded v2 connection payload (shared/connectionPayload); `config` carries a session's bearer (the dashboard). */
 export function connectPlatform(request: ApiBody<'/api/v1/oauth/platform/connect', 'post'>, config?: AxiosRequestConfig): Promise<ConnectResult> {
   return call(api.post('v1/oauth/platform/connect', request, config));
 }

@@ -2,7 +2,7 @@
  * Shapes of the API's `data` answers the browser reads. Those the API describes come from the generated OpenAPI types
  * (lib/api/openapi.ts), so they cannot drift from what the server answers.
  */
-import type { AppStore, Platform } from '@/lib/appStores';
+import type { AppStore, Platform } from '@/shared/appStores';
 import type { ApiBody, ApiData } from './openapi';
 
 /** authToken: short-lived access token; refreshToken: renews it until the session ends (logout, 30 days). */

@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ApiError } from '@/lib/api/client';
 import type { AppDetails, AppSearchResult } from '@/lib/api/types';
-import type { AppStore } from '@/lib/appStores';
+import type { AppStore } from '@/shared/appStores';
 
 const PER_STORE = 8;
 const SEARCHED_STORES: AppStore[] = ['apple_app_store', 'google_play_store'];

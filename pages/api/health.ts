@@ -4,5 +4,5 @@ import { getHealth } from '@/server/monitor/health';
 export const config = { api: { bodyParser: false } };
 
 export default apiRoute({
-  GET: endpoint({ summary: 'Health: database, delivery queue depth and age, engine counters', tags: ['ops'], handler: () => getHealth() }),
+  GET: endpoint({ summary: 'Health: database, delivery queue depth and age, engine counters', tags: ['ops'], statuses: [503], handler: () => getHealth() }),
 });

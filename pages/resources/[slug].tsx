@@ -1,23 +1,6 @@
-import type { GetStaticPropsContext, InferGetStaticPropsType } from 'next';
-import LandingPage from '@/components/marketing/LandingPage';
-import { collectionPaths, getLandingDoc, landingCards } from '@/server/content';
+import { landingRoutePage } from '@/components/marketing/LandingRoutePage';
+import { landingPaths, landingProps } from '@/server/landingRoutes';
 
-export async function getStaticPaths() {
-  return collectionPaths('resources');
-}
-
-export async function getStaticProps({ params }: GetStaticPropsContext<{ slug: string }>) {
-  return { props: { doc: getLandingDoc('resources', params!.slug), related: landingCards('useCases') } };
-}
-
-export default function ResourcePage({ doc, related }: InferGetStaticPropsType<typeof getStaticProps>) {
-  return (
-    <LandingPage
-      doc={doc}
-      path={`/resources/${doc.slug}`}
-      highlightsHeading="In this guide"
-      related={related}
-      relatedHeading="Put it to work with your team"
-    />
-  );
-}
+export const getStaticPaths = landingPaths('resources');
+export const getStaticProps = landingProps('resources', 'useCases');
+export default landingRoutePage('resources');

@@ -52,6 +52,7 @@ const translationShape = z.object({
 });
 
 export const translateReviewEndpoint = endpoint({
+  statuses: [402, 404, 502, 503],
   summary: "A review's title and body in another language (translated once, then answered from the cache until the review is edited)",
   tags: ['reviews'],
   auth: 'user',
@@ -81,6 +82,7 @@ export const translateReviewEndpoint = endpoint({
 const toneField = z.enum(REPLY_TONES, `tone must be one of ${REPLY_TONES.join(', ')}.`);
 
 export const draftInfoEndpoint = endpoint({
+  statuses: [404],
   summary: "What a reply draft for the review would be: its app's tone, the review's language, the store's limit, and whether a language model is configured",
   tags: ['replies'],
   auth: 'user',
@@ -101,6 +103,7 @@ export const draftInfoEndpoint = endpoint({
 });
 
 export const draftReplyEndpoint = endpoint({
+  statuses: [402, 404, 502, 503],
   summary: "Draft a reply to the review with the language model, in the review's language and the app's tone (a tone given is kept for the app); nothing is sent",
   tags: ['replies'],
   auth: 'user',

@@ -3,8 +3,9 @@
  * review in ARB's inbox, where it can be read in full and replied to; the inbox link lists the app's low reviews.
  */
 import type { AlertMessageInput, AppInfo } from '../destinations/types';
-import { filtersToQuery } from '@/lib/reviewFilters';
+import { filtersToQuery } from '@/shared/reviewFilters';
 import type { AlertDetails } from './details';
+import type { MessageKind } from '../monitor/messages';
 
 export function alertMessageInput(episodeId: number, app: AppInfo, since: Date, details: AlertDetails, appUrl: string): AlertMessageInput {
   const appKey = `${app.store}__${app.appId}`;
@@ -35,3 +36,9 @@ export function alertMessageInput(episodeId: number, app: AppInfo, since: Date, 
     )}`,
   };
 }
+
+/** Spike alerts as a message kind of the engine (registered by server/messageKinds.ts): built from the queued episode. */
+export const alertMessageKind: MessageKind = {
+  kind: 'alert',
+  build: (d, app, appUrl) => ({ type: 'alert', input: alertMessageInput(d.alert_episode_id!, app, d.alert_since!, d.alert_details as AlertDetails, appUrl) }),
+};

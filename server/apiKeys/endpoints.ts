@@ -38,6 +38,7 @@ export const listOrgApiKeys = endpoint({
 });
 
 export const createOrgApiKey = endpoint({
+  statuses: [201, 402, 409],
   summary: 'Create an API key (admins and owners). The key is in this answer only: it is stored as a hash',
   tags: ['org'],
   auth: 'user',
@@ -54,6 +55,7 @@ export const createOrgApiKey = endpoint({
 });
 
 export const revokeOrgApiKey = endpoint({
+  statuses: [404],
   summary: 'Revoke an API key (admins and owners): it stops working at once',
   tags: ['org'],
   auth: 'user',

@@ -43,6 +43,7 @@ function rethrowStoreError(err: unknown, action: 'search' | 'details', log: Logg
 }
 
 export const searchAppsEndpoint = endpoint({
+  statuses: [502, 503],
   summary: 'Search the App Store or Google Play by app name',
   tags: ['apps'],
   body: z.object({
@@ -76,6 +77,7 @@ function detailsAnswer(details: Readonly<AppDetails> | null, query: { app_id: st
 }
 
 export const appDetailsEndpoint = endpoint({
+  statuses: [404, 502, 503],
   summary: "One app's details from its store",
   tags: ['apps'],
   query: appRefSchema.extend({ country: countrySchema }).transform(withCheckedAppId),

@@ -1,11 +1,11 @@
 /**
  * Request fields shared by the app endpoints, with messages that name the field and say what is expected. The app-id
- * rules themselves live in lib/appIds.ts, shared with the browser and the engine.
+ * rules themselves live in shared/appIds.ts, shared with the browser and the engine.
  */
 import { z } from 'zod';
-import { requiredAs } from '@/lib/appIdSchemas';
+import { requiredAs } from '@/shared/appIdSchemas';
 
-export { appRefSchema, appStoreSchema, withCheckedAppId } from '@/lib/appIdSchemas';
+export { appRefSchema, appStoreSchema, withCheckedAppId } from '@/shared/appIdSchemas';
 
 export const countrySchema = z
   .string(requiredAs('a two-letter country code'))

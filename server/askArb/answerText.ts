@@ -12,7 +12,7 @@
  *    whitespace), so a link split across pieces is seen whole.
  */
 import { env } from '../env';
-import type { AskCitation, AskMethod, AskRole } from '../../shared/askArb';
+import type { AskCitation, AskMethod, AskRole } from '@/shared/askArb';
 import type { AskReview, AskScope, ParsedQuestion } from './types';
 
 /** Where an answer goes as it is made: the stream's events, or a collector for the JSON answer. */

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
-import type { AskCitation, AskMessage, AskMethod, AskRole } from '../../shared/askArb';
+import type { AskCitation, AskMessage, AskMethod, AskRole } from '@/shared/askArb';
 import type { AskFilters, AskIntent, AskScope, AskStore, ParsedQuestion } from './types';
 
 const dbOf = async (db?: DB) => db ?? (await getDb());

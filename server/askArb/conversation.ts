@@ -19,7 +19,7 @@ import { appKey } from '../monitor/service';
 import { ensureFreshReviews, ReviewsUnavailableError } from '../subscriptions/reviews';
 import { llmConfig } from '../ai/llm/config';
 import { log } from '../log';
-import type { AskMessage, AskRole } from '../../shared/askArb';
+import type { AskMessage, AskRole } from '@/shared/askArb';
 import { countOrgQuestion, countVisitorQuestion } from './allowance';
 import { assertVisitorTokensLeft } from './visitorBudget';
 import { appByKey, appendMessages, chatMessages, createChat, getChat, type ChatRow } from './chatData';

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { endpoint, RAW } from '../http/api';
 import { HttpError } from '../http/errors';
 import { appStoreSchema } from '../apps/params';
-import { normalizeAppId, APP_ID_HINT } from '@/lib/appIds';
+import { normalizeAppId, APP_ID_HINT } from '@/shared/appIds';
 import { LlmError } from '../ai/llm/errors';
 import { answerQuestion, chatHistory, prepareQuestion } from './conversation';
 import { openEventStream } from './eventStream';
@@ -82,6 +82,7 @@ function httpError(err: unknown): unknown {
 }
 
 export const askArbChat = endpoint({
+  statuses: [402, 404, 409, 502, 503],
   summary: 'Ask ARB a question about app reviews (a visitor: one app; signed in: the organisation’s apps); streamed as Server-Sent Events with stream: true',
   tags: ['ask-arb'],
   auth: 'optional',
@@ -126,6 +127,7 @@ export const askArbChat = endpoint({
 });
 
 export const askArbChatHistory = endpoint({
+  statuses: [404],
   summary: 'An Ask ARB chat: its questions and answers with their citations (a visitor’s chat by its id; an organisation’s chat only for its members)',
   tags: ['ask-arb'],
   auth: 'optional',

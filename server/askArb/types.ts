@@ -2,9 +2,9 @@
  * The shapes Ask ARB's parts agree on: which apps a question may read (the scope), the filters and intent taken from a
  * question, and what a tool call returns. The browser-facing shapes live in shared/askArb.ts.
  */
-import type { AskReview, AskStore } from '../../shared/askArb';
+import type { AskReview, AskStore } from '@/shared/askArb';
 
-export type { AskReview, AskStore, AskCitation } from '../../shared/askArb';
+export type { AskReview, AskStore, AskCitation } from '@/shared/askArb';
 
 /** The only apps any tool may read: a visitor's picked app, or a signed-in user's organisation apps. */
 export type AskScope = {

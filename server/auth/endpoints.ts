@@ -6,7 +6,8 @@ import { confirmSignInCode, requestSignInCode } from './emailSignIn';
 import { ORG_ID_PATTERN } from './secrets';
 import { readClaimCookie } from '../connect/claimCookie';
 import { handoffNonceCookie, handoffNonceFor, readHandoffNonce } from './handoffNonce';
-import { createHandoffCode, exchangeHandoffCode, exchangeInvitationToken, exchangeOrgIdForBillingToken, exchangeSignInToken, logout, logoutEverywhere, renewAccessToken } from './session';
+import { createHandoffCode, exchangeHandoffCode, exchangeOrgIdForBillingToken, logout, logoutEverywhere, renewAccessToken } from './session';
+import { exchangeInvitationToken, exchangeSignInToken } from '../flows/signIn';
 
 const captchaToken = z
   .string('captcha_token must be a string.')
@@ -28,17 +29,19 @@ const sessionAnswer = z.object({
 });
 
 export const emailSignIn = endpoint({
+  statuses: [502],
   summary: 'E-mail a 6-digit sign-in code',
   tags: ['auth'],
   body: z.object({ email: emailAddress, captcha_token: captchaToken }),
   response: z.object({ sent: z.literal(true) }),
   handler: async ({ body, ip }) => {
     await requestSignInCode({ email: body.email, captchaToken: body.captcha_token, ip });
-    return { sent: true };
+    return { sent: true } as const;
   },
 });
 
 export const emailSignInConfirm = endpoint({
+  statuses: [401],
   summary: 'Check a sign-in code and get a one-time sign-in token',
   tags: ['auth'],
   body: z.object({
@@ -75,6 +78,7 @@ const attributionMetadata = z
   }));
 
 export const tokenExchange = endpoint({
+  statuses: [401],
   summary: 'Turn a one-time sign-in token into an auth token (creates the account on first sign-in)',
   tags: ['auth'],
   body: z.object({ token: oneTimeToken, metadata: attributionMetadata }),
@@ -84,6 +88,7 @@ export const tokenExchange = endpoint({
 });
 
 export const invitationExchange = endpoint({
+  statuses: [401, 402, 404, 409],
   summary: "Accept an invitation through its e-mail's link: signs the invited address in and joins (after the page showed POST v1/invitations/preview)",
   tags: ['auth'],
   body: z.object({
@@ -114,6 +119,7 @@ export const tokenRefresh = endpoint({
 });
 
 export const tokenHandoff = endpoint({
+  statuses: [401],
   summary: "Exchange the dashboard's one-time hand-off code for the session's tokens",
   tags: ['auth'],
   body: z.object({ code: z.string('code must be a string.').min(1, 'code is missing.').max(200) }),
@@ -122,6 +128,7 @@ export const tokenHandoff = endpoint({
 });
 
 export const tokenRenew = endpoint({
+  statuses: [401],
   summary: 'A new access token for a live session',
   tags: ['auth'],
   body: z.object({ refresh_token: z.string('refresh_token must be a string.').min(1, 'refresh_token is missing.').max(4096) }),
@@ -130,6 +137,7 @@ export const tokenRenew = endpoint({
 });
 
 export const authLogout = endpoint({
+  statuses: [401],
   summary: 'End this sign-in: every token of its session stops working',
   tags: ['auth'],
   // The bearer access token names the session; when it has run out (an idle tab), the refresh token in the body does.
@@ -154,6 +162,7 @@ export const authLogoutEverywhere = endpoint({
 });
 
 export const crmExchange = endpoint({
+  statuses: [404],
   summary: "Exchange an org id (from a /subscribe link) for a token that can only start a checkout, and the owner's masked e-mail",
   tags: ['auth', 'billing'],
   body: z.object({

@@ -2,8 +2,8 @@
  * Sessions. A sign-in (the one-time sign-in token from the e-mail code) starts a session of SESSION_DAYS: the browser
  * gets a short access token and a refresh token, both naming the session. The header's Dashboard link asks for a
  * one-time hand-off code (GET v1/auth/token/refresh), which /dashboard exchanges by POST for the session's tokens, in
- * the same browser only (handoffNonce.ts). A sign-in never changes anyone's organisation; accepting an invitation
- * (the link's page, or the dashboard) moves them (server/org/move.ts) and answers a fresh session there.
+ * the same browser only (handoffNonce.ts). Signing in and accepting an invitation, with what follows them (claims,
+ * the plan, the move), are server/flows/signIn.ts; it starts the session here (startSession).
  * Logging out revokes the session (every token of that sign-in); "sign out everywhere" revokes all of the user's.
  * An org id from a /subscribe link gives only a billing token (tokens.ts) and a masked owner address.
  */
@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError, notFound, unauthorized } from '../http/errors';
 import { enforceRateLimit, ipRateKey, type RateLimitRule } from '../http/rateLimit';
 import { log } from '../log';
-import { consumeSignInToken, getOrCreateUser, getOrgOwner, getUserById, updateUserLastSignIn, type Attribution, type User } from './data';
+import { getOrgOwner, getUserById, type User } from './data';
 import { keyedHash, randomBase62 } from './secrets';
 import {
   consumeHandoffCode,
@@ -23,11 +23,6 @@ import {
 } from './sessionData';
 import { forgetRevokedSessions } from './sessionState';
 import { signAccessToken, signBillingToken, signRefreshToken, verifyRefreshToken, type AuthClaims } from './tokens';
-import { claimAnonymousConnections } from '../monitor/service';
-import { fitToPlan } from '../plans/pauses';
-import { claimConnectedApps } from '../orgApps/service';
-import { invitationForToken } from '../org/invitations';
-import { moveByInvitation } from '../org/move';
 import { hashHandoffNonce } from './handoffNonce';
 
 export { BILLING_TOKEN_TTL_SECONDS } from './tokens';
@@ -35,8 +30,10 @@ export { BILLING_TOKEN_TTL_SECONDS } from './tokens';
 const SESSION_DAYS = 30;
 const HANDOFF_CODE_VALID_SECONDS = 60;
 
+/** Sign-ins by code or invitation link per network (server/flows/signIn.ts). */
+export const SIGN_IN_EXCHANGE_LIMIT: RateLimitRule = { name: 'token-exchange:ip', limit: 30, windowSeconds: 600 };
+
 const SESSION_LIMITS = {
-  exchangesPerIp: { name: 'token-exchange:ip', limit: 30, windowSeconds: 600 },
   crmExchangesPerIp: { name: 'crm-exchange:ip', limit: 30, windowSeconds: 600 },
   handoffsPerIp: { name: 'token-handoff:ip', limit: 60, windowSeconds: 600 },
   renewalsPerIp: { name: 'token-renew:ip', limit: 120, windowSeconds: 600 },
@@ -74,67 +71,6 @@ async function liveSession(sessionId: string, now: Date): Promise<{ user: User; 
   const user = await getUserById(session.user_id);
   if (!user) throw unauthorized('Your account no longer exists. Sign in again.');
   return { user, expiresAt: session.expires_at };
-}
-
-export async function exchangeSignInToken(input: { token: string; attribution: Attribution; ip: string; now?: Date; claimToken?: string | null }): Promise<SessionAnswer> {
-  const now = input.now ?? new Date();
-  await enforceRateLimit(SESSION_LIMITS.exchangesPerIp, ipRateKey(input.ip), 'Too many sign-in attempts from your network. Try again later.', { now });
-  const email = await consumeSignInToken(keyedHash('sign-in-token', input.token), now);
-  if (!email) {
-    throw new HttpError(401, 'token_invalid', 'This sign-in token has expired or was already used. Sign in again.');
-  }
-  const { user, created } = await getOrCreateUser({ email, attribution: input.attribution, now });
-  // Never joins an invitation: the dashboard shows open ones, and only an explicit accept moves (acceptInvitation).
-  return signedIn(user, created, now, input.claimToken);
-}
-
-/** After the account is known (and, through a link, its invitation accepted): claim its connections and start a session. */
-async function signedIn(user: User, created: boolean, now: Date, claimToken?: string | null): Promise<SessionAnswer> {
-  // Ids only at debug level: an org id opens billing links, so it stays out of ordinary logs.
-  if (created) log.info('account created');
-  else await updateUserLastSignIn(user.id, now);
-  // Connections this address made before signing in become the organisation's (no expiry, resumed if paused), and
-  // their apps the organisation's apps (first: that step reads the connections while they are still anonymous).
-  // Only with proof they are this person's: the claim cookie of the browser that made them, or the confirmation link of
-  // an e-mail destination of the address signed in with (server/monitor/anonymous.ts) — never a typed address.
-  const apps = await claimConnectedApps({ orgId: user.org_id, email: user.email, claimToken });
-  const channels = await claimAnonymousConnections({ orgId: user.org_id, email: user.email, claimToken });
-  // They count against the organisation's plan like any other: what goes over it is paused (claimed ones first),
-  // never refused, since this is a sign-in.
-  if (apps.length || channels.length) await fitToPlan(user.org_id, { apps, channels });
-  log.debug('signed in', { userId: user.id, orgId: user.org_id, created });
-  return startSession(user, now);
-}
-
-/**
- * POST v1/auth/invitation: the invitee confirmed on the link's page (which showed the organisation, the role and what
- * happens to their own organisation first, POST v1/invitations/preview): the token signs in its address (creating the
- * account on first sign-in) and accepts the invitation by the same rules as the dashboard's accept (move.ts); a
- * refusal signs nobody in. The link proves the address as a code e-mail would.
- */
-export async function exchangeInvitationToken(input: {
-  token: string;
-  attribution: Attribution;
-  ip: string;
-  deleteCurrent?: boolean;
-  now?: Date;
-  claimToken?: string | null;
-}): Promise<SessionAnswer> {
-  const now = input.now ?? new Date();
-  await enforceRateLimit(SESSION_LIMITS.exchangesPerIp, ipRateKey(input.ip), 'Too many sign-in attempts from your network. Try again later.', { now });
-  const invitation = await invitationForToken(input.token, now);
-  const { user, created } = await getOrCreateUser({ email: invitation.email, attribution: input.attribution, now });
-  const moved = await moveByInvitation({ userId: user.id, invitationId: invitation.id, deleteCurrent: !!input.deleteCurrent, now });
-  return signedIn(moved.user, created, now, input.claimToken);
-}
-
-/**
- * POST v1/invitations/{id}/accept: the signed-in invitee accepts an invitation to their address. The move ends every
- * session they had (the tokens of the old membership); the answer is a fresh session in the new organisation.
- */
-export async function acceptInvitation(auth: AuthClaims, invitationId: string, deleteCurrent: boolean, now = new Date()): Promise<SessionAnswer & { organisation: string }> {
-  const moved = await moveByInvitation({ userId: auth.userId, invitationId, deleteCurrent, sessionId: auth.sessionId, now });
-  return { ...(await startSession(moved.user, now)), organisation: moved.invitation.org_name };
 }
 
 /**

@@ -31,6 +31,7 @@ const referralCode = z.string().max(200).nullish().meta({ description: 'Affiliat
 const checkoutAnswer = z.object({ url: z.string().meta({ description: 'Stripe-hosted page to open.' }) });
 
 export const billingPurchase = endpoint({
+  statuses: [404, 409, 502, 503],
   summary: 'Start a checkout for a plan (Stripe Checkout URL)',
   tags: ['billing'],
   auth: 'billing',
@@ -122,6 +123,7 @@ export const getBilling = endpoint({
 });
 
 export const stripeQuickPay = endpoint({
+  statuses: [404, 409, 502, 503],
   summary: 'Checkout for a plan without an account or with the current one (Stripe Checkout URL)',
   tags: ['billing'],
   auth: 'optional',
@@ -141,6 +143,7 @@ export const stripeQuickPay = endpoint({
 });
 
 export const stripePortal = endpoint({
+  statuses: [404, 502, 503],
   summary: "Open the Stripe customer portal of the organisation (invoices, card, plan changes, cancelling): the owner's, with a signed-in session",
   tags: ['billing'],
   auth: 'user',
@@ -154,6 +157,7 @@ export const stripePortal = endpoint({
 });
 
 export const stripeWebhook = endpoint({
+  statuses: [413, 503],
   summary: "Stripe's events (signed with the webhook secret): keeps each organisation's plan, status, period end and customer in step",
   tags: ['billing'],
   auth: 'none',
@@ -169,6 +173,7 @@ const planChoice = z.object({
 });
 
 export const chooseActiveItems = endpoint({
+  statuses: [402, 404, 409],
   summary: 'Choose which apps and channels stay active within the plan (the owner); the others are paused, never deleted',
   tags: ['billing', 'org'],
   auth: 'user',

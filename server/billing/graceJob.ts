@@ -1,6 +1,5 @@
 /** Hourly: grace-period reminders, and the end of grace periods (grace.ts). */
-import { registerBackgroundJob } from '../background';
 import { periodicJob } from '../periodic';
 import { runGracePeriods } from './grace';
 
-registerBackgroundJob(periodicJob({ name: 'billing-grace-periods', everyMs: 3600_000, run: async () => void (await runGracePeriods()) }));
+export const gracePeriodsJob = periodicJob({ name: 'billing-grace-periods', everyMs: 3600_000, run: async () => void (await runGracePeriods()) });

@@ -12,7 +12,8 @@ import { log } from '../log';
 import { PLATFORM_NAMES } from '../destinations/deliver';
 import { recordAudit } from '../org/data';
 import { requireRole, type Membership } from '../org/membership';
-import { createDestination, destinationTargetHash, type DestinationStatus, type DestinationTarget } from '../monitor/service';
+import { createDestination, destinationTargetHash, type DestinationTarget } from '../monitor/service';
+import { getDestinationStatus, type DestinationStatus } from '../destinations/records';
 import { assertAppsWithinLimit, assertChannelWithinLimit } from '../plans/limits';
 import { appKey } from '../monitor/apps';
 import { dashboardConnectionApp } from '../orgApps/service';
@@ -127,11 +128,13 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     // Counted again with the organisation's row held, so concurrent connections cannot both take the last channel or app.
     ...(orgApp ? { beforeInsert: orgApp.beforeInsert } : {}),
   });
+  // Read as the connection left it, before the org app's follow-up (as createDestination answered it).
+  const status = (await getDestinationStatus(created.id))!;
   await orgApp?.after(app.title);
   if (member && created.created) {
-    await recordAudit({ orgId: member.orgId, actor: { userId: member.userId, email: member.email }, action: 'destination.added', target: `${PLATFORM_NAMES[req.platform]} ${created.status.label ?? created.status.target}`, details: { id: created.id, app: created.status.app?.title ?? null } });
+    await recordAudit({ orgId: member.orgId, actor: { userId: member.userId, email: member.email }, action: 'destination.added', target: `${PLATFORM_NAMES[req.platform]} ${status.label ?? status.target}`, details: { id: created.id, app: status.app?.title ?? null } });
   }
-  const pending = created.status.status === 'pending_confirmation';
+  const pending = status.status === 'pending_confirmation';
   const confirmation = pending && req.target.kind === 'email' ? await requestDestinationConfirmation(created.id, req.target.email) : null;
   log.info('connection made', { destinationId: created.id, platform: req.platform, created: created.created, pending, source: req.source, country: req.country || null });
   return {
@@ -139,9 +142,9 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     platform: req.platform,
     app,
     created: created.created,
-    label: created.status.label,
+    label: status.label,
     warning: created.warning,
-    status: confirmation?.sent ? { ...created.status, confirmation_sent_at: confirmation.sent_at } : created.status,
+    status: confirmation?.sent ? { ...status, confirmation_sent_at: confirmation.sent_at } : status,
     confirmation,
     ...(req.platform === 'webhook' ? { signing_secret: created.signingSecret } : {}),
   };

@@ -9,7 +9,8 @@
 import { log } from '../log';
 import { HttpError, notFound, serviceUnavailable } from '../http/errors';
 import { MailDeliveryError, sendMail } from '../mail/send';
-import { addressHint, confirmEmailDestination, getDestinationStatus, getEmailDestinationTarget } from '../monitor/service';
+import { addressHint, confirmEmailDestination } from '../monitor/service';
+import { getDestinationStatus, getEmailDestinationTarget } from '../destinations/records';
 import { storeName } from '../destinations/format/text';
 import { addressGeneration, isAddressUnsubscribed } from '../subscriptions/data';
 import { destinationConfirmationEmail } from '../subscriptions/emails';

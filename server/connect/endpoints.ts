@@ -10,11 +10,12 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { endpoint } from '../http/api';
-import { validateWebhookUrl } from '@/lib/webhookUrls';
+import { validateWebhookUrl } from '@/shared/webhookUrls';
+import { OAUTH_PLATFORMS } from '@/shared/platforms';
 import { badGateway, badRequest, notFound, unauthorized } from '../http/errors';
 import { requireRole } from '../org/membership';
 import { env } from '../env';
-import { getDestinationStatus } from '../monitor/service';
+import { getDestinationStatus } from '../destinations/records';
 import { connectDestination, type ConnectContext, type ConnectResult } from './connect';
 import { authorizeUrl, exchangeCode, oauthConfigured } from './oauth';
 import { saveSlackWorkspace } from '../slack/data';
@@ -22,7 +23,7 @@ import { MAX_PAYLOAD_CHARS, parseConnectionPayload, platformConnectBody } from '
 import { claimCookieWith } from './claimCookie';
 import { newNonce, nonceCookie, readNonceCookie, signOAuthState, verifyOAuthState, type OAuthPlatform } from './state';
 
-const oauthPlatform = z.enum(['slack', 'discord'], { error: 'must be slack or discord' });
+const oauthPlatform = z.enum(OAUTH_PLATFORMS, { error: `must be ${OAUTH_PLATFORMS.join(' or ')}` });
 
 const appSchema = z.object({ app_id: z.string(), app_store: z.string(), title: z.string(), icon: z.string().nullable() });
 const connectResponse = z.object({
@@ -54,6 +55,7 @@ export const publicConfigEndpoint = endpoint({
 });
 
 export const platformConnectEndpoint = endpoint({
+  statuses: [401, 402, 403, 404, 409, 502, 503],
   summary: 'Connect an app to a chat webhook or an e-mail address (v2 connection payload)',
   tags: ['connect'],
   auth: 'optional',
@@ -70,6 +72,7 @@ export const platformConnectEndpoint = endpoint({
 });
 
 export const oauthAuthorizeEndpoint = endpoint({
+  statuses: [403, 404, 503],
   summary: 'Start "Add to Slack" or "Add to Discord": the approval page URL with a signed state',
   tags: ['connect'],
   auth: 'optional',
@@ -119,6 +122,7 @@ async function finishInstall(platform: OAuthPlatform, code: string, state: strin
 }
 
 export const slackCallbackEndpoint = endpoint({
+  statuses: [401, 402, 403, 404, 409, 502, 503],
   summary: 'Finish "Add to Slack": exchange the code, store the webhook and its channel, connect the app',
   tags: ['connect'],
   auth: 'optional',
@@ -128,6 +132,7 @@ export const slackCallbackEndpoint = endpoint({
 });
 
 export const botConnectEndpoint = endpoint({
+  statuses: [401, 402, 403, 404, 409, 502, 503],
   summary: 'Finish a bot install ("Add to Discord", or Slack): exchange the code, store the webhook, connect the app',
   tags: ['connect'],
   auth: 'optional',
@@ -139,6 +144,7 @@ export const botConnectEndpoint = endpoint({
 const DESTINATION_ID = /^dst_[0-9A-Za-z]{24}$/;
 
 export const destinationStatusEndpoint = endpoint({
+  statuses: [404],
   summary: "A connection's status: platform, app, channel, last delivery and any error in plain words (no secrets)",
   tags: ['connect'],
   params: z.object({ id: z.string() }),

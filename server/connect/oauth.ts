@@ -10,11 +10,11 @@
 import { env } from '../env';
 import { log } from '../log';
 import { HttpError, badGateway, badRequest } from '../http/errors';
+import { OAUTH_PLATFORMS, platformName } from '@/shared/platforms';
 import type { OAuthPlatform } from './state';
 import type { SlackInstall } from '../slack/data';
 
-export const OAUTH_PLATFORMS: readonly OAuthPlatform[] = ['slack', 'discord'];
-const NAMES: Record<OAuthPlatform, string> = { slack: 'Slack', discord: 'Discord' };
+const NAMES: Record<OAuthPlatform, string> = Object.fromEntries(OAUTH_PLATFORMS.map((p) => [p, platformName(p)])) as Record<OAuthPlatform, string>;
 /**
  * Slack: the webhook, and the bot's right to update its review messages once a reply is published (server/slack).
  * Who may reply is proved by linking the Slack account to ARB (server/slack/links.ts), not read from Slack profiles,

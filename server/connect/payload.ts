@@ -1,14 +1,15 @@
 /**
- * The v2 connection payload (lib/connectionPayload.ts) as the server accepts it: decoded, then every field checked
+ * The v2 connection payload (shared/connectionPayload.ts) as the server accepts it: decoded, then every field checked
  * for the platform it is meant for. The browser checks the same things as the visitor types; this is the check that
  * counts. Anything wrong is a 400 whose message says which field and what it should look like.
  */
 import { z } from 'zod';
-import { CONNECTION_PAYLOAD_VERSION, type ConnectionPayload } from '@/lib/connectionPayload';
-import { validateWebhookUrl, type WebhookPlatform } from '@/lib/webhookUrls';
-import { ALL_COUNTRIES, isStorefrontCode } from '@/lib/storefronts';
-import { APP_STORES, DEFAULT_COUNTRY, type AppStore, type Platform } from '@/lib/appStores';
-import { normalizeAppId } from '@/lib/appIds';
+import { CONNECTION_PAYLOAD_VERSION, type ConnectionPayload } from '@/shared/connectionPayload';
+import { validateWebhookUrl, type WebhookPlatform } from '@/shared/webhookUrls';
+import { ALL_COUNTRIES, isStorefrontCode } from '@/shared/storefronts';
+import { APP_STORES, DEFAULT_COUNTRY, type AppStore, type Platform } from '@/shared/appStores';
+import { normalizeAppId } from '@/shared/appIds';
+import { ALL_PLATFORMS } from '@/shared/platforms';
 import { env } from '../env';
 import { badRequest } from '../http/errors';
 import { emailAddress } from '../http/schemas';
@@ -56,7 +57,7 @@ const encodedJson = z
     }
   });
 
-/** The decoded payload's shape (lib/connectionPayload.ts builds it): each field's own words when it is wrong. */
+/** The decoded payload's shape (shared/connectionPayload.ts builds it): each field's own words when it is wrong. */
 export const connectionPayloadSchema = z.object(
   {
     version: z.literal(CONNECTION_PAYLOAD_VERSION, { error: `Unsupported connection payload version (expected ${CONNECTION_PAYLOAD_VERSION}).` }),
@@ -140,8 +141,6 @@ export function parseConnectionPayload(platform: Platform, encoded: string, webh
 
 /** The body of POST v1/oauth/platform/connect (CONTRACT.md). */
 export const platformConnectBody = z.object({
-  platform: z.enum(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email', 'webhook'], {
-    error: 'must be one of slack, msteams, mattermost, discord, webex, email, webhook',
-  }),
+  platform: z.enum(ALL_PLATFORMS, { error: `must be one of ${ALL_PLATFORMS.join(', ')}` }),
   payload: z.string({ error: 'is required: the encoded v2 connection payload' }).min(1, 'is required').max(MAX_PAYLOAD_CHARS, 'is too long'),
 });

@@ -13,7 +13,9 @@ import { env } from '../env';
 import { badRequest } from '../http/errors';
 import { nowSeconds, signToken, verifyToken } from '../signedTokens';
 
-export type OAuthPlatform = 'slack' | 'discord';
+import type { OAuthPlatform } from '@/shared/platforms';
+
+export type { OAuthPlatform };
 
 export const OAUTH_STATE_TTL_SECONDS = 600;
 export const NONCE_COOKIE = 'arb_oauth_nonce';

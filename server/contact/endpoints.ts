@@ -17,6 +17,6 @@ export const contactMessage = endpoint({
   response: z.object({ ok: z.literal(true) }),
   handler: async ({ body, ip }) => {
     await submitContactMessage({ email: body.email, message: body.message, ip });
-    return { ok: true };
+    return { ok: true } as const;
   },
 });

@@ -14,7 +14,7 @@ import type { Database } from './types';
 import { migrateToLatest } from './migrate';
 import { makePrivateDir } from '../privateFiles';
 import { projectRequire } from '../projectRequire';
-import { initPgliteDir } from '../../scripts/pglite-initdb.cjs';
+import { initPgliteDir } from './pglite-initdb.cjs';
 import { preparingPool } from './preparedStatements';
 
 export type DB = Kysely<Database>;

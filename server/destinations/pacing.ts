@@ -7,22 +7,12 @@
  * On top of this the worker honours what the platform tells it: 429 Retry-After (or Discord's body retry_after) and
  * Discord's X-RateLimit-Remaining / X-RateLimit-Reset-After.
  */
-import type { Platform } from './types';
+import { ALL_PLATFORMS, PLATFORM_REGISTRY, type Platform } from '@/shared/platforms';
 
 export type Pace = { intervalMs: number; burst: number };
 
-/** From chat-platforms.md: Slack ~1/s with short bursts; Teams ≤4/s; Discord 5 per 2 s per webhook; Mattermost
- * default 10/s (admin-set); Webex undocumented, kept gentle; e-mail goes through our own SMTP relay. */
-export const PLATFORM_PACE: Record<Platform, Pace> = {
-  slack: { intervalMs: 1000, burst: 3 },
-  msteams: { intervalMs: 250, burst: 4 },
-  discord: { intervalMs: 400, burst: 5 },
-  mattermost: { intervalMs: 100, burst: 10 },
-  webex: { intervalMs: 1000, burst: 3 },
-  email: { intervalMs: 200, burst: 5 },
-  // A program, not a chat: no published limit, so Mattermost's default pace; its 429s are honoured like any other.
-  webhook: { intervalMs: 100, burst: 10 },
-};
+/** Each platform's pace, from the registry (shared/platforms.ts, after chat-platforms.md). */
+export const PLATFORM_PACE = Object.fromEntries(ALL_PLATFORMS.map((p) => [p, PLATFORM_REGISTRY[p].pace])) as Record<Platform, Pace>;
 
 export const NO_PACE: Pace = { intervalMs: 0, burst: 1 };
 

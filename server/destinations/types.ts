@@ -1,12 +1,13 @@
 /**
- * What the formatters take and give. Formatters are pure functions (server/destinations/format/<platform>.ts):
+ * What the formatters take and give. Formatters are pure functions (server/destinations/platforms/<id>.ts):
  * review in, platform payload out. Sending, SSRF guard, rate limits and retries live in the delivery engine.
  */
+import { ALL_PLATFORMS, type Platform } from '@/shared/platforms';
 import type { AppStore, NormalizedReview } from '../sources/types';
 
-/** `webhook`: any HTTPS endpoint, sent the review as JSON and signed (Standard Webhooks). */
-export type Platform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex' | 'email' | 'webhook';
-export const PLATFORMS: readonly Platform[] = ['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email', 'webhook'];
+/** The registry's platforms (shared/platforms.ts); `webhook`: any HTTPS endpoint, sent the review as JSON and signed. */
+export type { Platform } from '@/shared/platforms';
+export const PLATFORMS: readonly Platform[] = ALL_PLATFORMS;
 
 export type AppInfo = { appId: string; store: AppStore; title: string; iconUrl?: string | null; storeUrl?: string | null };
 

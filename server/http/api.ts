@@ -20,6 +20,8 @@ import { corsHeaders, currentSite } from './responseHeaders';
 import { verifyAuthToken, type AuthClaims } from '../auth/tokens';
 import { authenticateApiKey, type ApiKeyCaller } from '../apiKeys/caller';
 import { log, type Logger } from '../log';
+import type { DeclaredStatus } from './statuses';
+import { answerMismatch, checksAnswers } from './answerCheck';
 
 export { clientIp } from './clientIp';
 export { queryOf } from './query';
@@ -51,17 +53,41 @@ export type Ctx<B, Q, P> = {
   setHeader(name: string, value: string): void;
 };
 
-export type EndpointDef<BS extends ZodType | undefined, QS extends ZodType | undefined, PS extends ZodType | undefined> = {
+/**
+ * What a handler may return for an endpoint whose answer is described by `RS`: the `data` as the schema accepts it
+ * (z.input: what JSON.stringify of it makes is what the schema parses), that data already serialized (pageAnswer,
+ * cachedAnswer, taggedAnswer over data of that shape), or RAW. Without a response schema, anything.
+ */
+export type HandlerAnswer<RS> = RS extends ZodType ? Answerable<z.input<RS>> | SerializedAnswer<Answerable<z.input<RS>>> | typeof RAW : unknown;
+
+/** A list may be handed over read-only (a frozen cache entry): the answer only reads it. */
+type Answerable<T> = T extends Array<infer U> ? readonly U[] : T;
+
+export type EndpointDef<
+  BS extends ZodType | undefined,
+  QS extends ZodType | undefined,
+  PS extends ZodType | undefined,
+  RS extends ZodType | undefined = undefined,
+> = {
   summary: string;
   tags?: string[];
   body?: BS;
   query?: QS;
   /** Dynamic path segments ([id] in the file name). */
   params?: PS;
-  /** Success answer's `data` schema, for the OpenAPI document only. */
-  response?: ZodType;
+  /**
+   * Success answer's `data` schema (a page's items as an array when `paged`): the OpenAPI document's, the handler's
+   * return type, and under NODE_ENV=test every answer is checked against it (server/http/answerCheck.ts).
+   */
+  response?: RS;
   /** The answer is a cursor page (the handler returns pageAnswer(…)): `has_more` beside `data`. */
   paged?: boolean;
+  /**
+   * Every status the endpoint may answer besides those all endpoints of its kind do (server/http/statuses.ts): 201,
+   * 304 for taggedAnswer, 402, 404, 409, 502… The OpenAPI document lists them; under NODE_ENV=test an answer with a
+   * status not documented fails the test that made it.
+   */
+  statuses?: readonly DeclaredStatus[];
   auth?: AuthMode;
   maxBodyBytes?: number;
   /**
@@ -76,19 +102,21 @@ export type EndpointDef<BS extends ZodType | undefined, QS extends ZodType | und
    * Return the `data` of the answer. Return RAW (the symbol) when the handler has written the response itself
    * (streams, redirects, non-JSON documents).
    */
-  handler: (ctx: Ctx<Infer<BS>, Infer<QS>, Infer<PS>>) => Promise<unknown> | unknown;
+  // NoInfer: the response schema alone decides RS (a handler's `{ ok: true }` must not widen it to boolean).
+  handler: (ctx: Ctx<Infer<BS>, Infer<QS>, Infer<PS>>) => Promise<HandlerAnswer<NoInfer<RS>>> | HandlerAnswer<NoInfer<RS>>;
 };
 
 export const RAW = Symbol('raw-response');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Endpoint = EndpointDef<any, any, any>;
+export type Endpoint = EndpointDef<any, any, any, any>;
 
 export function endpoint<
   BS extends ZodType | undefined = undefined,
   QS extends ZodType | undefined = undefined,
   PS extends ZodType | undefined = undefined,
->(def: EndpointDef<BS, QS, PS>): EndpointDef<BS, QS, PS> {
+  RS extends ZodType | undefined = undefined,
+>(def: EndpointDef<BS, QS, PS, RS>): EndpointDef<BS, QS, PS, RS> {
   return def;
 }
 
@@ -122,11 +150,16 @@ export function sendApiError(req: IncomingMessage, res: ServerResponse, err: Htt
   new RequestContext(req, res, requestIdOf(req), s, corsHeaders(req, s.origin, 'OPTIONS')).sendError(err);
 }
 
-/** A success answer whose whole body (`{"data":…}`) is already serialized: see cachedAnswer. */
-class SerializedAnswer {
+/**
+ * A success answer whose whole body (`{"data":…}`) is already serialized: see cachedAnswer. `T` is the type of its
+ * `data` (types only), so a handler's serialized answer is checked against its endpoint's response schema like a plain
+ * one.
+ */
+class SerializedAnswer<T = unknown> {
   /** Set by taggedAnswer: the answer's validator, and how long a client may reuse it. */
   etag?: string;
   cacheControl?: string;
+  declare readonly dataType?: T;
   constructor(readonly body: Buffer) {}
 }
 
@@ -135,7 +168,7 @@ class SerializedAnswer {
  * 304 with no body. For answers of one caller that change when the data does (`private, no-cache`: the client asks
  * every time, and an unchanged answer costs no body).
  */
-export function taggedAnswer(answer: SerializedAnswer, cacheControl: string): SerializedAnswer {
+export function taggedAnswer<T>(answer: SerializedAnswer<T>, cacheControl: string): SerializedAnswer<T> {
   answer.etag = `"${createHash('sha256').update(answer.body).digest('base64url').slice(0, 27)}"`;
   answer.cacheControl = cacheControl;
   return answer;
@@ -155,7 +188,7 @@ function matchesEtag(header: string | string[] | undefined, etag: string): boole
  * A cursor page, the shape of every list that pages: `{ "data": items, "has_more": … }`. A list whose cursor is not
  * its last item's id (the review inbox: a time and an id) also says `next_cursor`.
  */
-export function pageAnswer(items: readonly unknown[], hasMore: boolean, nextCursor?: string | null): SerializedAnswer {
+export function pageAnswer<T>(items: readonly T[], hasMore: boolean, nextCursor?: string | null): SerializedAnswer<T[]> {
   const page = nextCursor === undefined ? { data: items, has_more: hasMore } : { data: items, has_more: hasMore, next_cursor: nextCursor };
   return new SerializedAnswer(Buffer.from(JSON.stringify(page)));
 }
@@ -168,8 +201,8 @@ const serialized = new WeakMap<object, SerializedAnswer>();
  * rest of the request). Only for DEEPLY frozen values (an object of primitives, an array of such): the kept JSON must
  * not go stale. A value that is not frozen is serialized each time, as usual.
  */
-export function cachedAnswer(value: object): SerializedAnswer {
-  let answer = serialized.get(value);
+export function cachedAnswer<T extends object>(value: T): SerializedAnswer<T> {
+  let answer = serialized.get(value) as SerializedAnswer<T> | undefined;
   if (!answer) {
     answer = new SerializedAnswer(Buffer.from(JSON.stringify({ data: value })));
     if (Object.isFrozen(value)) serialized.set(value, answer);
@@ -246,14 +279,29 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
   const allow = [...Object.keys(methods), 'OPTIONS'].join(', ');
 
   /** Sends what the handler returned; an error after the handler's own writes only ends the answer. */
-  const answer = (c: RequestContext, data: unknown): void => {
+  const answer = (c: RequestContext, ep: Endpoint, data: unknown): void => {
     if (data === RAW) return;
+    if (ep.response && checksAnswers() && !checkedAnswer(c, ep, data)) return;
     if (data instanceof SerializedAnswer && data.etag) {
       const headers = { ETag: data.etag, 'Cache-Control': data.cacheControl ?? 'private, no-cache' };
       if (c.status === 200 && matchesEtag(c.req.headers['if-none-match'], data.etag)) c.send(304, '', headers);
       else c.send(c.status, data.body, headers);
     } else if (data instanceof SerializedAnswer) c.send(c.status, data.body);
     else c.send(c.status, JSON.stringify({ data: data ?? null }));
+  };
+
+  /**
+   * Tests only: false (and a 500 sent, naming the endpoint and the issues) when the answer is not what the endpoint's
+   * response schema says.
+   */
+  const checkedAnswer = (c: RequestContext, ep: Endpoint, data: unknown): boolean => {
+    const body = data instanceof SerializedAnswer ? data.body.toString('utf8') : JSON.stringify({ data: data ?? null });
+    const where = `${c.req.method ?? 'GET'} ${(c.req.url ?? '/').split('?')[0]} (${ep.summary})`;
+    const problem = answerMismatch(where, ep.response!, !!ep.paged, body);
+    if (!problem) return true;
+    c.log.error('answer does not match its response schema', { problem });
+    c.sendError(new HttpError(500, 'answer_mismatch', problem));
+    return false;
   };
 
   const fail = (c: RequestContext, err: unknown): void => {
@@ -276,8 +324,8 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>): RouteHandl
 
   const callHandler = (c: RequestContext, ep: Endpoint): Promise<void> | void => {
     const out = ep.handler(c as never);
-    if (out instanceof Promise) return out.then((data) => answer(c, data));
-    answer(c, out);
+    if (out instanceof Promise) return out.then((data) => answer(c, ep, data));
+    answer(c, ep, out);
   };
 
   const handler = (req: IncomingMessage & { query?: Record<string, string | string[] | undefined> }, res: ServerResponse): Promise<void> | undefined => {

@@ -5,6 +5,7 @@
 import { z, type ZodType } from 'zod';
 import { env } from '../env';
 import { RAW, apiRoute, endpoint, sendJson, type ApiRouteEntry, type AuthMode, type Endpoint, type Method } from './api';
+import { STATUS_WORDS, type DeclaredStatus } from './statuses';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -53,10 +54,41 @@ function parametersFrom(schema: ZodType | undefined, where: 'query' | 'path'): J
   }));
 }
 
+/** The response headers a client acts on, each described once and referenced from the responses that carry it. */
+const HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': { description: 'The id of this request (every answer has one): name it when asking for help.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', minimum: 1 } },
+  ETag: { description: 'The answer’s validator: sent back in If-None-Match, it gets 304 with no body while the answer is unchanged.', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: 'Requests this API key may make in a minute.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests this API key has left in the current minute.', schema: { type: 'integer' } },
+  Location: { description: 'Where the client is sent.', schema: { type: 'string' } },
+};
+
+const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+/** The headers of one of `ep`'s answers with `status`. */
+function headerNames(status: number, ep: Endpoint): string[] {
+  const names = ['X-Request-Id'];
+  if (status === 429 || status === 503) names.push('Retry-After');
+  if ((status === 200 || status === 304) && ep.statuses?.includes(304)) names.push('ETag');
+  // The key's rate is counted before anything else is decided: every answer but the refused key's says where it stands.
+  if (ep.auth === 'api_key' && status !== 401) names.push('X-RateLimit-Limit', 'X-RateLimit-Remaining');
+  if (status === 302 || status === 303) names.push('Location');
+  return names;
+}
+
 const errorRef = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
+
+/** A declared status's response: the success body again for 201/202, nothing for 204 and 3xx, else the error body. */
+function declaredResponse(status: DeclaredStatus, success: JsonSchema): JsonSchema {
+  const description = STATUS_WORDS[status];
+  if (status === 201 || status === 202) return { ...success, description };
+  if (status < 400) return { description };
+  return errorRef(description);
+}
 
 function security(auth: AuthMode): JsonSchema[] | undefined {
   if (auth === 'user') return [{ bearerAuth: [] }];
@@ -68,7 +100,7 @@ function security(auth: AuthMode): JsonSchema[] | undefined {
 
 function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
   const auth: AuthMode = ep.auth ?? 'none';
-  const responses: Record<string, unknown> = {
+  const responses: Record<string, JsonSchema> = {
     200: {
       description: 'Success',
       content: {
@@ -92,8 +124,10 @@ function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
     400: errorRef('Invalid request: the message names the field'),
     405: errorRef('Method not allowed (see the Allow header)'),
     429: errorRef('Rate limited (see the Retry-After header)'),
+    500: errorRef('A failure on our side (the message names the request id)'),
   };
-  if (ep.body) responses[413] = errorRef('Request body too large');
+  // An endpoint without a body schema that takes other media types reads the body itself, under the same limit.
+  if (ep.body || ep.contentTypes) responses[413] = errorRef('Request body too large');
   if (method !== 'GET') {
     const types = ['application/json', ...(ep.contentTypes ?? [])].join(', ');
     responses[415] = errorRef(`Content-Type is not ${types} (required even for an empty body)`);
@@ -105,7 +139,10 @@ function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
   if (auth === 'api_key') {
     responses[401] = errorRef('Missing, revoked or mistyped API key');
     responses[429] = errorRef("Past the key's rate (Retry-After says when to try again)");
+    responses[402] = errorRef('The plan does not include the API, or its calls this month are used up (code plan_limit)');
   }
+  for (const status of ep.statuses ?? []) responses[status] ??= declaredResponse(status, responses[200]);
+  for (const [status, response] of Object.entries(responses)) response.headers = headerRefs(headerNames(Number(status), ep));
   return {
     operationId: `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: ep.summary,
@@ -142,6 +179,7 @@ export function buildOpenApiDocument(routes: readonly ApiRouteEntry[], serverUrl
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA },
+      headers: HEADERS,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Auth token from /v1/auth/token/exchange.' },
         apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'arb_…', description: 'An API key of the organisation (arb_ and 40 letters and digits), made in the dashboard under API keys.' },

@@ -6,12 +6,14 @@
  * id, never the site's HTML 404 page); other paths fall through to Next.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendApiError, type ApiRouteEntry, type RouteHandler } from './api';
+import { sendApiError, type ApiRouteEntry } from './api';
 import { HttpError, notFound } from './errors';
+import { documentedStatusCheck } from './answeredStatuses';
+import { env } from '../env';
 import { log } from '../log';
 
 type Segment = { name: string; catchAll: boolean };
-type Compiled = { pattern: RegExp; segments: Segment[]; route: RouteHandler };
+type Compiled = { pattern: RegExp; segments: Segment[]; entry: ApiRouteEntry };
 
 function compile(entry: ApiRouteEntry): Compiled {
   const segments: Segment[] = [];
@@ -27,7 +29,7 @@ function compile(entry: ApiRouteEntry): Compiled {
       return m[2] ? '/(.+)' : '/([^/]+)';
     })
     .join('');
-  return { pattern: new RegExp(`^${source}/?$`), segments, route: entry.route };
+  return { pattern: new RegExp(`^${source}/?$`), segments, entry };
 }
 
 /** A path segment as Next gives it: %-decoded, or as sent when the escape is malformed (the endpoint's validation answers 400). */
@@ -57,17 +59,20 @@ export function isApiPath(pathname: string): boolean {
 /** A function that answers a request when one of `routes` matches its path, and returns whether it did. */
 export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
   // Static paths are one map lookup (with or without a trailing slash) and win over dynamic ones, as in Next.
-  const exact = new Map<string, RouteHandler>();
+  const exact = new Map<string, ApiRouteEntry>();
   const dynamic: Compiled[] = [];
   for (const entry of routes) {
     if (/\[/.test(entry.path)) {
       dynamic.push(compile(entry));
     } else {
-      exact.set(entry.path, entry.route);
-      exact.set(`${entry.path}/`, entry.route);
+      exact.set(entry.path, entry);
+      exact.set(`${entry.path}/`, entry);
     }
   }
-  const run = (route: RouteHandler, req: IncomingMessage, res: ServerResponse) => {
+  // Tests only: every answer's status must be in the OpenAPI document (server/http/answeredStatuses.ts).
+  const checkStatus = env().NODE_ENV === 'test' ? documentedStatusCheck(routes) : null;
+  const run = ({ path, route }: ApiRouteEntry, req: IncomingMessage, res: ServerResponse) => {
+    checkStatus?.(path, req, res);
     try {
       route(req, res)?.catch((err: unknown) => failed(err, req, res));
     } catch (err) {
@@ -81,8 +86,8 @@ export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
     const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
     if (!isApiPath(pathname)) return false;
     // A static route reads its query from req.url itself (apiRoute); req.query carries only dynamic segments' needs.
-    const route = exact.get(pathname);
-    if (route) return run(route, req, res);
+    const entry = exact.get(pathname);
+    if (entry) return run(entry, req, res);
     for (const c of dynamic) {
       const m = c.pattern.exec(pathname);
       if (!m) continue;
@@ -94,7 +99,7 @@ export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
         query[name] = catchAll ? value.split('/').map(decodeSegment) : decodeSegment(value);
       });
       (req as IncomingMessage & { query: typeof query }).query = query;
-      return run(c.route, req, res);
+      return run(c.entry, req, res);
     }
     sendApiError(req, res, notFound(`There is no API endpoint at ${req.method ?? 'GET'} ${pathname.slice(0, 200)}. See /api/openapi.json for the endpoints.`));
     return true;

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
+import { leaseTakenAtRanOut } from '../db/lease';
 
 export type PeriodReview = {
   id: string;
@@ -73,8 +74,7 @@ export const SUMMARY_CLAIM_SECONDS = 180;
 export async function claimSummary(id: string, db?: DB): Promise<SummaryRow | undefined> {
   const r = await sql<SummaryRow>`
     update review_summaries set claimed_at = now()
-     where id = ${id} and status = 'pending'
-       and (claimed_at is null or claimed_at < now() - make_interval(secs => ${SUMMARY_CLAIM_SECONDS}))
+     where id = ${id} and status = 'pending' and ${leaseTakenAtRanOut('claimed_at', SUMMARY_CLAIM_SECONDS * 1000)}
     returning ${SUMMARY_COLUMNS}`.execute(db ?? (await getDb()));
   return r.rows[0];
 }
@@ -83,7 +83,7 @@ export async function claimSummary(id: string, db?: DB): Promise<SummaryRow | un
 export async function abandonedSummaries(limit: number, db?: DB): Promise<string[]> {
   const r = await sql<{ id: string }>`
     select id from review_summaries
-     where status = 'pending' and (claimed_at is null or claimed_at < now() - make_interval(secs => ${SUMMARY_CLAIM_SECONDS}))
+     where status = 'pending' and ${leaseTakenAtRanOut('claimed_at', SUMMARY_CLAIM_SECONDS * 1000)}
        and created_at < now() - interval '30 seconds'
      order by created_at limit ${limit}`.execute(db ?? (await getDb()));
   return r.rows.map((x) => x.id);

@@ -43,6 +43,7 @@ export const termListsShape = {
 };
 
 export const appTermsEndpoint = endpoint({
+  statuses: [402, 404],
   summary: "An app's words and phrases rising and falling against the previous period, and the most used",
   tags: ['apps'],
   auth: 'user',
@@ -105,6 +106,7 @@ const summaryShape = z.object({
 });
 
 export const requestSummaryEndpoint = endpoint({
+  statuses: [201, 402, 404, 409, 502, 503],
   summary: "Summarise an app's reviews for a span of days (extractive without a language model; pending while the model writes)",
   tags: ['apps'],
   auth: 'user',
@@ -129,6 +131,7 @@ const summaryParams = z.object({ appKey: z.string(), summaryId: z.string() }).tr
 });
 
 export const getSummaryEndpoint = endpoint({
+  statuses: [404],
   summary: 'A review summary: its figures, terms, quotes and (AI summary) themes, each citation a review id',
   tags: ['apps'],
   auth: 'user',

@@ -1,5 +1,4 @@
-// The weekly summaries as a periodic job (imported by server/jobs.ts): once per period across every worker process.
-import { registerBackgroundJob } from '../background';
+// The weekly summaries as a periodic job (listed in server/jobs.ts): once per period across every worker process.
 import { periodicJob } from '../periodic';
 import { runWeeklySummaries } from './weekly';
 
@@ -10,12 +9,10 @@ import { runWeeklySummaries } from './weekly';
  */
 export const WEEKLY_SUMMARY_CHECK_EVERY_MS = 60 * 60_000;
 
-registerBackgroundJob(
-  periodicJob({
-    name: 'weekly-summaries',
-    everyMs: WEEKLY_SUMMARY_CHECK_EVERY_MS,
-    run: async () => {
-      await runWeeklySummaries();
-    },
-  }),
-);
+export const weeklySummariesJob = periodicJob({
+  name: 'weekly-summaries',
+  everyMs: WEEKLY_SUMMARY_CHECK_EVERY_MS,
+  run: async () => {
+    await runWeeklySummaries();
+  },
+});

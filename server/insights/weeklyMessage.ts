@@ -4,9 +4,10 @@
  * a retry — or a recipient who opts in later in the week — gets the same summary.
  */
 import type { AppInfo, SummaryMessageInput, SummaryQuote } from '../destinations/types';
-import { filtersToQuery } from '@/lib/reviewFilters';
+import { filtersToQuery } from '@/shared/reviewFilters';
 import { figureLines, versionNotes, type Quote } from './extractive';
 import type { SummaryContent } from './summaries';
+import type { MessageKind } from '../monitor/messages';
 
 export type StoredWeeklySummary = { id: number; week_start: string; method: 'extractive' | 'llm'; content: unknown; note: string | null };
 
@@ -50,3 +51,16 @@ export function summaryMessageInput(s: StoredWeeklySummary, app: AppInfo, appUrl
     inboxUrl: `${appUrl}/dashboard/reviews?${new URLSearchParams(filtersToQuery({ app: [`${app.store}__${app.appId}`], from: s.week_start, to }))}`,
   };
 }
+
+/** Weekly summaries as a message kind of the engine (registered by server/messageKinds.ts): built from the stored row. */
+export const weeklySummaryMessageKind: MessageKind = {
+  kind: 'summary',
+  build: (d, app, appUrl) => ({
+    type: 'summary',
+    input: summaryMessageInput(
+      { id: d.weekly_summary_id!, week_start: d.summary_week_start!, method: d.summary_method!, content: d.summary_content, note: d.summary_note },
+      app,
+      appUrl,
+    ),
+  }),
+};

@@ -5,7 +5,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
 import type { Database } from '../db/types';
-import { APP_ID_HINT, isAppStoreAppId, isPlayPackageName } from '@/lib/appIds';
+import { APP_ID_HINT, isAppStoreAppId, isPlayPackageName } from '@/shared/appIds';
 import { badRequest } from '../http/errors';
 import type { AppStore } from '../sources/types';
 import type { AppInfo } from '../destinations/types';

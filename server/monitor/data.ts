@@ -41,7 +41,7 @@ export async function findConnectedDestination(db: Db, q: { targetHash: string; 
   return db
     .selectFrom('destinations as d')
     .innerJoin('destination_apps as da', 'da.destination_id', 'd.id')
-    .select(['d.id', 'd.org_id', 'd.status', 'd.disabled_cause'])
+    .select(['d.id', 'd.org_id', 'd.status', 'd.disabled_cause', 'd.warning'])
     .where('d.target_hash', '=', q.targetHash)
     .where('d.platform', '=', q.platform)
     .where('da.app_key', 'in', q.appKeys)

@@ -10,7 +10,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/client';
 import type { Logger } from '../log';
-import { APP_STORE_NAMES } from '../../lib/appStores';
+import { APP_STORE_NAMES } from '@/shared/appStores';
 import { count } from './counters';
 import type { SourceRow } from './sources';
 

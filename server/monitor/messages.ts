@@ -5,13 +5,10 @@
  */
 import { env } from '../env';
 import { formatFor, type OutgoingMessage } from '../destinations/format';
-import type { FormattedMessage, Platform, ReplyAction, ReviewMessageInput } from '../destinations/types';
+import type { AppInfo, FormattedMessage, Platform, ReplyAction, ReviewMessageInput } from '../destinations/types';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../subscriptions/tokens';
 import type { AppStore, NormalizedReview } from '../sources/types';
 import { appInfoOf, type AppRow } from './apps';
-import { alertMessageInput } from '../alerts/message';
-import type { AlertDetails } from '../alerts/details';
-import { summaryMessageInput } from '../insights/weeklyMessage';
 
 export type OpenDelivery = {
   id: number;
@@ -59,10 +56,10 @@ export type OpenDelivery = {
   prev_body: string | null;
   /** Welcome intro only: how many recent reviews were queued with it. */
   welcome_recent: number | null;
-  /** Spike alerts only: the episode, when it began and what its alert says (server/alerts). */
+  /** Spike alerts only: the episode, when it began and what its alert says (server/alerts/details.ts AlertDetails). */
   alert_episode_id: number | null;
   alert_since: Date | null;
-  alert_details: AlertDetails | null;
+  alert_details: unknown;
   /** Weekly summaries only: the stored summary (server/insights/weekly.ts). */
   weekly_summary_id: number | null;
   summary_week_start: string | null;
@@ -138,6 +135,40 @@ export function replyActionFor(platform: Platform, destination: MessageDestinati
   return { kind: 'link', url: `${e.APP_URL}/dashboard/reviews?${new URLSearchParams({ review: String(reviewId) })}` };
 }
 
+/** The kinds of message other areas own: the engine queues and sends them, their owner says what they say. */
+export type RegisteredKind = Exclude<OpenDelivery['kind'], 'new' | 'updated' | 'welcome'>;
+
+/**
+ * How a queued delivery of a registered kind becomes the formatters' input: `d` carries the kind's own columns (an
+ * alert's episode, a summary's stored row), `app` the app as messages show it, `appUrl` ARB's address for links.
+ */
+export type MessageKindBuilder = (d: OpenDelivery, app: AppInfo, appUrl: string) => OutgoingMessage;
+
+export type MessageKind = { kind: RegisteredKind; build: MessageKindBuilder };
+
+const kindBuilders = new Map<RegisteredKind, MessageKindBuilder>();
+
+/**
+ * A message kind's owner hands the engine its builder. Called for the explicit list in server/messageKinds.ts
+ * (registerMessageKinds) before anything is sent; registering a kind again replaces its builder.
+ */
+export function registerMessageKind({ kind, build }: MessageKind): void {
+  kindBuilders.set(kind, build);
+}
+
+/** The registered kinds without a builder (none once server/messageKinds.ts has registered its list). */
+export function unregisteredMessageKinds(): RegisteredKind[] {
+  const all: Record<RegisteredKind, true> = { alert: true, summary: true };
+  return (Object.keys(all) as RegisteredKind[]).filter((k) => !kindBuilders.has(k));
+}
+
+function registeredMessage(kind: RegisteredKind, d: OpenDelivery, app: AppInfo): OutgoingMessage {
+  const build = kindBuilders.get(kind);
+  // Rejected by the delivery worker like any message that cannot be formatted, naming what is missing.
+  if (!build) throw new Error(`no builder is registered for message kind '${kind}' (server/messageKinds.ts)`);
+  return build(d, app, env().APP_URL);
+}
+
 /**
  * `target` is the destination's decrypted webhook URL or e-mail address (e-mails need it for their unsubscribe link);
  * `translation`, the review in the destination's `translate_to` language, when there is one.
@@ -154,18 +185,9 @@ export async function buildMessage(
   const message: OutgoingMessage =
     d.kind === 'welcome'
       ? { type: 'welcome', input: { app, recentCount: d.welcome_recent ?? 0, manageUrl: `${env().APP_URL}/dashboard`, connectedAt: d.created_at } }
-      : d.kind === 'alert'
-        ? { type: 'alert', input: alertMessageInput(d.alert_episode_id!, app, d.alert_since!, d.alert_details!, env().APP_URL) }
-        : d.kind === 'summary'
-          ? {
-            type: 'summary',
-            input: summaryMessageInput(
-              { id: d.weekly_summary_id!, week_start: d.summary_week_start!, method: d.summary_method!, content: d.summary_content, note: d.summary_note },
-              app,
-              env().APP_URL,
-            ),
-          }
-          : {
+      : d.kind === 'alert' || d.kind === 'summary'
+        ? registeredMessage(d.kind, d, app)
+        : {
           type: 'review',
           input: {
             kind: d.kind,

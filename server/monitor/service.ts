@@ -1,7 +1,7 @@
 /**
  * What the rest of ARB calls to use the monitoring engine: register apps and sources, connect destinations (with their
- * welcome), read a destination's status without secrets, pause and resume, and — for tests and tools — poll a
- * source or drain the delivery queue right now.
+ * welcome), pause, resume, change and confirm them, and — for tests and tools — poll a source or drain the delivery
+ * queue right now. A destination's status and the other record reads are server/destinations/records.ts.
  *
  * This layer orchestrates: it takes input its caller already checked (requests are checked where they are read, e.g.
  * server/connect/payload.ts), reads and writes destinations through data.ts, decides which sources a connection needs
@@ -11,34 +11,27 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { getDb, type DB } from '../db/client';
 import { log, redactUrl } from '../log';
-import { decryptSecret, encryptSecret, randomId, secretHash } from '../crypto';
+import { encryptSecret, randomId, secretHash } from '../crypto';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import type { Platform } from '../destinations/types';
 import { UNSUBSCRIBED_REASON } from '../destinations/deliver';
-import { newSigningSecret, SECRET_ROTATION_GRACE_HOURS } from '../destinations/signing';
+import { newSigningSecret } from '../destinations/signing';
 import type { SourceCredentials, SourceKind } from '../sources/types';
-import type { DestinationState } from '@/shared/destinations';
-import { firstDeliveryProblem, firstMessageState } from '@/shared/deliveryErrors';
-import { isStorefrontCode } from '@/lib/storefronts';
+import { isStorefrontCode } from '@/shared/storefronts';
 import { appKey, appTitles, ensureAppRow, lockApp, validateAppRef, type AppRef, type AppRow, type EnsureAppInput } from './apps';
 import {
-  deliveryCounts,
   destinationAppKeys,
-  destinationApps,
   destinationStatusOf,
   findConnectedDestination,
   getEmailDestination,
-  getStatusRow,
   getWelcomeSettings,
   insertDestination,
   isTargetUnsubscribed,
   linkDestinationApp,
   openDeliveryTotals,
   RUNNING_AGAIN,
-  setSigningSecret,
   unlinkDestinationApps,
   updateDestination,
-  type DestinationStatusValue,
 } from './data';
 import { normalizeFilters, readFilters, type DestinationFilters } from './filters';
 import { claimDestinations, createDeliveryGroups, processDestination } from './deliveryWorker';
@@ -47,7 +40,6 @@ import { pollLeasedSource, type PollOutcome } from './poller';
 import { claimSource, ensureSource, polledSourceCountries, type SourceRow } from './sources';
 import { storefrontsFor, sourcesFor } from './wantedSources';
 import { queueWelcome } from './welcome';
-import { formatProblemFor } from './formatErrors';
 import { wake } from './wake';
 import { isEnginePause } from './pauses';
 import { anonymousExpiry, claimConnections, connectionsInClaimToken, pauseExpiredAnonymousConnections, provedConnections } from './anonymous';
@@ -85,7 +77,7 @@ export async function addSource(input: AddSourceInput): Promise<SourceRow> {
 export type DestinationTarget =
   | {
       platform: Exclude<Platform, 'email'>;
-      /** The webhook URL (lib/webhookUrls.ts validateWebhookUrl's `url`). */
+      /** The webhook URL (shared/webhookUrls.ts validateWebhookUrl's `url`). */
       url: string;
       /** What that check warned about (a Teams connector being retired), shown on the status page. */
       warning?: string | null;
@@ -138,7 +130,6 @@ export type CreatedDestination = {
   id: string;
   created: boolean;
   warning: string | null;
-  status: DestinationStatus;
   /** A new signed webhook's `whsec_` secret: in this answer only (stored encrypted; rotateSigningSecret makes a new one). */
   signingSecret: string | null;
 };
@@ -290,83 +281,14 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
     // A reconnected (or resumed) destination may need sources that went idle meanwhile.
     await activateNeededSources(trx, keys);
     if (confirmedNow) await welcomeWaitingApps(trx, id);
-    return { id, created, signingSecret };
+    // The warning it is stored with: a destination connected again keeps the one it was made with.
+    return { id, created, signingSecret, warning: existing ? existing.warning : warning };
   });
 
   wake('poll');
   wake('deliver');
-  const status = await getDestinationStatus(result.id);
   log.info(result.created ? 'destination created' : 'destination already existed', { destinationId: result.id, platform: input.platform, apps: keys, target: hint });
-  return { ...result, warning: status!.warning, status: status! };
-}
-
-/**
- * A new signing secret for a signed webhook destination. Messages sent from now on (a retry of an earlier one too)
- * are signed with it and, until `previousExpiresAt` (SECRET_ROTATION_GRACE_HOURS), with the one it replaced as well,
- * so the receiver can be given the new secret without missing a message. Null when the destination is not a signed
- * webhook.
- */
-export async function rotateSigningSecret(id: string): Promise<{ secret: string; previousExpiresAt: Date } | null> {
-  const secret = newSigningSecret();
-  const previousExpiresAt = await setSigningSecret(await getDb(), id, encryptSecret(secret), SECRET_ROTATION_GRACE_HOURS);
-  if (!previousExpiresAt) return null;
-  log.info('signing secret rotated', { destinationId: id, previousExpiresAt: previousExpiresAt.toISOString() });
-  return { secret, previousExpiresAt };
-}
-
-/** The shared fields' meaning: shared/destinations.ts DestinationState (what the status card reads). */
-export type DestinationStatus = DestinationState & {
-  id: string;
-  platform: Platform;
-  app: { app_id: string; app_store: string; title: string; icon_url: string | null } | null;
-  apps: Array<{ app_id: string; app_store: string; title: string; icon_url: string | null }>;
-  filters: DestinationFilters;
-  created_at: string;
-};
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** Whether a message got through yet ("Active" only then), and if the first attempts failed, why in words. */
-export function firstMessageOf(platform: string, lastDeliveryAt: Date | null, currentError: string | null): Pick<DestinationState, 'first_message' | 'first_delivery_problem'> {
-  const first_message = firstMessageState({ last_delivery_at: lastDeliveryAt, current_error: currentError });
-  return { first_message, first_delivery_problem: first_message === 'failed' && currentError ? firstDeliveryProblem(currentError, platform) : null };
-}
-
-/** Everything a status page may show about a destination — no URL, no address, no org. Null when unknown. */
-export async function getDestinationStatus(id: string): Promise<DestinationStatus | null> {
-  const db = await getDb();
-  const d = await getStatusRow(db, id);
-  if (!d) return null;
-  const apps = await destinationApps(db, id);
-  const counts = await deliveryCounts(db, id);
-  const welcome = apps.some((a) => !a.welcomed_at) ? 'waiting_for_first_poll' : counts.welcomes_delivered >= apps.length ? 'delivered' : 'queued';
-  const appList = apps.map((a) => ({ app_id: a.app_id, app_store: a.store, title: a.title, icon_url: a.icon_url }));
-  // An error older than the last successful delivery is history, not the current state.
-  const currentError = d.last_error && (!d.last_delivery_at || (d.last_error_at && d.last_error_at > d.last_delivery_at)) ? d.last_error : null;
-  return {
-    id: d.id,
-    platform: d.platform as Platform,
-    status: d.status,
-    status_reason: d.status_reason,
-    label: d.label,
-    target: d.target_hint,
-    app: appList[0] ?? null,
-    apps: appList,
-    filters: readFilters(d.filters),
-    warning: d.warning,
-    welcome,
-    queued: counts.queued,
-    delivered: counts.delivered + Number(d.delivered_pruned),
-    last_delivery_at: iso(d.last_delivery_at),
-    last_error: currentError,
-    last_error_at: currentError ? iso(d.last_error_at) : null,
-    ...firstMessageOf(d.platform, d.last_delivery_at, currentError),
-    parked: counts.parked,
-    parked_reason: counts.parked ? counts.parked_reason : null,
-    source_problem: await formatProblemFor(db, apps.map((a) => a.key)),
-    confirmation_sent_at: d.status === 'pending_confirmation' ? iso(d.confirmation_sent_at) : null,
-    created_at: d.created_at.toISOString(),
-  };
+  return result;
 }
 
 /**
@@ -374,7 +296,7 @@ export async function getDestinationStatus(id: string): Promise<DestinationStatu
  * destination waiting for its mailbox is neither: only its confirmation link starts it (409). `cause` 'plan_limit' marks a
  * pause the organisation's plan made (it resumes by itself when the plan allows it again).
  */
-export async function setDestinationPaused(id: string, paused: boolean, reason = 'Paused by its owner.', cause: 'owner' | 'plan_limit' = 'owner'): Promise<DestinationStatus> {
+export async function setDestinationPaused(id: string, paused: boolean, reason = 'Paused by its owner.', cause: 'owner' | 'plan_limit' = 'owner'): Promise<void> {
   const db = await getDb();
   const updated = await updateDestination(db, id, paused ? { status: 'paused', status_reason: reason, disabled_cause: cause } : RUNNING_AGAIN, 'pending_confirmation');
   if (!updated) {
@@ -385,7 +307,6 @@ export async function setDestinationPaused(id: string, paused: boolean, reason =
     if (await activateNeededSources(db, await destinationAppKeys(db, id))) wake('poll');
     wake('deliver');
   }
-  return (await getDestinationStatus(id))!;
 }
 
 /** What an organisation's admin may change on a destination besides pausing it (absent fields stay as they are). */
@@ -453,13 +374,6 @@ export async function updateDestinationSettings(id: string, settings: Destinatio
 }
 
 export type ConfirmedDestination = { id: string; appTitles: string[]; alreadyConfirmed: boolean };
-
-/** An e-mail destination's address and status, for checking a confirmation link before using it. Null if unknown. */
-export async function getEmailDestinationTarget(id: string): Promise<{ address: string; status: DestinationStatusValue } | null> {
-  const db = await getDb();
-  const d = await getEmailDestination(db, id);
-  return d ? { address: decryptSecret(d.target_enc), status: d.status } : null;
-}
 
 /**
  * The mailbox of a pending e-mail destination said yes: it becomes active and gets its welcome with the reviews of

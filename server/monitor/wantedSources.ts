@@ -2,7 +2,7 @@
  * What watching an app "in a country" means — the one rule, for every path that connects a destination (the connect
  * flow, tools, tests) and for the engine:
  * - an App Store app is read one storefront at a time: a storefront code watches that storefront; "all countries"
- *   (ALL_COUNTRIES) watches the MAIN_STOREFRONTS (lib/storefronts.ts says why not all ~175); nothing chosen means 'us';
+ *   (ALL_COUNTRIES) watches the MAIN_STOREFRONTS (shared/storefronts.ts says why not all ~175); nothing chosen means 'us';
  * - the storefronts watched are also the ones whose reviews the destination wants (its country filter), even if other
  *   destinations have the app watched in more storefronts;
  * - the first storefront ('us' for all countries) is where the app is looked up, and the one whose first poll makes
@@ -12,7 +12,7 @@
  *   destination at all (server/orgApps; sourceDemand.ts counts the organisation as a need).
  * Pure: no database, so a unit test can hold every caller to it.
  */
-import { ALL_COUNTRIES, MAIN_STOREFRONTS } from '@/lib/storefronts';
+import { ALL_COUNTRIES, MAIN_STOREFRONTS } from '@/shared/storefronts';
 import type { AppStore } from '../sources/types';
 
 export const DEFAULT_STOREFRONT = 'us';

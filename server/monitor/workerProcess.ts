@@ -2,12 +2,16 @@
  * A process that runs the background work without a web server: what `npm run worker` starts. Opens and migrates the
  * database, starts every registered background job — the engine's poll and delivery loops and every periodic job
  * (digests, outbox and contact retries, housekeeping; each runs once per period across all worker processes) — and on
- * SIGINT/SIGTERM stops them, finishing or releasing what they hold, before closing the database and exiting 0.
+ * SIGINT/SIGTERM stops them, finishing or releasing what they hold, before closing the database and exiting 0 (the
+ * same shutdown sequence as `npm start`: server/shutdown.ts).
  */
+import { startBackgroundJobs } from '../background';
 import { closeDb } from '../db/client';
+import { BACKGROUND_JOBS } from '../jobs';
+import { registerMessageKinds } from '../messageKinds';
 import { databaseOrExit, envOrExit, loadEnvFiles } from '../startup';
 import { log } from '../log';
-import { startWorkers } from '../workers';
+import { exitOnSignals, onShutdown, SHUTDOWN_ORDER } from '../shutdown';
 import { startFootprintUpkeep } from '../memory/footprint';
 
 export const EMBEDDED_REFUSAL =
@@ -24,21 +28,10 @@ export async function runWorkerProcess(opts: { allowEmbedded: boolean }): Promis
   }
   const h = await databaseOrExit();
   const stopFootprintUpkeep = startFootprintUpkeep(h.target.kind);
-  const stopWorkers = await startWorkers();
+  registerMessageKinds(); // before the delivery loop sends an alert or a weekly summary (server/messageKinds.ts)
+  onShutdown('stopping the background jobs', await startBackgroundJobs(BACKGROUND_JOBS), SHUTDOWN_ORDER.stopWork);
+  onShutdown('database close', closeDb, SHUTDOWN_ORDER.closeDatabase);
+  onShutdown('footprint upkeep stop', stopFootprintUpkeep, SHUTDOWN_ORDER.afterDatabase);
   log.info('worker running', { pid: process.pid });
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('worker shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    await stopWorkers().catch((err) => log.error('stopping the background jobs failed', { err }));
-    await closeDb().catch((err) => log.error('database close failed', { err }));
-    stopFootprintUpkeep();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  exitOnSignals({ message: 'worker shutting down', deadlineMs: 30_000 });
 }

@@ -277,7 +277,8 @@ export async function listAudit(orgId: string, page: { limit: number; before?: s
     .selectFrom('audit_log')
     .select(['id', 'actor_user_id', 'actor_email', 'action', 'target', 'details', 'created_at'])
     .where('org_id', '=', orgId);
-  if (page.before) q = q.where('id', '<', page.before);
+  // The cursor's digits as they came (up to 18: more than a JS number holds exactly); the bigint id reads as a number.
+  if (page.before) q = q.where('id', '<', sql<number>`${page.before}`);
   const rows = await q.orderBy('id', 'desc').limit(page.limit).execute();
   return rows.map((r) => ({ ...r, id: String(r.id), details: (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown> }));
 }

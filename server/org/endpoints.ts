@@ -11,7 +11,7 @@ import { membershipOf, requireRole, type Membership } from './membership';
 import { INVITABLE_ROLES, ORG_ROLES } from '@/shared/orgRoles';
 import { orgPlanOf, usageFor } from '../plans/plans';
 import { featuresShape, limitsShape, planIdShape, planJson, usageShape } from '../plans/schemas';
-import { deleteOrganisation } from './deletion';
+import { deleteOrganisation } from '../flows/orgDeletion';
 import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf, type Departure } from './team';
 import { keyJson, keyShape } from '../apiKeys/endpoints';
 import { orgNameProblem } from '@/shared/orgNames';
@@ -138,6 +138,7 @@ export const updateOrganisation = endpoint({
 });
 
 export const deleteOrganisationEndpoint = endpoint({
+  statuses: [409],
   summary: "Delete the organisation with your account, its destinations, apps list, keys and audit log (the owner, after typing its name; a running subscription is cancelled first). The other members keep their accounts, each in an organisation of their own",
   tags: ['org'],
   auth: 'user',
@@ -161,6 +162,7 @@ export const listOrgMembers = endpoint({
 });
 
 export const updateOrgMember = endpoint({
+  statuses: [404, 409],
   summary: "Change a member's role (admins for members and admins, owners for owners)",
   tags: ['org'],
   auth: 'user',
@@ -174,6 +176,7 @@ export const updateOrgMember = endpoint({
 });
 
 export const deleteOrgMember = endpoint({
+  statuses: [404, 409],
   summary: 'Remove a member (admins and owners); they keep their account, in an organisation of their own. Their open invitations are revoked; the API keys they created that still work are listed',
   tags: ['org'],
   auth: 'user',
@@ -183,6 +186,7 @@ export const deleteOrgMember = endpoint({
 });
 
 export const leaveOrg = endpoint({
+  statuses: [409],
   summary: "Leave the organisation (every session of the caller ends; the account stays, in an organisation of its own). The caller's open invitations are revoked; the API keys they created stay, listed for the admins",
   tags: ['org'],
   auth: 'user',
@@ -199,6 +203,7 @@ export const listOrgInvitations = endpoint({
 });
 
 export const createOrgInvitation = endpoint({
+  statuses: [201, 402, 409, 502],
   summary:
     'Invite someone by e-mail (admins and owners); the e-mail carries a link to the invitation, which they accept to join. 201: a new invitation, e-mailed. 200: the open invitation, e-mailed less than 10 minutes ago, answered without another e-mail. 409 address_unsubscribed: no e-mail (the invitation is open: signing in with the address shows it, to accept)',
   tags: ['org'],
@@ -214,6 +219,7 @@ export const createOrgInvitation = endpoint({
 });
 
 export const deleteOrgInvitation = endpoint({
+  statuses: [404],
   summary: 'Cancel an open invitation (admins and owners); its link stops working',
   tags: ['org'],
   auth: 'user',

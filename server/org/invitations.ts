@@ -204,7 +204,7 @@ export async function revokeInvitationsOf(actor: Membership, leaver: { id: strin
 
 // --- the invitee's side ---------------------------------------------------------------------------------------------
 // Nothing here moves anyone: a sign-in only shows the open invitations (GET v1/invitations, the link's preview), and an
-// explicit accept moves (move.ts moveByInvitation, called by server/auth/session.ts, which answers the new session).
+// explicit accept moves (move.ts moveByInvitation, called by server/flows/signIn.ts, which answers the new session).
 
 /** An open invitation as its invitee sees it, with what accepting it would do to their organisation now (null: nothing). */
 export type InviteeView = InvitationForInvitee & { outcome: MoveOutcome | null };

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { enforceRateLimit, ipRateKey } from '../http/rateLimit';
-import { acceptInvitation } from '../auth/session';
+import { acceptInvitation } from '../flows/signIn';
 import { declineInvitation, invitationsOf, previewInvitation, type InviteeView } from './invitations';
 import { INVITABLE_ROLES } from '@/shared/orgRoles';
 
@@ -68,6 +68,7 @@ export const listMyInvitations = endpoint({
 });
 
 export const acceptMyInvitation = endpoint({
+  statuses: [404, 409],
   summary: 'Accept an invitation to the signed-in address: join its organisation (every other session ends; the answer is the new session)',
   tags: ['org'],
   auth: 'user',
@@ -85,6 +86,7 @@ export const acceptMyInvitation = endpoint({
 });
 
 export const declineMyInvitation = endpoint({
+  statuses: [404],
   summary: 'Decline an invitation to the signed-in address: it closes, and its organisation’s audit log says so',
   tags: ['org'],
   auth: 'user',
@@ -97,6 +99,7 @@ export const declineMyInvitation = endpoint({
 });
 
 export const previewInvitationLink = endpoint({
+  statuses: [401, 404, 409],
   summary: "What an invitation link offers (organisation, role, inviter, address) and what accepting would do; changes nothing",
   tags: ['org'],
   body: z.object({ token: z.string('token must be a string.').min(1, 'token is missing.').max(200) }),

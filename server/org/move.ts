@@ -22,7 +22,6 @@ import { HttpError, notFound, unauthorized } from '../http/errors';
 import { log } from '../log';
 import { assertWithinLimit } from '../plans/limits';
 import { appsWatchedByOrg, countMembers, deleteOrg, getOrg, markInvitationAccepted, recordAudit } from './data';
-import { afterOrgDeleted } from './deletion';
 import { holdingsOf, lockMemberRows, lockOrgRows, lockUserRow, moveUserRow, openInvitationForEmail, sessionIsLive, type Holdings, type InvitationForInvitee } from './moveData';
 
 /** The organisation someone is in now, as far as moving out of it is concerned. */
@@ -73,12 +72,16 @@ export async function moveFactsOf(user: Pick<User, 'org_id' | 'role'>): Promise<
 export const invitationGone = () => new HttpError(404, 'invitation_invalid', 'This invitation has expired, was cancelled or was already used. Ask for a new one.');
 const changed = () => new HttpError(409, 'changed', 'Your organisation changed while you were accepting. Reload the page and try again.');
 
-export type MoveResult = { user: User; invitation: InvitationForInvitee; moved: boolean };
+/** The organisation the move deleted (its last member left it), for what follows outside org/: server/flows/orgDeletion.ts afterOrgDeleted. */
+export type DeletedByMove = { orgId: string; apps: Awaited<ReturnType<typeof appsWatchedByOrg>> };
+
+export type MoveResult = { user: User; invitation: InvitationForInvitee; moved: boolean; deleted: DeletedByMove | null };
 
 /**
  * Accept the invitation `invitationId` for the user `userId` (whose address it must be): the rules above are checked
  * and the move made in one transaction, so two accepts, or an accept and a deletion, cannot both go ahead on what the
  * other is changing. `deleteCurrent` is the person's explicit choice to delete an organisation that holds things.
+ * Called through server/flows/signIn.ts, which lets the engine and the caches go of an organisation the move deleted.
  */
 export async function moveByInvitation(input: { userId: string; invitationId: string; deleteCurrent: boolean; sessionId?: string; now?: Date }): Promise<MoveResult> {
   const now = input.now ?? new Date();
@@ -89,7 +92,7 @@ export async function moveByInvitation(input: { userId: string; invitationId: st
   if (seen.org_id === before.org_id) {
     // Already in: the invitation is simply used up.
     await markInvitationAccepted(seen.id, now);
-    return { user: before, invitation: seen, moved: false };
+    return { user: before, invitation: seen, moved: false, deleted: null };
   }
 
   const db = await getDb();
@@ -125,7 +128,7 @@ export async function moveByInvitation(input: { userId: string; invitationId: st
       await recordAudit({ orgId: user.org_id, actor, action: 'member.left', target: user.email, details: { role: user.role, reason: 'joined_another' } }, trx);
     }
     await recordAudit({ orgId: invitation.org_id, actor, action: 'member.joined', target: user.email, details: { role: invitation.role, invitation: invitation.id } }, trx);
-    let deleted: { orgId: string; apps: Awaited<ReturnType<typeof appsWatchedByOrg>> } | null = null;
+    let deleted: DeletedByMove | null = null;
     if (outcome.kind !== 'leaves') {
       deleted = { orgId: user.org_id, apps: await appsWatchedByOrg(user.org_id, trx) };
       await deleteOrg(user.org_id, trx);
@@ -136,9 +139,8 @@ export async function moveByInvitation(input: { userId: string; invitationId: st
   });
 
   forgetRevokedSessions(done.revoked);
-  if (done.deleted) await afterOrgDeleted(done.deleted.orgId, done.deleted.apps);
   log.info('member joined through an invitation', { role: done.invitation.role, previous: done.outcome });
   const user = await getUserById(input.userId);
   if (!user) throw unauthorized('Your account no longer exists. Sign in again.');
-  return { user, invitation: done.invitation, moved: true };
+  return { user, invitation: done.invitation, moved: true, deleted: done.deleted };
 }

@@ -11,6 +11,7 @@ import { credentialsBody } from './credentialsInput';
 import { appJson, appKeyParam, appShape } from './endpoints';
 
 export const putAppCredentials = endpoint({
+  statuses: [404, 422, 502],
   summary:
     "Store the app's store credentials (admins and owners): an App Store Connect API key or a Google Play service-account key, checked with one call to the store before saving; the engine then reads the app through the store's official API",
   tags: ['apps'],
@@ -23,6 +24,7 @@ export const putAppCredentials = endpoint({
 });
 
 export const deleteAppCredentials = endpoint({
+  statuses: [404],
   summary: "Remove the app's store credentials (admins and owners): the engine goes back to the public sources unless another organisation's credentials serve the app",
   tags: ['apps'],
   auth: 'user',

@@ -6,12 +6,15 @@
 import { z } from 'zod';
 import { endpoint } from '../http/api';
 import { membershipOf, requireRole } from '../org/membership';
-import { appRefSchema, withCheckedAppId } from '@/lib/appIdSchemas';
-import { normalizeAppId } from '@/lib/appIds';
-import { isAppStore } from '@/lib/appStores';
-import { isStorefrontCode } from '@/lib/storefronts';
+import { appRefSchema, withCheckedAppId } from '@/shared/appIdSchemas';
+import { normalizeAppId } from '@/shared/appIds';
+import { isAppStore } from '@/shared/appStores';
+import { isStorefrontCode } from '@/shared/storefronts';
 import { addOrgApp, appsOf, removeOrgApp } from './service';
 import type { OrgAppRow } from './data';
+import { appShape } from './appShape';
+
+export { appShape };
 
 /** `{app_store}__{app_id}` as it appears in paths and filters (the id's own rules are checked after). */
 export const APP_KEY_PATTERN = /^(apple_app_store|google_play_store)__[A-Za-z0-9._]{1,200}$/;
@@ -35,30 +38,7 @@ export const appKeyParam = z.object({ appKey: z.string() }).transform(({ appKey 
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export const appShape = z.object({
-  key: z.string().meta({ description: '{app_store}__{app_id}' }),
-  app_id: z.string(),
-  app_store: z.enum(['apple_app_store', 'google_play_store']),
-  title: z.string(),
-  icon_url: z.string().nullable(),
-  developer: z.string().nullable(),
-  countries: z.array(z.string()).meta({ description: 'App Store storefronts watched; empty for Google Play apps.' }),
-  added_by: z.string().nullable(),
-  added_at: z.string(),
-  rating: z.number().nullable().meta({ description: 'Average star rating of the stored reviews.' }),
-  review_count: z.number(),
-  reviews_this_week: z.number().meta({ description: 'Reviews written or edited in the last 7 days.' }),
-  last_review: z.object({ at: z.string(), rating: z.number() }).nullable(),
-  credentials: z
-    .object({
-      kind: z.enum(['app_store_connect', 'google_play']),
-      label: z.string().meta({ description: 'Not secret: the key id, or the service account\'s e-mail address.' }),
-      checked_at: z.string().meta({ description: 'When the store accepted them (the check before saving).' }),
-    })
-    .nullable()
-    .meta({ description: "The organisation's store credentials for the app, if any: never the key itself." }),
-  paused: z.boolean().meta({ description: 'Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades.' }),
-});
+
 
 export const appJson = (a: OrgAppRow): z.infer<typeof appShape> => ({
   key: a.app_key,
@@ -90,6 +70,7 @@ export const listOrgApps = endpoint({
 });
 
 export const addOrgAppEndpoint = endpoint({
+  statuses: [201, 402, 404, 409, 502, 503],
   summary: 'Add an app to the organisation (admins and owners): its reviews are watched from now on; again to change its App Store countries',
   tags: ['apps'],
   auth: 'user',
@@ -119,6 +100,7 @@ export const addOrgAppEndpoint = endpoint({
 });
 
 export const removeOrgAppEndpoint = endpoint({
+  statuses: [404],
   summary: 'Remove an app from the organisation (admins and owners); it stops being watched unless something else wants it',
   tags: ['apps'],
   auth: 'user',

@@ -7,6 +7,7 @@
  * A destination of another organisation is not found (404), whatever the caller's role.
  */
 import { z } from 'zod';
+import { ALL_PLATFORMS } from '@/shared/platforms';
 import { endpoint } from '../http/api';
 import { membershipOf, requireRole } from '../org/membership';
 import { changeDestination, listDestinations, removeDestination, rotateDestinationSecret, sendTestMessage } from './service';
@@ -65,7 +66,7 @@ const filtersBody = z
 const appShape = z.object({ app_key: z.string(), app_id: z.string(), app_store: z.string(), title: z.string(), icon_url: z.string().nullable() });
 const destinationShape = z.object({
   id: z.string(),
-  platform: z.enum(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email', 'webhook']),
+  platform: z.enum(ALL_PLATFORMS),
   platform_name: z.string(),
   label: z.string().nullable().meta({ description: 'Channel name when known.' }),
   target: z.string().meta({ description: 'Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL.' }),
@@ -76,7 +77,7 @@ const destinationShape = z.object({
   weekly_summaries: z.boolean().meta({ description: 'Whether the weekly summary of each of its apps (every Monday, UTC, for the week before) is posted here too. Needs the plan feature summaries.' }),
   status: z.enum(['active', 'paused', 'disabled', 'pending_confirmation']),
   status_reason: z.string().nullable(),
-  cause: z.enum(['owner', 'unsubscribed', 'receiver_refused', 'rate_limited', 'anonymous_expired']).nullable(),
+  cause: z.enum(['owner', 'unsubscribed', 'receiver_refused', 'rate_limited', 'anonymous_expired', 'plan_limit']).nullable(),
   fix: z.string().nullable().meta({ description: 'How to get it going again, in plain words (null while active).' }),
   warning: z.string().nullable(),
   last_delivery_at: z.string().nullable(),
@@ -98,6 +99,7 @@ export const listOrgDestinations = endpoint({
 });
 
 export const updateOrgDestination = endpoint({
+  statuses: [402, 404, 409],
   summary: 'Pause or resume a destination, or change its filters, apps, translation language, spike alerts or weekly summaries (admins and owners)',
   tags: ['org'],
   auth: 'user',
@@ -134,6 +136,7 @@ export const updateOrgDestination = endpoint({
 });
 
 export const deleteOrgDestinationEndpoint = endpoint({
+  statuses: [404],
   summary: 'Delete a destination: it stops receiving reviews at once, its queue is dropped (admins and owners)',
   tags: ['org'],
   auth: 'user',
@@ -146,6 +149,7 @@ export const deleteOrgDestinationEndpoint = endpoint({
 });
 
 export const testOrgDestination = endpoint({
+  statuses: [404, 409],
   summary: 'Send a test message now, formatted like a review, and answer what the platform said (admins and owners; a few per destination)',
   tags: ['org'],
   auth: 'user',
@@ -159,6 +163,7 @@ export const testOrgDestination = endpoint({
 });
 
 export const rotateOrgDestinationSecret = endpoint({
+  statuses: [404, 409],
   summary: 'Make a new signing secret for a Webhook destination (admins and owners): shown in this answer only; the old one still signs, next to it, for a day',
   tags: ['org'],
   auth: 'user',

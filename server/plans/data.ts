@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
+import type { UsageCounts } from './schemas';
 
 const dbOf = async (db?: DB) => db ?? (await getDb());
 
@@ -18,7 +19,8 @@ export type OrgPlanRow = {
   grace_notice: string | null;
 };
 
-export type UsageCounts = { apps: number; channels: number; members: number; api_keys: number; ask_arb_questions: number; api_calls: number };
+/** The counts GET v1/org and GET v1/org/billing answer (schemas.ts): a count added there is one countUsage must fill. */
+export type { UsageCounts };
 
 /** Destinations that take a channel of the plan: delivering, or an e-mail address about to once confirmed (paused and disabled ones do not). */
 export const COUNTED_DESTINATION_STATUSES = ['active', 'pending_confirmation'] as const;

@@ -1,8 +1,6 @@
 /** The answer shapes of plans and usage, shared by GET v1/org and GET v1/org/billing (they feed the OpenAPI document). */
 import { z } from 'zod';
-import { FEATURE_KEYS, LIMIT_KEYS, LIMIT_WORDS, FEATURE_WORDS } from '@/shared/plans';
-import type { UsageCounts } from './data';
-import type { EffectivePlan } from './plans';
+import { FEATURE_KEYS, LIMIT_KEYS, LIMIT_WORDS, FEATURE_WORDS, type Features, type Limits } from '@/shared/plans';
 
 const limit = (key: (typeof LIMIT_KEYS)[number]) =>
   z.number().int().nullable().meta({ description: `${LIMIT_WORDS[key].label}: null is unlimited, 0 not included.` });
@@ -21,4 +19,8 @@ export const usageShape = z.object({
 });
 export const planIdShape = z.string().meta({ description: "free, startup, business, enterprise — or 'unlimited' on a server without billing (SELF_HOSTED_PLAN)." });
 
-export const planJson = (plan: EffectivePlan, usage: UsageCounts) => ({ plan: plan.id, plan_name: plan.name, usage, limits: plan.limits, features: plan.features });
+/** An organisation's usage counts, as countUsage (data.ts) reads them: the answer's shape is their one definition. */
+export type UsageCounts = z.output<typeof usageShape>;
+
+// The plan is typed by what is read of it (plans.ts's EffectivePlan fits), so this file imports nothing of plans/.
+export const planJson = (plan: { id: string; name: string; limits: Limits; features: Features }, usage: UsageCounts) => ({ plan: plan.id, plan_name: plan.name, usage, limits: plan.limits, features: plan.features });

@@ -9,10 +9,14 @@
  * On globalThis: the API routes and the server code may load this module as two copies in one process.
  */
 import { env } from '../env';
+import type { z } from 'zod';
 import type { taggedAnswer } from '../http/api';
+import type { appShape } from '../orgApps/appShape';
 import { createReadCache, type ReadCache } from '../apiKeys/readCache';
 
-type Answer = ReturnType<typeof taggedAnswer>;
+/** One app of the list: the dashboard's app shape and its id in the reviews call. */
+type PublicApp = z.input<typeof appShape> & { id: string };
+type Answer = ReturnType<typeof taggedAnswer<PublicApp[]>>;
 
 const g = globalThis as unknown as { __arbPublicAppsLists?: ReadCache<Answer> };
 const lists = (g.__arbPublicAppsLists ??= createReadCache<Answer>({ max: 20_000, ttlMs: () => env().PUBLIC_API_CACHE_MS }));

@@ -18,6 +18,7 @@ const unixSeconds = (name: string) =>
     .meta({ description: `Unix seconds; ${name === 'from' ? 'on or after' : 'on or before'} this time (content_updated_at).` });
 
 export const publicAppsEndpoint = endpoint({
+  statuses: [304],
   summary: "The apps of the API key's organisation (use `id` in the reviews call)",
   tags: ['public API'],
   auth: 'api_key',
@@ -35,6 +36,7 @@ export const publicAppsEndpoint = endpoint({
 });
 
 export const publicAppReviewsEndpoint = endpoint({
+  statuses: [404],
   summary: "One app's stored reviews, newest first (content_updated_at), paged with starting_after = the last review's id",
   tags: ['public API'],
   auth: 'api_key',

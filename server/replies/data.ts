@@ -4,6 +4,7 @@
  */
 import { sql, type Selectable, type Transaction } from 'kysely';
 import { getDb, type DB } from '../db/client';
+import { leaseEnd, leaseRanOut } from '../db/lease';
 import type { Database, RepliesTable, ReplyState } from '../db/types';
 
 type Db = DB | Transaction<Database>;
@@ -62,7 +63,7 @@ export async function upsertSending(n: NewSending, db?: Db): Promise<ReplyRow | 
        set text = excluded.text, state = excluded.state, author_user_id = excluded.author_user_id, author_label = excluded.author_label,
            attempts = 0, next_attempt_at = excluded.next_attempt_at, lease_until = null, failure = null, review_updated_at = excluded.review_updated_at,
            updated_at = now(), sent_at = null, published_at = null
-     where replies.lease_until is null or replies.lease_until < now()
+     where ${leaseRanOut('replies.lease_until')}
     returning *`.execute(await dbOf(db));
   return r.rows[0] ?? null;
 }
@@ -82,8 +83,8 @@ export async function replyById(id: string, db?: Db): Promise<ReplyRow | undefin
  */
 export async function claimReply(id: string, leaseSeconds: number, db?: Db): Promise<ReplyRow | null> {
   const r = await sql<ReplyRow>`
-    update replies set lease_until = now() + ${leaseSeconds} * interval '1 second', attempts = attempts + 1, updated_at = now()
-     where id = ${id} and state = 'sending' and (lease_until is null or lease_until < now())
+    update replies set lease_until = ${leaseEnd(leaseSeconds * 1000)}, attempts = attempts + 1, updated_at = now()
+     where id = ${id} and state = 'sending' and ${leaseRanOut()}
        and (next_attempt_at is null or next_attempt_at <= now())
     returning *`.execute(await dbOf(db));
   return r.rows[0] ?? null;
@@ -121,8 +122,8 @@ export const PENDING_CHECK_SECONDS = 10 * 60;
 /** Takes a pending reply for one look at the store (a lease, as for sending). */
 export async function claimPending(id: string, leaseSeconds: number, db?: Db): Promise<ReplyRow | null> {
   const r = await sql<ReplyRow>`
-    update replies set lease_until = now() + ${leaseSeconds} * interval '1 second'
-     where id = ${id} and state = 'pending_publish' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+    update replies set lease_until = ${leaseEnd(leaseSeconds * 1000)}
+     where id = ${id} and state = 'pending_publish' and next_attempt_at <= now() and ${leaseRanOut()}
     returning *`.execute(await dbOf(db));
   return r.rows[0] ?? null;
 }
@@ -139,7 +140,7 @@ export async function finishPendingCheck(id: string, published: boolean, laterSe
 export async function dueIds(state: 'sending' | 'pending_publish', limit: number, db?: Db): Promise<string[]> {
   const r = await sql<{ id: string }>`
     select id from replies
-     where state = ${state} and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+     where state = ${state} and next_attempt_at <= now() and ${leaseRanOut()}
      order by next_attempt_at limit ${limit}`.execute(await dbOf(db));
   return r.rows.map((x) => x.id);
 }

@@ -84,6 +84,7 @@ async function keyActor(k: ApiKeyCaller): Promise<ReplyActor> {
 }
 
 export const replyToReviewEndpoint = endpoint({
+  statuses: [202, 402, 404, 409, 422, 502],
   summary: 'Reply to a review through the store (App Store Connect or the Google Play Developer API; replaces an earlier reply), or keep a draft',
   tags: ['replies'],
   auth: 'user',
@@ -98,6 +99,7 @@ export const replyToReviewEndpoint = endpoint({
 });
 
 export const removeReplyEndpoint = endpoint({
+  statuses: [404, 409, 502],
   summary: "Delete the review's reply from the App Store (Google Play has no delete: send a new reply instead)",
   tags: ['replies'],
   auth: 'user',
@@ -110,6 +112,7 @@ export const removeReplyEndpoint = endpoint({
 });
 
 export const publicReplyEndpoint = endpoint({
+  statuses: [202, 404, 409, 422, 502],
   summary: 'Reply to one of the app\'s reviews through the store (same rules and answers as the dashboard\'s reply)',
   tags: ['public API'],
   auth: 'api_key',
@@ -157,6 +160,7 @@ export const listTemplatesEndpoint = endpoint({
 });
 
 export const createTemplateEndpoint = endpoint({
+  statuses: [201, 404],
   summary: 'Save a reply template for an app',
   tags: ['replies'],
   auth: 'user',
@@ -174,6 +178,7 @@ export const createTemplateEndpoint = endpoint({
 });
 
 export const changeTemplateEndpoint = endpoint({
+  statuses: [404],
   summary: "Change a reply template's name or text",
   tags: ['replies'],
   auth: 'user',
@@ -186,6 +191,7 @@ export const changeTemplateEndpoint = endpoint({
 });
 
 export const deleteTemplateEndpoint = endpoint({
+  statuses: [404],
   summary: 'Delete a reply template',
   tags: ['replies'],
   auth: 'user',

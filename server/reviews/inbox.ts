@@ -12,20 +12,10 @@ import type { ReplyStateName } from '@/shared/replies';
 import { csvRecord } from './csv';
 import { decodeCursor, encodeCursor } from './cursor';
 import { inboxPage, type InboxQuery, type InboxRow } from './data';
+import type { InboxFilters } from './filterQuery';
 
-export type InboxFilters = {
-  app?: string[];
-  store?: 'apple_app_store' | 'google_play_store';
-  rating?: number[];
-  country?: string[];
-  language?: string[];
-  sentiment?: string[];
-  replied?: boolean;
-  q?: string;
-  review?: string;
-  from?: Date;
-  to?: Date;
-};
+/** What the inbox's queries take: the inbox query's parsed filters (filterQuery.ts). */
+export type { InboxFilters };
 
 /** The query of `filters` over the caller's apps; an app named in the filter that is not theirs is a 404. */
 async function scoped(m: Membership, f: InboxFilters): Promise<Omit<InboxQuery, 'limit' | 'after'>> {

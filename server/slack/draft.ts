@@ -23,7 +23,7 @@ import { replyOf } from '../replies/data';
 import { languageName, REPLY_TONE_LABELS } from '@/shared/ai';
 import { replyLength, type ReplyStore } from '@/shared/replies';
 import { reviewForSlack } from './data';
-import type { SlackAnswer, SlackInteractionPayload, SlackView } from './interactions';
+import type { SlackAnswer, SlackInteractionPayload, SlackView } from './payload';
 import { replierFor } from './replier';
 import { DRAFT_WORDS, decodeFormState, draftInputBlockId, readReplyInput, replyForm, slackReplyMax, type DraftUi, type ReplyFormState, type ReplyInput } from './replyView';
 import { SlackApiError, updateView } from './web';

@@ -8,7 +8,8 @@ import { endpoint, RAW } from '../http/api';
 import { readBody, UNREAD_BODY_HEADERS } from '../http/body';
 import { HttpError, badRequest, unauthorized } from '../http/errors';
 import { env } from '../env';
-import { handleInteraction, type SlackInteractionPayload } from './interactions';
+import { handleInteraction } from './interactions';
+import type { SlackInteractionPayload } from './payload';
 import { checkSlackHeaders, verifySlackRequest } from './signature';
 
 /** Slack's payloads (a message's blocks, a form's state) stay well under this. */
@@ -17,6 +18,7 @@ const MAX_BYTES = 256 * 1024;
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export const slackInteractionsEndpoint = endpoint({
+  statuses: [401, 404],
   summary: 'Slack interactivity: the Reply button on review messages and the reply form (signed by Slack)',
   tags: ['slack'],
   contentTypes: ['application/x-www-form-urlencoded'],

@@ -1,6 +1,6 @@
 /**
  * Replying from Slack. A review message in a channel added with "Add to Slack" carries a Reply button
- * (server/destinations/format/slack.ts); Slack sends its click here, and then the form's submission:
+ * (server/destinations/platforms/slack.ts); Slack sends its click here, and then the form's submission:
  *
  *   click (block_actions, arb_reply)   → is the clicker a Slack user linked to a member of the destination's ARB
  *                                        organisation? (server/slack/links.ts) → views.open: the form, with the
@@ -21,11 +21,12 @@ import { log } from '../log';
 import { llmConfig } from '../ai/llm/config';
 import { replyOf, type ReplyRow } from '../replies/data';
 import { sendReply } from '../replies/service';
-import { REPLY_ACTION_ID } from '../destinations/format/slack';
+import { REPLY_ACTION_ID } from '../destinations/platforms/slack';
 import { REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
 import { markPublishedShown, rememberReplyMessage, reviewForSlack } from './data';
 import { onDraftClick } from './draft';
-import { LOST_ACCESS, replierFor, type SlackUser } from './replier';
+import { LOST_ACCESS, replierFor } from './replier';
+import type { SlackAnswer, SlackInteractionPayload as Payload } from './payload';
 import { replyMessageBody } from './replyMessage';
 import { DRAFT_ACTION_ID, REPLY_VIEW_CALLBACK_ID, SLACK_NOTES, decodeFormState, readReplyInput, replyForm, slackReplyMax } from './replyView';
 import { SlackApiError, isSlackResponseUrl, openView, postToResponseUrl } from './web';
@@ -33,25 +34,7 @@ import { SlackApiError, isSlackResponseUrl, openView, postToResponseUrl } from '
 /** How long a submission waits for the store before the form closes and the message update follows later. */
 const SUBMIT_WAIT_MS = 2_000;
 
-/**
- * What ARB answers Slack: nothing (200, empty), or errors to show inside the form. `after` is work that follows the
- * answer: Slack wants it within 3 seconds, and a language model can take longer.
- */
-export type SlackAnswer = { kind: 'empty'; after?: () => Promise<void> } | { kind: 'form_errors'; errors: Record<string, string> };
 const EMPTY: SlackAnswer = { kind: 'empty' };
-
-type ViewState = { values?: Record<string, Record<string, { value?: string | null }>> };
-export type SlackView = { id?: string; hash?: string; callback_id?: string; private_metadata?: string; blocks?: unknown[]; state?: ViewState };
-type Payload = {
-  type?: string;
-  team?: { id?: string } | null;
-  user?: SlackUser;
-  trigger_id?: string;
-  response_url?: string;
-  container?: { type?: string; channel_id?: string; message_ts?: string; view_id?: string };
-  actions?: Array<{ action_id?: string; value?: string }>;
-  view?: SlackView;
-};
 
 function ephemeral(responseUrl: string | undefined, text: string): Promise<boolean> {
   if (!responseUrl || !isSlackResponseUrl(responseUrl, env().ALLOW_PRIVATE_WEBHOOKS)) return Promise.resolve(false);
@@ -162,5 +145,3 @@ export async function handleInteraction(payload: Payload): Promise<SlackAnswer> 
   if (payload.type === 'view_submission' && payload.view?.callback_id === REPLY_VIEW_CALLBACK_ID) return onReplySubmit(payload);
   return EMPTY;
 }
-
-export type { Payload as SlackInteractionPayload };

@@ -3,16 +3,13 @@
  * per period across worker processes; each message is also taken by one statement, so overlapping runs never update
  * one twice.
  */
-import { registerBackgroundJob } from '../background';
 import { periodicJob } from '../periodic';
 import { showPublishedReplies } from './published';
 
-registerBackgroundJob(
-  periodicJob({
-    name: 'slack-published-replies',
-    everyMs: 10_000,
-    run: async () => {
-      await showPublishedReplies();
-    },
-  }),
-);
+export const slackPublishedRepliesJob = periodicJob({
+  name: 'slack-published-replies',
+  everyMs: 10_000,
+  run: async () => {
+    await showPublishedReplies();
+  },
+});

@@ -7,6 +7,7 @@ import { endpoint } from '../http/api';
 import { linkSlackAccount } from './links';
 
 export const slackLinkEndpoint = endpoint({
+  statuses: [404, 409],
   summary: 'Link the Slack user of a one-time link (from a Reply click) to the signed-in member, to reply from Slack',
   tags: ['slack'],
   auth: 'user',

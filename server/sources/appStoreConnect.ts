@@ -4,7 +4,7 @@
  *   GET {APPSTORE_CONNECT_BASE_URL}/v1/apps/{id}/customerReviews?sort=-createdDate&limit=200&include=response
  * Auth is a short-lived ES256 JWT (header kid; iss, iat, exp ≤ 20 min, aud appstoreconnect-v1) sent as a Bearer token.
  */
-import { isAppStoreAppId } from '@/lib/appIds';
+import { isAppStoreAppId } from '@/shared/appIds';
 import { importPKCS8, SignJWT } from 'jose';
 import { env } from '../env';
 import { appStorePageUrl } from './appStoreFeed';

@@ -10,7 +10,7 @@
  *   (see feedDateFallback for when that is safe);
  * - a page whose entries yield no review at all is a format change, never "no new reviews" → SourceFormatError.
  */
-import { isAppStoreAppId } from '@/lib/appIds';
+import { isAppStoreAppId } from '@/shared/appIds';
 import { env } from '../env';
 import { cleanReview } from './cleanText';
 import { isPastWatermark, newestFirstUnique, parseJson, sourceFetch } from './http';

@@ -5,7 +5,7 @@
  * The API only returns reviews created or modified in the last 7 days, newest modification first. An edited review comes
  * back with the same reviewId and a newer lastModified: the engine records it as an edit, keyed on the id.
  */
-import { isPlayPackageName } from '@/lib/appIds';
+import { isPlayPackageName } from '@/shared/appIds';
 import { importPKCS8, SignJWT } from 'jose';
 import { env } from '../env';
 import { cleanReview } from './cleanText';

@@ -56,6 +56,7 @@ export function statsSpan(q: { from?: Date; to?: Date; interval: 'day' | 'week' 
 }
 
 export const appStatsEndpoint = endpoint({
+  statuses: [404],
   summary: "An app's ratings and trends: the series per day or week, the 1–5 distribution, by version and by country",
   tags: ['apps'],
   auth: 'user',

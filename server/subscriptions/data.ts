@@ -6,6 +6,7 @@
 import { sql, type Selectable } from 'kysely';
 import { getDb } from '../db/client';
 import { msInterval as ms } from '../db/interval';
+import { claimRows, leaseEnd, leaseRanOut } from '../db/lease';
 import type { EmailRequestKind, EmailSubscriptionsTable } from '../db/types';
 import { randomId } from '../crypto';
 
@@ -78,16 +79,16 @@ export type ClaimedEmailRequest = {
 export async function claimEmailRequests(limit: number, leaseMs: number): Promise<ClaimedEmailRequest[]> {
   const db = await getDb();
   const r = await sql<ClaimedEmailRequest>`
-    with claimed as (
-      update email_requests r
-         set lease_until = now() + ${ms(leaseMs)}, attempts = r.attempts + 1
-       where r.id in (
-         select id from email_requests
-          where status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
-          order by next_attempt_at
-          limit ${limit}
-          for update skip locked)
-      returning r.id, r.kind, r.attempts, r.subscription_id, r.weekly_summary_id)
+    with claimed as (${claimRows({
+      table: 'email_requests',
+      alias: 'r',
+      key: 'id',
+      set: sql`lease_until = ${leaseEnd(leaseMs)}, attempts = r.attempts + 1`,
+      where: sql`status = 'pending' and next_attempt_at <= now() and ${leaseRanOut()}`,
+      orderBy: sql`next_attempt_at`,
+      limit,
+      returning: sql`r.id, r.kind, r.attempts, r.subscription_id, r.weekly_summary_id`,
+    })})
     select c.id, c.kind, c.attempts, c.subscription_id, s.email, s.country, s.app_key, s.digest_status, s.weekly_status,
            c.weekly_summary_id::int as weekly_summary_id,
            a.store as app_store, a.app_id, a.title as app_title, a.icon_url as app_icon_url, a.store_url as app_store_url
@@ -203,16 +204,16 @@ export async function setDigestCursor(subscriptionId: string, at: Date): Promise
  */
 export async function claimDueDigests(limit: number): Promise<Array<{ email: string; last_digest_at: Date | null }>> {
   const db = await getDb();
-  const r = await sql<{ email: string; last_digest_at: Date | null }>`
-    update email_recipients r
-       set next_digest_at = now() + interval '1 day'
-     where r.email in (
-       select email from email_recipients
-        where next_digest_at is not null and next_digest_at <= now() and unsubscribed_at is null
-        order by next_digest_at
-        limit ${limit}
-        for update skip locked)
-    returning r.email, r.last_digest_at`.execute(db);
+  const r = await claimRows<{ email: string; last_digest_at: Date | null }>({
+    table: 'email_recipients',
+    alias: 'r',
+    key: 'email',
+    set: sql`next_digest_at = now() + interval '1 day'`,
+    where: sql`next_digest_at is not null and next_digest_at <= now() and unsubscribed_at is null`,
+    orderBy: sql`next_digest_at`,
+    limit,
+    returning: sql`r.email, r.last_digest_at`,
+  }).execute(db);
   return r.rows;
 }
 

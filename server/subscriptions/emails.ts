@@ -6,7 +6,7 @@
  * List-Unsubscribe-Post (RFC 8058) headers. Pure functions: links are passed in.
  */
 import type { MailMessage } from '../mail/send';
-import { emailLayout, formatSummary } from '../destinations/format/email';
+import { emailLayout, formatSummary } from '../destinations/platforms/email';
 import { escapeHtml, headerSafe, truncate } from '../destinations/format/text';
 import { reviewFacts, reviewView } from '../destinations/format/view';
 import type { ReviewMessageInput, SummaryMessageInput } from '../destinations/types';

@@ -31,6 +31,7 @@ const queuedResponse = z.object({ queued: z.literal(true), confirmation_required
 const token = z.string({ error: 'is required' }).min(20, 'is not a valid link token').max(2048, 'is too long');
 
 export const reviewsByEmailEndpoint = endpoint({
+  statuses: [404, 502, 503],
   summary: "E-mail an app's recent reviews (and offer a daily digest)",
   tags: ['email'],
   body: appRefSchema.extend({ email: emailAddress, country, weekly_summary: weeklySummary }).transform(withCheckedAppId),
@@ -47,6 +48,7 @@ export const reviewsByEmailEndpoint = endpoint({
 });
 
 export const sendSummaryEndpoint = endpoint({
+  statuses: [404, 502, 503],
   summary: "E-mail a summary of an app's recent reviews: counts per rating, average, most mentioned words, latest negative reviews",
   tags: ['email'],
   body: appRefSchema.extend({ email: emailAddress, country, weekly_summary: weeklySummary }).transform(withCheckedAppId),
@@ -56,6 +58,7 @@ export const sendSummaryEndpoint = endpoint({
 });
 
 export const confirmEmailEndpoint = endpoint({
+  statuses: [404, 409, 503],
   summary: 'Confirm from an e-mail link: turn the daily digest or the weekly summary on, send what an unsubscribed address asked for, or start a new e-mail destination',
   tags: ['email'],
   body: z.object({ token }),

@@ -11,7 +11,7 @@ import { addressHint, appKey, type AppRef } from '../monitor/service';
 import { mailboxKey } from '../connect/mailbox';
 import { confirmDestinationLink, linkSuperseded } from '../connect/emailConsent';
 import { storeName } from '../destinations/format/text';
-import { storefrontName } from '@/lib/storefronts';
+import { storefrontName } from '@/shared/storefronts';
 import { registerApp } from '../connect/apps';
 import {
   activateDigest,

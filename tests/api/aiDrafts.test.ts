@@ -1,4 +1,4 @@
-// "Draft a reply" through the real routes and database (PGlite and PostgreSQL) with a loopback OpenAI-compatible model
+// "Draft a reply" through the real routes and database (PGlite: HTTP behaviour, vitest.config.ts) with a loopback OpenAI-compatible model
 // that streams real SSE: the review handed over as data in a JSON list (a review that gives orders stays data: it
 // never reaches the system message and cannot break out of the list), the review's language, the tone kept per app,
 // the store's limit (asked again, then cut), the words without a model (GET and POST), the plan, the token budget and

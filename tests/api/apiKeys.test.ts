@@ -1,4 +1,4 @@
-// API keys through the real routes and a real database (PGlite and PostgreSQL): an admin creates a key, which is in
+// API keys through the real routes and a real database (PGlite: HTTP behaviour, vitest.config.ts): an admin creates a key, which is in
 // that answer only and stored as a hash; the list shows its prefix and last use; verifyApiKey (what the public API
 // calls) accepts it; revoking stops it at once, although it was in memory. Members read the list;
 // nobody sees or revokes another organisation's keys.

@@ -1,9 +1,9 @@
-// What one Ask ARB question may cost, through the real route and database (PGlite and PostgreSQL) and a loopback
+// What one Ask ARB question may cost, through the real route and database (PGlite: HTTP behaviour, vitest.config.ts) and a loopback
 // OpenAI-compatible model streaming real SSE: at most 8 tool calls run of one model answer and 16 of a question (the
 // rest answered "not run: too many calls"), max_tokens on every request the model receives, the earlier turns cut to
 // a token budget, and the visitors' daily token budget (ASK_ARB_VISITOR_DAILY_TOKENS): one atomic counter shared by
 // every process, a clear 429 once it is spent.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { chat } from '@/server/ai/llm/client';
 import { ANSWER_MAX_TOKENS, HISTORY_TOKEN_BUDGET, MAX_TOOL_CALLS_PER_ANSWER, MAX_TOOL_CALLS_PER_QUESTION, NOT_RUN } from '@/server/askArb/chat';
 import { VISITOR_BUDGET_SPENT, visitorTokenMeter, visitorTokensUsed } from '@/server/askArb/visitorBudget';
@@ -11,32 +11,18 @@ import type { AskChatResponse } from '@/shared/askArb';
 import { call } from '../helpers/request';
 import { newOwner } from '../helpers/orgs';
 import { appWith } from '../helpers/seedReviews';
-import { startFakeLlm, type ChatBody, type FakeLlm } from '../fakes/llm';
-import { newIosApp, newIp, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import type { ChatBody } from '../fakes/llm';
+import { newIosApp, newIp } from './support/connectWorld';
+import { askArbWorldHooks } from './support/askArbWorld';
 
-let w: ConnectWorld;
-let llm: FakeLlm;
-const llmEnv = () => ({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', LLM_MONTHLY_TOKENS_PER_ORG: '0' });
-
-beforeAll(async () => {
-  llm = await startFakeLlm();
-  w = await startConnectWorld({ ...llmEnv(), ASK_ARB_VISITOR_DAILY_QUESTIONS: '50' });
-}, 60_000);
-afterEach(() => {
-  w.setEnv({});
-  llm.respondWith(() => ({ text: 'OK' }));
-});
-afterAll(async () => {
-  await w?.close();
-  await llm?.close();
-});
+const world = askArbWorldHooks();
 
 const CHAT = '/api/v1/public/ask-arb/chat';
 type Msg = { role: 'user' | 'assistant'; content: string };
 type Sent = ChatBody & { max_tokens?: number; messages: Array<{ role: string; content: string | null; tool_call_id?: string }> };
-const ask = (body: Record<string, unknown>, o: { token?: string; ip?: string } = {}) => call<AskChatResponse>(w.api, 'POST', CHAT, body, { ip: o.ip ?? newIp(), token: o.token });
+const ask = (body: Record<string, unknown>, o: { token?: string; ip?: string } = {}) => call<AskChatResponse>(world.w.api, 'POST', CHAT, body, { ip: o.ip ?? newIp(), token: o.token });
 const q = (content: string): Msg[] => [{ role: 'user', content }];
-const sentSince = (before: number) => llm.chatBodies().slice(before) as Sent[];
+const sentSince = (before: number) => world.llm.chatBodies().slice(before) as Sent[];
 
 async function orgWithReviews() {
   const owner = await newOwner('ceiling');
@@ -51,8 +37,8 @@ describe('one question has a ceiling', () => {
   test('20 tool calls in one answer: 8 run, the rest "not run: too many calls"; 16 in the whole question', async () => {
     const owner = await orgWithReviews();
     const twenty = { toolCalls: Array.from({ length: 20 }, () => ({ name: 'count_reviews', arguments: {} })) };
-    llm.reply(twenty, twenty, twenty, { text: 'There are 2 reviews.' });
-    const before = llm.chatBodies().length;
+    world.llm.reply(twenty, twenty, twenty, { text: 'There are 2 reviews.' });
+    const before = world.llm.chatBodies().length;
     const r = await ask({ messages: q('How many reviews are there?') }, { token: owner.token });
     expect(r.status, r.text).toBe(200);
     expect(r.json.data.message).toMatchObject({ method: 'llm', content: 'There are 2 reviews.' });
@@ -71,8 +57,8 @@ describe('one question has a ceiling', () => {
 
   test('every request the model receives carries max_tokens, the background calls’ too', async () => {
     const owner = await orgWithReviews();
-    llm.reply({ toolCalls: [{ name: 'count_reviews', arguments: {} }] }, { text: 'There are 2 reviews.' });
-    const before = llm.chatBodies().length;
+    world.llm.reply({ toolCalls: [{ name: 'count_reviews', arguments: {} }] }, { text: 'There are 2 reviews.' });
+    const before = world.llm.chatBodies().length;
     expect((await ask({ messages: q('How many reviews are there?') }, { token: owner.token })).status).toBe(200);
     // A call that names no limit (translation, sentiment, drafts) gets one about its prompt's size.
     await chat({ messages: [{ role: 'user', content: 'Translate: "Hallo"' }] });
@@ -86,8 +72,8 @@ describe('one question has a ceiling', () => {
     const owner = await orgWithReviews();
     const long = (i: number) => `Turn ${i}: ${'word '.repeat(1598)}`; // 8,000 characters each (7 fit the 64 KiB body)
     const history: Msg[] = Array.from({ length: 7 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: long(i) }) as Msg);
-    llm.reply({ toolCalls: [{ name: 'count_reviews', arguments: {} }] }, { text: 'There are 2 reviews.' });
-    const before = llm.chatBodies().length;
+    world.llm.reply({ toolCalls: [{ name: 'count_reviews', arguments: {} }] }, { text: 'There are 2 reviews.' });
+    const before = world.llm.chatBodies().length;
     const r = await ask({ messages: [...history, ...q('And how many reviews are there?')] }, { token: owner.token });
     expect(r.status, r.text).toBe(200);
     const [first] = sentSince(before);
@@ -102,10 +88,10 @@ describe('one question has a ceiling', () => {
 
 describe("visitors' daily token budget", () => {
   test('visitors share one budget a day; once spent, a clear 429 before the model or the network’s count is touched', async () => {
-    const app = newIosApp(w);
-    w.feed.publish(app.appId, 'us', { title: 'Crash', content: 'It crashes on launch.', rating: 1 });
+    const app = newIosApp(world.w);
+    world.w.feed.publish(app.appId, 'us', { title: 'Crash', content: 'It crashes on launch.', rating: 1 });
     const body = { messages: q('How many reviews are there?'), app_id: app.appId, app_store: 'apple_app_store' };
-    llm.respondWith((b) => (b.messages.some((m) => m.role === 'tool') ? { text: 'There is 1 review.' } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
+    world.llm.respondWith((b) => (b.messages.some((m) => m.role === 'tool') ? { text: 'There is 1 review.' } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
 
     const usedBefore = await visitorTokensUsed();
     const first = await ask(body);
@@ -116,23 +102,23 @@ describe("visitors' daily token budget", () => {
     expect(used - usedBefore).toBeLessThan(2 * ANSWER_MAX_TOKENS + 20_000);
 
     // The day's budget is spent: refused before the question is counted or the model asked.
-    w.setEnv({ ASK_ARB_VISITOR_DAILY_TOKENS: String(used) });
+    world.w.setEnv({ ASK_ARB_VISITOR_DAILY_TOKENS: String(used) });
     const ip = newIp();
-    const calls = llm.chatBodies().length;
+    const calls = world.llm.chatBodies().length;
     const spent = await ask(body, { ip });
     expect(spent.status).toBe(429);
     expect(spent.json.error.message).toBe(VISITOR_BUDGET_SPENT);
     expect(spent.json.error.message).not.toMatch(/ASK_ARB|TOKENS/);
     expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(spent.headers.get('retry-after'))).toBeLessThanOrEqual(86_400);
-    expect(llm.chatBodies().length).toBe(calls);
+    expect(world.llm.chatBodies().length).toBe(calls);
 
     // Some budget left, but less than one call may use: the model is still not asked.
-    w.setEnv({ ASK_ARB_VISITOR_DAILY_TOKENS: String(used + 100) });
+    world.w.setEnv({ ASK_ARB_VISITOR_DAILY_TOKENS: String(used + 100) });
     const short = await ask(body, { ip });
     expect(short.status).toBe(429);
     expect(short.json.error).toEqual({ code: 'llm_budget', message: VISITOR_BUDGET_SPENT });
-    expect(llm.chatBodies().length).toBe(calls);
+    expect(world.llm.chatBodies().length).toBe(calls);
     expect(await visitorTokensUsed()).toBe(used); // a refused reservation is taken back
 
     // Signed-in questions are their organisation's: the visitors' budget does not stop them, nor count them.
@@ -143,7 +129,7 @@ describe("visitors' daily token budget", () => {
 
   test('racing reservations cannot pass the budget together (one atomic add decides)', async () => {
     const used = await visitorTokensUsed();
-    w.setEnv({ ASK_ARB_VISITOR_DAILY_TOKENS: String(used + 2_500) });
+    world.w.setEnv({ ASK_ARB_VISITOR_DAILY_TOKENS: String(used + 2_500) });
     const meter = visitorTokenMeter()!;
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => meter.reserve(1_000)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);

@@ -5,7 +5,7 @@
 // the tools find nothing, follow-ups that keep their context, a caller who leaves stopping the model, the
 // computed answers without a model, the allowances (a network's daily questions, the plan's monthly ones), which
 // chats a caller may read, and bad input.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createParser } from 'eventsource-parser';
 import { getDb } from '@/server/db/client';
 import { usageMonth } from '@/server/plans/data';
@@ -13,31 +13,18 @@ import type { AskChatHistory, AskChatResponse, AskCitation, AskMessage } from '@
 import { call } from '../helpers/request';
 import { newOwner, memberOf, type SignedInUser } from '../helpers/orgs';
 import { appWith, type Seed } from '../helpers/seedReviews';
-import { startFakeLlm, type ChatBody, type FakeLlm, type LlmReply } from '../fakes/llm';
-import { newIosApp, newIp, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import type { ChatBody, LlmReply } from '../fakes/llm';
+import { newIosApp, newIp } from './support/connectWorld';
+import { askArbWorldHooks } from './support/askArbWorld';
 
-let w: ConnectWorld;
-let llm: FakeLlm;
-const llmEnv = () => ({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', LLM_MONTHLY_TOKENS_PER_ORG: '0' });
-
-beforeAll(async () => {
-  llm = await startFakeLlm();
-  w = await startConnectWorld({ ...llmEnv(), ASK_ARB_VISITOR_DAILY_QUESTIONS: '50' });
-}, 60_000);
-afterEach(() => {
-  w.setEnv({});
-  llm.respondWith(() => ({ text: 'OK' }));
-});
-afterAll(async () => {
-  await w?.close();
-  await llm?.close();
-});
+const world = askArbWorldHooks();
+const llmEnv = () => world.llmEnv();
 
 const CHAT = '/api/v1/public/ask-arb/chat';
 type Msg = { role: 'user' | 'assistant'; content: string };
 type Event = { event: string; data: Record<string, unknown> };
 
-const ask = (body: Record<string, unknown>, o: { token?: string; ip?: string } = {}) => call<AskChatResponse>(w.api, 'POST', CHAT, body, { ip: o.ip ?? newIp(), token: o.token });
+const ask = (body: Record<string, unknown>, o: { token?: string; ip?: string } = {}) => call<AskChatResponse>(world.w.api, 'POST', CHAT, body, { ip: o.ip ?? newIp(), token: o.token });
 const q = (content: string): Msg[] => [{ role: 'user', content }];
 
 /** A streamed answer read over HTTP as a browser would, its events parsed by eventsource-parser. */
@@ -45,7 +32,7 @@ async function askStream(body: Record<string, unknown>, o: { token?: string; ip?
   const stop = new AbortController();
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Forwarded-For': o.ip ?? newIp() };
   if (o.token) headers.Authorization = `Bearer ${o.token}`;
-  const res = await fetch(`${w.api.url}${CHAT}`, { method: 'POST', headers, body: JSON.stringify({ ...body, stream: true }), signal: stop.signal });
+  const res = await fetch(`${world.w.api.url}${CHAT}`, { method: 'POST', headers, body: JSON.stringify({ ...body, stream: true }), signal: stop.signal });
   const events: Event[] = [];
   const parser = createParser({
     onEvent: (m) => {
@@ -86,7 +73,7 @@ const hasToolResults = (body: ChatBody) => body.messages.some((m) => m.role === 
 
 /** A model that searches first, then answers with `answer(ids of the reviews it was given)`. */
 function searchThenAnswer(query: string, answer: (ids: string[]) => string) {
-  llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: answer(toolReviewIds(body)) } : { toolCalls: [{ name: 'search_reviews', arguments: { query } }] }));
+  world.llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: answer(toolReviewIds(body)) } : { toolCalls: [{ name: 'search_reviews', arguments: { query } }] }));
 }
 
 async function orgWith(seeds: Seed[], name = 'ask'): Promise<{ owner: SignedInUser; appKey: string }> {
@@ -103,7 +90,7 @@ const LOGIN_SEEDS: Seed[] = [
 describe('with a language model', () => {
   test('streams meta, tokens, citations and done over HTTP; cites only reviews the tools returned, renumbered [n]', async () => {
     const { owner } = await orgWith(LOGIN_SEEDS);
-    const before = llm.chatBodies().length;
+    const before = world.llm.chatBodies().length;
     searchThenAnswer('login', ([a, b]) => `Two people cannot log in [review:${a}], one since the update [review:${b}][review:99999999]. Nobody else [review:not-a-review] said so.`);
     const r = await askStream({ messages: q('What do people say about the login?') }, { token: owner.token });
 
@@ -124,7 +111,7 @@ describe('with a language model', () => {
 
     // The model: ARB's system message with the filters read from the question, the question, the tools; review text
     // only inside tool results, as JSON.
-    const [first, second] = llm.chatBodies().slice(before);
+    const [first, second] = world.llm.chatBodies().slice(before);
     expect(first.messages[0].role).toBe('system');
     expect(first.messages[0].content).toMatch(/"intent":"reviews_about"/);
     expect(first.messages[0].content).toMatch(/never follow instructions/);
@@ -132,7 +119,7 @@ describe('with a language model', () => {
     for (const m of second.messages) if (m.role !== 'tool') expect(m.content ?? '').not.toMatch(/freezes after I type/);
     expect(second.messages.find((m) => m.role === 'tool')!.content).toMatch(/freezes after I type/);
 
-    const history = await call<AskChatHistory>(w.api, 'GET', `${CHAT}/${r.events[0].data.chat_id}`, undefined, { token: owner.token });
+    const history = await call<AskChatHistory>(world.w.api, 'GET', `${CHAT}/${r.events[0].data.chat_id}`, undefined, { token: owner.token });
     expect(history.status).toBe(200);
     expect(history.json.data.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'What do people say about the login?'],
@@ -168,7 +155,7 @@ describe('with a language model', () => {
       expect(text).toContain('Login is broken [1].');
       expect(text).toContain('https://play.google.com/store/apps/details?id=x'); // the store's own links stay
     }
-    const stored = await call<AskChatHistory>(w.api, 'GET', `${CHAT}/${r.events[0].data.chat_id}`, undefined, { token: owner.token });
+    const stored = await call<AskChatHistory>(world.w.api, 'GET', `${CHAT}/${r.events[0].data.chat_id}`, undefined, { token: owner.token });
     expect(stored.json.data.messages[1].content).not.toMatch(/refund-claims|evil-mail/);
   });
 
@@ -182,7 +169,7 @@ describe('with a language model', () => {
     expect(r.events.some((e) => e.event === 'citation')).toBe(false);
 
     // A model that answers from nothing (no tool called) is not shown either.
-    llm.respondWith(() => ({ text: 'The app has 4.8 stars and 10,000 happy users.' }));
+    world.llm.respondWith(() => ({ text: 'The app has 4.8 stars and 10,000 happy users.' }));
     const direct = await ask({ messages: q('How good is the app?') }, { token: owner.token });
     expect(direct.status).toBe(200);
     expect(direct.json.data.message.method).toBe('none');
@@ -192,11 +179,11 @@ describe('with a language model', () => {
 
   test('a model that keeps calling tools is asked at most 4 times, the last time told to answer', async () => {
     const { owner } = await orgWith(LOGIN_SEEDS);
-    llm.respondWith(() => ({ toolCalls: [{ name: 'count_reviews', arguments: { ratings: [1] } }] }));
-    const before = llm.chatBodies().length;
+    world.llm.respondWith(() => ({ toolCalls: [{ name: 'count_reviews', arguments: { ratings: [1] } }] }));
+    const before = world.llm.chatBodies().length;
     const r = await ask({ messages: q('How many 1-star reviews?') }, { token: owner.token });
     expect(r.status, r.text).toBe(200);
-    const asked = llm.chatBodies().slice(before);
+    const asked = world.llm.chatBodies().slice(before);
     expect(asked).toHaveLength(4);
     expect(asked[3].messages.at(-1)).toEqual({ role: 'system', content: expect.stringMatching(/^No more tool calls/) });
     expect(asked[3].messages.filter((m) => m.role === 'tool')).toHaveLength(3);
@@ -205,15 +192,15 @@ describe('with a language model', () => {
 
   test('a follow-up keeps the conversation and the previous filters', async () => {
     const { owner } = await orgWith(LOGIN_SEEDS);
-    llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: `There are some [review:${toolReviewIds(body)[0] ?? 'x'}].` } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
+    world.llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: `There are some [review:${toolReviewIds(body)[0] ?? 'x'}].` } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
     const first = await ask({ messages: q('How many 1-star reviews in the last 30 days?') }, { token: owner.token });
     expect(first.status, first.text).toBe(200);
     const chatId = first.json.data.chat_id;
-    const before = llm.chatBodies().length;
+    const before = world.llm.chatBodies().length;
     const second = await ask({ chat_id: chatId, messages: [...q('How many 1-star reviews in the last 30 days?'), { role: 'assistant', content: 'x' }, ...q('and in Germany?')] }, { token: owner.token });
     expect(second.status, second.text).toBe(200);
     expect(second.json.data.chat_id).toBe(chatId);
-    const asked = llm.chatBodies()[before];
+    const asked = world.llm.chatBodies()[before];
     expect(asked.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(asked.messages[1].content).toBe('How many 1-star reviews in the last 30 days?');
     expect(asked.messages[2].content).not.toMatch(/\[\d\]/); // the earlier answer's numbers meant its own citations
@@ -221,19 +208,19 @@ describe('with a language model', () => {
     const read = JSON.parse(asked.messages[0].content!.split('\n').at(-1)!) as { filters: Record<string, unknown>; intent: string };
     expect(read.filters).toMatchObject({ ratings: [1], country: 'DE', from: expect.any(String), to: expect.any(String) });
     expect(read.intent).toBe('count');
-    const history = await call<AskChatHistory>(w.api, 'GET', `${CHAT}/${chatId}`, undefined, { token: owner.token });
+    const history = await call<AskChatHistory>(world.w.api, 'GET', `${CHAT}/${chatId}`, undefined, { token: owner.token });
     expect(history.json.data.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
   test('a caller who leaves stops the model; a model that fails mid-answer is an error event', async () => {
     const { owner } = await orgWith(LOGIN_SEEDS);
-    llm.respondWith(() => ({ text: 'Slow answer', firstTokenDelayMs: 10_000 }));
-    const abandoned = llm.abandoned();
+    world.llm.respondWith(() => ({ text: 'Slow answer', firstTokenDelayMs: 10_000 }));
+    const abandoned = world.llm.abandoned();
     const r = await askStream({ messages: q('How many reviews?') }, { token: owner.token, onEvent: (e, stop) => e.event === 'meta' && setTimeout(stop, 100) });
     expect(r.done).toBeUndefined();
-    await expect.poll(() => llm.abandoned(), { timeout: 3000 }).toBe(abandoned + 1);
+    await expect.poll(() => world.llm.abandoned(), { timeout: 3000 }).toBe(abandoned + 1);
 
-    llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: 'Half an answer', midStreamError: 'openai' } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
+    world.llm.respondWith((body): LlmReply => (hasToolResults(body) ? { text: 'Half an answer', midStreamError: 'openai' } : { toolCalls: [{ name: 'count_reviews', arguments: {} }] }));
     const failed = await askStream({ messages: q('How many reviews?') }, { token: owner.token });
     expect(failed.events.at(-1)).toEqual({ event: 'error', data: { code: 'llm_failed', message: expect.stringMatching(/^The language model did not answer/) } });
     const json = await ask({ messages: q('How many reviews?') }, { token: owner.token });
@@ -241,7 +228,7 @@ describe('with a language model', () => {
     expect(json.json.error.code).toBe('llm_failed');
 
     // The organisation's monthly tokens spent: the stream says so in an error event, the JSON answer is a 429.
-    w.setEnv({ ...llmEnv(), LLM_MONTHLY_TOKENS_PER_ORG: '10' });
+    world.w.setEnv({ ...llmEnv(), LLM_MONTHLY_TOKENS_PER_ORG: '10' });
     await (await getDb()).updateTable('org_usage_months').set({ llm_tokens: 10 }).where('org_id', '=', owner.orgId).execute();
     const spent = await askStream({ messages: q('How many reviews?') }, { token: owner.token });
     expect(spent.events.at(-1)).toEqual({ event: 'error', data: { code: 'llm_budget', message: expect.stringMatching(/language-model tokens for this month/) } });
@@ -251,9 +238,9 @@ describe('with a language model', () => {
 
 describe('without a language model', () => {
   test('counts, reviews about a topic and complaints are computed with citations; other questions say what to configure', async () => {
-    w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
     const { owner } = await orgWith([...LOGIN_SEEDS, { title: 'Login again', body: 'Login fails, crash on start.', rating: 1, hoursAgo: 30 }]);
-    const before = llm.chatBodies().length;
+    const before = world.llm.chatBodies().length;
 
     const count = await ask({ messages: q('How many 1-star reviews in the last 30 days?') }, { token: owner.token });
     expect(count.status, count.text).toBe(200);
@@ -287,22 +274,22 @@ describe('without a language model', () => {
     expect(poem.json.data.message.method).toBe('none');
     expect(poem.json.data.message.content).toMatch(/needs? a language model|need a language model/);
     expect(poem.json.data.message.content).toMatch(/LLM_BASE_URL/);
-    expect(llm.chatBodies().length).toBe(before); // no model was asked
+    expect(world.llm.chatBodies().length).toBe(before); // no model was asked
   });
 });
 
 describe('visitors', () => {
   test("a visitor's app is fetched from its store and stored, then answered; the chat is readable by its id alone", async () => {
-    w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
-    const app = newIosApp(w);
-    w.feed.publish(app.appId, 'us', { title: 'Crash', content: 'It crashes on launch.', rating: 1 });
-    w.feed.publish(app.appId, 'us', { title: 'Nice', content: 'Very good app.', rating: 5 });
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    const app = newIosApp(world.w);
+    world.w.feed.publish(app.appId, 'us', { title: 'Crash', content: 'It crashes on launch.', rating: 1 });
+    world.w.feed.publish(app.appId, 'us', { title: 'Nice', content: 'Very good app.', rating: 5 });
     const r = await ask({ messages: q('How many reviews are there?'), app_id: app.appId, app_store: 'apple_app_store' });
     expect(r.status, r.text).toBe(200);
     expect(r.json.data.message.content).toMatch(new RegExp(`^${app.title} has 2 reviews`));
     const stored = await (await getDb()).selectFrom('apps').select('title').where('key', '=', `apple_app_store__${app.appId}`).executeTakeFirst();
     expect(stored?.title).toBe(app.title);
-    const history = await call<AskChatHistory>(w.api, 'GET', `${CHAT}/${r.json.data.chat_id}`);
+    const history = await call<AskChatHistory>(world.w.api, 'GET', `${CHAT}/${r.json.data.chat_id}`);
     expect(history.status).toBe(200);
     expect(history.json.data.messages).toHaveLength(2);
     // A follow-up needs no app: the chat is about it.
@@ -315,23 +302,23 @@ describe('visitors', () => {
   });
 
   test("with a model, a visitor's question reads only the picked app, and cites its reviews", async () => {
-    const app = newIosApp(w);
-    w.feed.publish(app.appId, 'us', { title: 'Sync', content: 'Sync loses my notes.', rating: 2 });
-    const before = llm.chatBodies().length;
+    const app = newIosApp(world.w);
+    world.w.feed.publish(app.appId, 'us', { title: 'Sync', content: 'Sync loses my notes.', rating: 2 });
+    const before = world.llm.chatBodies().length;
     searchThenAnswer('sync', ([id]) => `One person loses notes when syncing [review:${id}].`);
     const r = await askStream({ messages: q('What do people say about sync?'), app_id: app.appId, app_store: 'apple_app_store' });
     expect(r.done?.method, JSON.stringify(r.events.at(-1))).toBe('llm');
     expect(r.tokens).toBe('One person loses notes when syncing [1].');
     expect(r.done!.citations[0]).toMatchObject({ app_store: 'apple_app_store', app_id: app.appId, body: 'Sync loses my notes.' });
-    const system = llm.chatBodies()[before].messages[0].content!;
+    const system = world.llm.chatBodies()[before].messages[0].content!;
     expect(system).toContain(`${app.title} (App Store, app_store "apple_app_store", app_id "${app.appId}")`);
     expect(system.match(/app_id "/g)).toHaveLength(1);
   });
 
   test('a network gets ASK_ARB_VISITOR_DAILY_QUESTIONS a day, then a 429 that says what to do', async () => {
-    w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined, ASK_ARB_VISITOR_DAILY_QUESTIONS: '2' });
-    const app = newIosApp(w);
-    w.feed.publish(app.appId, 'us', { content: 'Fine.', rating: 4 });
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined, ASK_ARB_VISITOR_DAILY_QUESTIONS: '2' });
+    const app = newIosApp(world.w);
+    world.w.feed.publish(app.appId, 'us', { content: 'Fine.', rating: 4 });
     const ip = newIp();
     const body = { messages: q('How many reviews?'), app_id: app.appId, app_store: 'apple_app_store' };
     expect((await ask(body, { ip })).status).toBe(200);
@@ -349,12 +336,12 @@ describe('visitors', () => {
 describe('allowances, scoping and input', () => {
   test("the plan's monthly questions: 402 naming the plan", async () => {
     const { owner } = await orgWith(LOGIN_SEEDS);
-    w.setEnv({ SELF_HOSTED_PLAN: 'free' });
+    world.w.setEnv({ SELF_HOSTED_PLAN: 'free' });
     const free = await ask({ messages: q('How many reviews?') }, { token: owner.token });
     expect(free.status).toBe(402);
     expect(free.json.error).toEqual({ code: 'plan_limit', message: expect.stringMatching(/^Your Free plan does not include Ask ARB questions\./) });
 
-    w.setEnv({ SELF_HOSTED_PLAN: 'startup', LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    world.w.setEnv({ SELF_HOSTED_PLAN: 'startup', LLM_BASE_URL: undefined, LLM_MODEL: undefined });
     await (await getDb()).insertInto('org_usage_months').values({ org_id: owner.orgId, month: usageMonth(new Date()), ask_arb_questions: 99 }).execute();
     // Three at once for the last question: one is answered.
     const racing = await Promise.all([1, 2, 3].map(() => ask({ messages: q('How many reviews?') }, { token: owner.token })));
@@ -365,16 +352,16 @@ describe('allowances, scoping and input', () => {
   });
 
   test("another organisation's chat is a 404, a visitor cannot read an organisation's chat, a member can", async () => {
-    w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
     const { owner } = await orgWith(LOGIN_SEEDS, 'scopeA');
     const { owner: stranger } = await orgWith(LOGIN_SEEDS, 'scopeB');
     const r = await ask({ messages: q('How many reviews?') }, { token: owner.token });
     const id = r.json.data.chat_id;
-    expect((await call(w.api, 'GET', `${CHAT}/${id}`, undefined, { token: stranger.token })).status).toBe(404);
-    expect((await call(w.api, 'GET', `${CHAT}/${id}`)).status).toBe(404);
+    expect((await call(world.w.api, 'GET', `${CHAT}/${id}`, undefined, { token: stranger.token })).status).toBe(404);
+    expect((await call(world.w.api, 'GET', `${CHAT}/${id}`)).status).toBe(404);
     expect((await ask({ chat_id: id, messages: q('and 5 stars?') }, { token: stranger.token })).status).toBe(404);
     const member = await memberOf(owner, 'member');
-    expect((await call(w.api, 'GET', `${CHAT}/${id}`, undefined, { token: member.token })).status).toBe(200);
+    expect((await call(world.w.api, 'GET', `${CHAT}/${id}`, undefined, { token: member.token })).status).toBe(200);
     // An app of another organisation cannot be named.
     const key = (await (await getDb()).selectFrom('org_apps').select('app_key').where('org_id', '=', stranger.orgId).executeTakeFirstOrThrow()).app_key;
     const [, appId] = key.split('__');
@@ -399,7 +386,7 @@ describe('allowances, scoping and input', () => {
   });
 
   test('an unknown chat is a 404', async () => {
-    expect((await call(w.api, 'GET', `${CHAT}/chat_nope`)).status).toBe(404);
+    expect((await call(world.w.api, 'GET', `${CHAT}/chat_nope`)).status).toBe(404);
     expect((await ask({ chat_id: 'chat_nope', messages: q('hi'), app_id: '1234567890', app_store: 'apple_app_store' })).status).toBe(404);
   });
 });

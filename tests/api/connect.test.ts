@@ -6,8 +6,9 @@ import { sql } from 'kysely';
 import { getDb } from '@/server/db/client';
 import { hitRateLimit, ipRateKey } from '@/server/http/rateLimit';
 import { CONNECT_LIMITS } from '@/server/connect/connect';
-import { MAIN_STOREFRONTS } from '@/lib/storefronts';
-import { createDestination, ensureApp, getDestinationStatus } from '@/server/monitor/service';
+import { MAIN_STOREFRONTS } from '@/shared/storefronts';
+import { createDestination, ensureApp } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import { sourcesFor } from '@/server/monitor/wantedSources';
 import { encode as encodeBase64Url } from 'jose/base64url';
 import { call } from '../helpers/request';
@@ -255,7 +256,7 @@ describe('one rule for the storefronts a connection watches', () => {
       expect(await sourceCountries(viaConnect.appId)).toEqual(wanted);
       expect(await sourceCountries(direct.appId)).toEqual(wanted);
       expect((await getDestinationStatus(r.json.data.destination_id))!.filters.countries).toEqual(wanted);
-      expect(made.status.filters.countries).toEqual(wanted);
+      expect((await getDestinationStatus(made.id))!.filters.countries).toEqual(wanted);
     });
   }
 });

@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { hitRateLimit } from '@/server/http/rateLimit';
-import { getDestinationStatus, pollAppNow, setDestinationPaused } from '@/server/monitor/service';
+import { pollAppNow, setDestinationPaused } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import { CONNECT_LIMITS, connectDestination } from '@/server/connect/connect';
 import { parseConnectionPayload } from '@/server/connect/payload';
 import { RESEND_COOLDOWN_MS } from '@/server/connect/emailConsent';

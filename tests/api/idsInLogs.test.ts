@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { call } from '../helpers/request';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
+import { captureLogs } from '../helpers/captureLogs';
 
 let w: ApiWorld;
 beforeAll(async () => {
@@ -16,17 +17,6 @@ afterAll(async () => {
   await w.close();
 });
 
-/** What the process writes from now on (stdout and stderr), as parsed JSON lines; vitest restores the spies after the test. */
-function captureLogs(): () => Array<Record<string, unknown>> {
-  const written: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  };
-  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  return () => written.flatMap((l) => l.split('\n')).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-}
 
 const IDS = /\b(org|usr)_[A-Za-z0-9]{4,}/;
 const as = (u: SignedInUser) => ({ token: u.token, ip: '203.0.113.40' });

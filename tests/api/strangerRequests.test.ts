@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vite
 import { DEFAULT_SERVER_LIMITS, createLimitedServer } from '@/server/http/serverLimits';
 import { WEBHOOK_MAX_BYTES } from '@/server/billing/webhook';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
+import { captureLogs } from '../helpers/captureLogs';
 
 let w: ApiWorld;
 const SETTINGS = { STRIPE_SECRET_KEY: 'sk_test_strangers', STRIPE_WEBHOOK_SECRET: 'whsec_strangers', SLACK_SIGNING_SECRET: 'slack-signing-secret' };
@@ -95,17 +96,6 @@ describe("Slack's requests, before the body", () => {
   });
 });
 
-/** What the process logs from now on, as parsed JSON lines (stdout and stderr; vitest restores the spies after the test). */
-function captureLogs(): () => Array<Record<string, unknown>> {
-  const written: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  };
-  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  return () => written.flatMap((l) => l.split('\n')).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-}
 
 describe('a client that leaves mid-body', () => {
   test('is one info line without a stack, not an error', async () => {

@@ -1,4 +1,4 @@
-// POST v1/org/reviews/{id}/translate through the real route and database (PGlite and PostgreSQL), with a loopback
+// POST v1/org/reviews/{id}/translate through the real route and database (PGlite: HTTP behaviour, vitest.config.ts), with a loopback
 // LibreTranslate: the translation, the cache (one call for two requests), a review already in the language, another
 // organisation's review (404), bad input (400), the words when nothing is configured (503), a failing translator
 // (502), and the plan without translation (402 naming the plan).

@@ -7,7 +7,7 @@ import { encode as encodeBase64Url } from 'jose/base64url';
 import AddDestination from '@/components/dashboard/destinations/AddDestination';
 import ConnectFlow from '@/components/connect/ConnectFlow';
 import { decodeConnectionPayload } from '@/server/connect/payload';
-import { useAppSelectionStore, type SelectedApp } from '@/stores/appSelection';
+import { useConnectionStore, type SelectedApp } from '@/stores/connection';
 import { useAuthStore } from '@/stores/auth';
 import { json } from '@/tests/fakes/http';
 import { render } from '@/tests/helpers/render';
@@ -44,7 +44,7 @@ afterEach(async () => {
 describe('Add destination: Webhook', () => {
   test('offered in the dashboard only; http refused; the secret shown once with a sample payload and how to verify', async () => {
     const { user } = render(<AddDestination open onClose={() => undefined} onConnected={() => connected++} />);
-    act(() => useAppSelectionStore.getState().setSelectedAppDetails(APP));
+    act(() => useConnectionStore.getState().setSelectedAppDetails(APP));
     await user.click(await screen.findByRole('radio', { name: /^Webhook/ }));
     await user.click(screen.getByRole('button', { name: 'Continue' }));
 
@@ -81,7 +81,7 @@ describe('Add destination: Webhook', () => {
 
   test('the home page’s flow offers the six chat platforms and e-mail, not Webhook', async () => {
     render(<ConnectFlow />);
-    act(() => useAppSelectionStore.getState().setSelectedAppDetails(APP));
+    act(() => useConnectionStore.getState().setSelectedAppDetails(APP));
     await screen.findByRole('radio', { name: /^Slack/ });
     expect(screen.queryByRole('radio', { name: /^Webhook/ })).toBeNull();
   });

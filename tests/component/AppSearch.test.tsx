@@ -5,7 +5,7 @@ import { json, type RecordedRequest } from '@/tests/fakes/http';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import SearchHero from '@/components/search/SearchHero';
-import { useAppSelectionStore } from '@/stores/appSelection';
+import { useConnectionStore } from '@/stores/connection';
 
 const APPLE = [
   { app_id: '324684580', app_store: 'apple_app_store', title: 'Spotify: Music and Podcasts', developer: 'Spotify', icon: 'https://icons.example/spotify.png' },
@@ -113,7 +113,7 @@ describe('home search', () => {
     expect(second).toHaveAttribute('aria-selected', 'true');
     expect(box).toHaveAttribute('aria-activedescendant', second.id);
     await user.keyboard('{Enter}');
-    expect(useAppSelectionStore.getState().selectedAppDetails).toMatchObject({ id: 'com.spotify.music', store: 'google_play_store', title: 'Spotify: Music and Podcasts' });
+    expect(useConnectionStore.getState().selectedAppDetails).toMatchObject({ id: 'com.spotify.music', store: 'google_play_store', title: 'Spotify: Music and Podcasts' });
     expect(box).toHaveValue('Spotify: Music and Podcasts');
     expect(screen.queryByRole('listbox')).toBeNull();
     const card = screen.getByRole('region', { name: 'Selected app' });
@@ -131,7 +131,7 @@ describe('home search', () => {
     expect(screen.queryByRole('listbox')).toBeNull();
     await user.type(box, 'i');
     await user.click(within(await resultsList()).getByText('Spot Hero'));
-    expect(useAppSelectionStore.getState().selectedAppDetails?.title).toBe('Spot Hero');
+    expect(useConnectionStore.getState().selectedAppDetails?.title).toBe('Spot Hero');
     await fake.waitForRequests(1, (r) => r.path === '/api/v1/apps/event');
   });
 
@@ -149,7 +149,7 @@ describe('app from the link', () => {
     render(hero, { url: '/?app_id=324684580&app_store=apple_app_store' });
     const box = screen.getByRole('searchbox', { name: 'Search your app' });
     await waitFor(() => expect(box).toHaveValue('Spotify: Music and Podcasts'));
-    expect(useAppSelectionStore.getState()).toMatchObject({
+    expect(useConnectionStore.getState()).toMatchObject({
       selectedAppDetails: { id: '324684580', store: 'apple_app_store', title: 'Spotify: Music and Podcasts' },
       showSignupBanner: true,
     });
@@ -163,11 +163,11 @@ describe('app from the link', () => {
   });
 
   test('an app already selected is kept', async () => {
-    useAppSelectionStore.setState({ selectedAppDetails: { id: 'x', store: 'google_play_store', title: 'Chosen' } });
+    useConnectionStore.setState({ selectedAppDetails: { id: 'x', store: 'google_play_store', title: 'Chosen' } });
     render(hero, { url: '/?app_id=324684580&app_store=apple_app_store' });
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.requests.filter((r) => r.path === '/api/v1/public/app-details')).toHaveLength(0);
-    expect(useAppSelectionStore.getState().selectedAppDetails?.title).toBe('Chosen');
+    expect(useConnectionStore.getState().selectedAppDetails?.title).toBe('Chosen');
   });
 
   test('an unknown store or a missing app changes nothing', async () => {
@@ -177,7 +177,7 @@ describe('app from the link', () => {
     render(hero, { url: '/?app_id=999&app_store=apple_app_store' });
     await fake.waitForRequests(1, (r) => r.path === '/api/v1/public/app-details');
     await waitFor(() => expect(warn).toHaveBeenCalled());
-    expect(useAppSelectionStore.getState().selectedAppDetails).toBeNull();
+    expect(useConnectionStore.getState().selectedAppDetails).toBeNull();
     expect(fake.requests.filter((r) => r.path === '/api/v1/public/app-details')).toHaveLength(1);
     warn.mockRestore();
   });

@@ -1,5 +1,5 @@
 /**
- * The connect flow in the browser, against a loopback API: the steps driven by the connection store, the continue
+ * The connect flow in the browser, against a loopback API: the steps driven by the flow's store, the continue
  * button enabled only when the step is complete, the webhook checked as it is pasted, the v2 payload the browser
  * builds, the install buttons shown only when the server offers them, and the status card after connecting.
  */
@@ -11,8 +11,7 @@ import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import ConnectFlow from '@/components/connect/ConnectFlow';
 import { decodeConnectionPayload } from '@/server/connect/payload';
-import { useAppSelectionStore, type SelectedApp } from '@/stores/appSelection';
-import { useConnectionStore } from '@/stores/connection';
+import { useConnectionStore, type SelectedApp } from '@/stores/connection';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefABCDEF123456';
 const DISCORD_URL = 'https://discord.com/api/webhooks/123456789012345678/abcdefABCDEF';
@@ -65,7 +64,7 @@ afterEach(async () => {
 });
 
 function pick(app: SelectedApp) {
-  act(() => useAppSelectionStore.getState().setSelectedAppDetails(app));
+  act(() => useConnectionStore.getState().setSelectedAppDetails(app));
 }
 
 async function toWebhookStep(user: ReturnType<typeof render>['user'], platform = 'Slack') {
@@ -89,7 +88,6 @@ describe('step 1: the platform', () => {
     expect(screen.getByRole('radio', { name: /^Slack/ })).toBeChecked();
     expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
     expect(useConnectionStore.getState().connectionState).toBe('choosing_platform');
-    expect(useAppSelectionStore.getState().continueButtonEnabled).toBe(true);
   });
 
   test('Continue moves to the webhook step of the chosen platform and focuses its heading', async () => {
@@ -119,12 +117,26 @@ describe('step 2: the webhook', () => {
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText(/That isn't a Slack incoming-webhook URL/)).toBeInTheDocument();
     expect(connect).toBeDisabled();
-    expect(useAppSelectionStore.getState().continueButtonEnabled).toBe(false);
     await user.clear(field);
     await user.paste(SLACK_URL);
     expect(connect).toBeEnabled();
     expect(field).not.toHaveAttribute('aria-invalid');
-    expect(useAppSelectionStore.getState().continueButtonEnabled).toBe(true);
+  });
+
+  test('each platform keeps its own webhook URL when the visitor goes back and switches', async () => {
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toSlackUrlPasted(user);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await toWebhookStep(user, 'Discord');
+    const discordField = await screen.findByLabelText('Discord webhook URL');
+    expect(discordField).toHaveValue('');
+    await user.click(discordField);
+    await user.paste(DISCORD_URL);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await toWebhookStep(user, 'Slack');
+    expect(await screen.findByLabelText('Slack webhook URL')).toHaveValue(SLACK_URL);
+    expect(useConnectionStore.getState().webhooks).toEqual({ slack: SLACK_URL, discord: DISCORD_URL });
   });
 
   test('connecting sends the v2 payload, then shows the status and the account invitation', async () => {
@@ -151,9 +163,9 @@ describe('step 2: the webhook', () => {
     });
     expect(screen.getByText('On its way…')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create free account' })).toHaveAttribute('href', '/login?redirect_to=%2Fdashboard');
-    expect(useConnectionStore.getState()).toMatchObject({ connectionState: 'connected', destinationId: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA', showSignupBanner: true });
+    expect(useConnectionStore.getState()).toMatchObject({ connectionState: 'connected', destinationId: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA' });
     // One invitation, on the status card: the search hero's banner is hidden once connected.
-    expect(useAppSelectionStore.getState().showSignupBanner).toBe(false);
+    expect(useConnectionStore.getState().showSignupBanner).toBe(false);
 
     // The card keeps reading the status: the welcome arrives.
     destination = { ...destination, welcome: 'delivered', queued: 0, delivered: 6, last_delivery_at: new Date().toISOString(), label: '#reviews' };
@@ -317,7 +329,7 @@ describe('the status card', () => {
       welcome: 'delivered',
     };
     act(() => {
-      useAppSelectionStore.getState().setSelectedAppDetails(IOS_APP);
+      useConnectionStore.getState().setSelectedAppDetails(IOS_APP);
       useConnectionStore.setState({ connectionState: 'connected', destinationId: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA' });
     });
     render(<ConnectFlow />);

@@ -3,7 +3,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import GetReviewsForm from '@/components/connect/GetReviewsForm';
-import { useAppSelectionStore } from '@/stores/appSelection';
+import { useConnectionStore } from '@/stores/connection';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
 import { notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
@@ -11,7 +11,7 @@ import { notPreflight, ok, route, startApiFake, type ApiFake } from './support/a
 let fake: ApiFake;
 beforeEach(async () => {
   resetStores();
-  useAppSelectionStore.setState({ selectedAppDetails: { id: 'com.lantern.notes', store: 'google_play_store', title: 'Lantern Notes' }, email: 'ana@example.com' });
+  useConnectionStore.setState({ selectedAppDetails: { id: 'com.lantern.notes', store: 'google_play_store', title: 'Lantern Notes' }, userEmail: 'ana@example.com' });
   fake = await startApiFake([route('POST', '/api/v1/public/reviews', ok({ queued: true, confirmation_required: false }))]);
 });
 afterEach(async () => {

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { act, renderHook } from '@testing-library/react';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { notPreflight, ok, route, startApiFake } from './support/apiFake';
 import { resetStores } from '@/tests/helpers/resetStores';
+import { useSelectApp } from '@/components/search/useSelectApp';
 import { topWindow } from '@/lib/navigation';
 import { useAnimationStore } from '@/stores/animation';
-import { useAppSelectionStore } from '@/stores/appSelection';
 import { AUTH_STORAGE_NAME, migrateAuthState, rehydrateAuth, selectIsSignedIn, selectUserLabel, useAuthStore } from '@/stores/auth';
 import { useConnectionStore } from '@/stores/connection';
 import { useModalStore, useSharedModalStore } from '@/stores/modal';
@@ -104,81 +105,80 @@ describe('modal stores', () => {
   });
 });
 
-describe('connection store', () => {
-  test('defaults: slack, idle, source home, no banner', () => {
+describe('connection store (the connect flow\'s one store)', () => {
+  test('defaults: slack, idle, source home, no banner, no app, storefront us', () => {
     expect(useConnectionStore.getState()).toMatchObject({
+      query: '',
+      isOpen: false,
+      selectedAppDetails: null,
+      selectedCountryCode: 'us',
+      allCountries: false,
       userEmail: '',
       selectedPlatform: 'slack',
-      integrationWebhook: '',
+      webhooks: {},
       connectionState: 'idle',
       connectionSource: 'home',
       showSignupBanner: false,
+      destinationId: null,
+      connectionError: null,
     });
   });
 
-  test('actions set each field and the banner toggles', () => {
+  test('actions set each field, webhooks are kept per platform, the banner toggles', () => {
     const s = useConnectionStore.getState();
     s.setUserEmail('ana@example.com');
     s.setSelectedPlatform('discord');
-    s.setIntegrationWebhook('https://discord.com/api/webhooks/1/abc');
+    s.setWebhook('discord', 'https://discord.com/api/webhooks/1/abc');
+    s.setWebhook('slack', 'https://hooks.slack.com/services/T1/B1/x');
     s.setConnectionState('connecting');
     s.setConnectionSource('try-free');
     s.toggleSignupBanner();
     expect(useConnectionStore.getState()).toMatchObject({
       userEmail: 'ana@example.com',
       selectedPlatform: 'discord',
-      integrationWebhook: 'https://discord.com/api/webhooks/1/abc',
+      webhooks: { discord: 'https://discord.com/api/webhooks/1/abc', slack: 'https://hooks.slack.com/services/T1/B1/x' },
       connectionState: 'connecting',
       connectionSource: 'try-free',
       showSignupBanner: true,
     });
+    useConnectionStore.getState().clearWebhooks();
+    expect(useConnectionStore.getState().webhooks).toEqual({});
     useConnectionStore.getState().resetConnection();
     expect(useConnectionStore.getState().selectedPlatform).toBe('slack');
   });
+
+  test('selecting an app stores it and closes the results list; the store itself sends nothing', async () => {
+    const fake = await startApiFake([route('GET', '/api/v1/apps/event', ok({ ok: true }))]);
+    try {
+      useConnectionStore.getState().setIsOpen(true);
+      useConnectionStore.getState().setSelectedAppDetails({ id: 'com.spotify.music', store: 'google_play_store', title: 'Spotify' });
+      expect(useConnectionStore.getState()).toMatchObject({
+        selectedAppDetails: { id: 'com.spotify.music', store: 'google_play_store', title: 'Spotify' },
+        isOpen: false,
+      });
+      useConnectionStore.getState().setSelectedAppDetails(null);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(fake.requests.filter(notPreflight)).toHaveLength(0);
+    } finally {
+      fake.restore();
+      await fake.close();
+    }
+  });
 });
 
-describe('app selection store', () => {
-  let fake: ApiFake;
-  afterEach(async () => {
-    fake?.restore();
-    await fake?.close();
-  });
-
-  test('defaults', () => {
-    expect(useAppSelectionStore.getState()).toMatchObject({
-      email: '',
-      query: '',
-      selectedAppDetails: null,
-      selectedCountryCode: 'us',
-      isOpen: false,
-      platform: 'slack',
-      continueButtonEnabled: false,
-      discordWebhook: '',
-      msteamsWebhook: '',
-      mattermostWebhook: '',
-      storeName: '',
-      modal: null,
-      selectedButton: null,
-      showSignupBanner: false,
-    });
-  });
-
-  test('selecting an app stores it and sends GET v1/apps/event?event=app_selected', async () => {
-    fake = await startApiFake([route('GET', '/api/v1/apps/event', ok({ ok: true }))]);
-    useAppSelectionStore.getState().setSelectedAppDetails({ id: 'com.spotify.music', store: 'google_play_store', title: 'Spotify' });
-    expect(useAppSelectionStore.getState()).toMatchObject({
-      selectedAppDetails: { id: 'com.spotify.music', store: 'google_play_store', title: 'Spotify' },
-      storeName: 'Google Play',
-    });
-    const [req] = await fake.waitForRequests(1, notPreflight);
-    expect(req.path).toBe('/api/v1/apps/event');
-    expect(Object.fromEntries(req.query)).toEqual({ event: 'app_selected', app_id: 'com.spotify.music', app_store: 'google_play_store' });
-  });
-
-  test('clearing the selection sends nothing', async () => {
-    fake = await startApiFake([route('GET', '/api/v1/apps/event', ok({ ok: true }))]);
-    useAppSelectionStore.getState().setSelectedAppDetails(null);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(fake.requests.filter(notPreflight)).toHaveLength(0);
+describe('useSelectApp', () => {
+  test('selects the app and sends GET v1/apps/event?event=app_selected', async () => {
+    const fake = await startApiFake([route('GET', '/api/v1/apps/event', ok({ ok: true }))]);
+    try {
+      const { result } = renderHook(() => useSelectApp());
+      act(() => result.current({ id: 'com.spotify.music', store: 'google_play_store', title: 'Spotify' }));
+      expect(useConnectionStore.getState().selectedAppDetails).toMatchObject({ id: 'com.spotify.music', store: 'google_play_store' });
+      const [req] = await fake.waitForRequests(1, notPreflight);
+      expect(req.path).toBe('/api/v1/apps/event');
+      expect(Object.fromEntries(req.query)).toEqual({ event: 'app_selected', app_id: 'com.spotify.music', app_store: 'google_play_store' });
+    } finally {
+      fake.restore();
+      await fake.close();
+    }
   });
 });

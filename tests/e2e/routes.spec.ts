@@ -11,7 +11,7 @@
  * and axe is most of a route check's cost. Each check starts at the desktop size with its own list of CSP violations.
  */
 import type { Page, Response } from '@playwright/test';
-import { MARKETING_ROUTES, PUBLIC_ROUTES, ROUTE_ALIASES } from '@/lib/publicRoutes';
+import { MARKETING_ROUTES, PUBLIC_ROUTES, ROUTE_ALIASES } from '@/shared/publicRoutes';
 import { expect, hydratingNavigation, test as base } from './fixtures';
 import { seriousViolations } from './support/a11y';
 import { APP_ROUTES, headingsAndTitle, metaContent } from './support/html';

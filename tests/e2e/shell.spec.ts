@@ -4,7 +4,7 @@
  * host without a key, a page-view event for each completed route change.
  */
 import type { Page } from '@playwright/test';
-import { MARKETING_ROUTES } from '@/lib/publicRoutes';
+import { MARKETING_ROUTES } from '@/shared/publicRoutes';
 import { expect, test } from './fixtures';
 import { metaContent, headingsAndTitle } from './support/html';
 

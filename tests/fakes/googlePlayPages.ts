@@ -2,8 +2,8 @@
  * Google Play store pages as play.google.com serves them: an HTML document whose data sits in
  *   <script class="ds:N" nonce="…">AF_initDataCallback({key: 'ds:N', hash: '…', data:[…], sideChannel: {}});</script>
  * blocks, plus the `AF_dataServiceRequests` table naming the RPC behind each block (Ws7gDc = app details,
- * lGYRle = search). Positions inside the nested arrays follow google-play-scraper's mappings (lib/app.js,
- * lib/search.js). They are written out here on purpose instead of importing the app's PLAY_PATHS: the fake must
+ * lGYRle = search). Positions inside the nested arrays follow google-play-scraper's mappings
+ * (google-play-scraper/lib/app.js and /lib/search.js in that package). They are written out here on purpose instead of importing the app's PLAY_PATHS: the fake must
  * describe the real pages on its own, so that a wrong path in the app makes a test fail.
  */
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { normalizeAppId } from '@/lib/appIds';
+import { normalizeAppId } from '@/shared/appIds';
 import { appRefSchema, withCheckedAppId } from '@/server/apps/params';
 import { validateAppRef } from '@/server/monitor/apps';
 import { getAdapter } from '@/server/sources';
 import { validPackageName } from '@/server/sources/playDeveloper';
-import type { AppStore } from '@/lib/appStores';
+import type { AppStore } from '@/shared/appStores';
 
 const request = appRefSchema.transform(withCheckedAppId);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/lib/connectionPayload';
+import { buildConnectionPayload, connectionRequest, encodeConnectionPayload } from '@/shared/connectionPayload';
 import { decodeConnectionPayload, InvalidConnectionPayloadError } from '@/server/connect/payload';
 
 const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');

@@ -21,7 +21,7 @@ import {
   ROUTE_ALIASES,
   USE_CASE_SLUGS,
   normalizeRoute,
-} from '@/lib/publicRoutes';
+} from '@/shared/publicRoutes';
 import {
   COLLECTIONS,
   type CollectionName,

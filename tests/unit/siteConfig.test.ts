@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { normalizeRoute, PUBLIC_ROUTES } from '@/lib/publicRoutes';
+import { normalizeRoute, PUBLIC_ROUTES } from '@/shared/publicRoutes';
 import { enabledSections, siteConfig, type SiteConfig } from '@/lib/siteConfig';
 
 describe('site configuration menu', () => {

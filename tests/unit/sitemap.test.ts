@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PUBLIC_ROUTES } from '@/lib/publicRoutes';
+import { PUBLIC_ROUTES } from '@/shared/publicRoutes';
 import { setEnvForTests } from '@/server/env';
 import { buildRobots, buildSitemap, sendRobots, sendSitemap, siteOrigin } from '@/server/sitemap';
 

@@ -3,7 +3,7 @@
 // rules, and the reply form with each store's limit inside Slack's, its Draft part, and reading its input wherever it is.
 import { describe, expect, test } from 'vitest';
 import { formatReviewFor } from '@/server/destinations/format';
-import type { SlackPayload } from '@/server/destinations/format/slack';
+import type { SlackPayload } from '@/server/destinations/platforms/slack';
 import { verifySlackRequest } from '@/server/slack/signature';
 import { decodeFormState, draftInputBlockId, encodeFormState, readReplyInput, replyForm, REPLY_BLOCK_ID } from '@/server/slack/replyView';
 import { slackSignatureHeaders } from '../fakes/slackOAuth';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ALL_COUNTRIES, MAIN_STOREFRONTS, STOREFRONTS, isStorefrontCode, storefrontName, storefrontOptions } from '@/lib/storefronts';
+import { ALL_COUNTRIES, MAIN_STOREFRONTS, STOREFRONTS, isStorefrontCode, storefrontName, storefrontOptions } from '@/shared/storefronts';
 
 describe('App Store storefronts for the connect flow', () => {
   test('"All countries" means 40 real storefronts, no duplicates, US first', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MAIN_STOREFRONTS } from '@/lib/storefronts';
+import { MAIN_STOREFRONTS } from '@/shared/storefronts';
 import { sourcesFor, storefrontsFor } from '@/server/monitor/wantedSources';
 
 describe('what watching an app in a country means', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isPrivateHost, validateWebhookUrl, type WebhookPlatform } from '@/lib/webhookUrls';
+import { isPrivateHost, validateWebhookUrl, type WebhookPlatform } from '@/shared/webhookUrls';
 
 const ok = (platform: WebhookPlatform, url: string, allowPrivate = false) => {
   const r = validateWebhookUrl(platform, url, { allowPrivate });

@@ -3,7 +3,8 @@
 // platform rejects is dropped without blocking the queue, a "gone" webhook disables its destination with a reason in
 // plain words, and each platform is paced.
 import { describe, expect, test } from 'vitest';
-import { createDestination, drainDeliveries, getDestinationStatus, pollAppNow } from '@/server/monitor/service';
+import { createDestination, drainDeliveries, pollAppNow } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import { counters } from '@/server/monitor/counters';
 import { CHAT_PLATFORMS, type ChatHook, type ChatPlatform } from '../fakes/chatWebhooks';
 import { marker, tally, worldPerFile } from './helpers/world';

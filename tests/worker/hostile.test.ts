@@ -3,7 +3,8 @@
 // ping anyone, inject a link or markup, or make a platform refuse the message. The formatters' own tests cover each
 // escape in detail; this proves the engine hands the review to them intact and the result is accepted end to end.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createDestination, drainDeliveries, ensureApp, getDestinationStatus, pollAppNow, UNSUBSCRIBED } from '@/server/monitor/service';
+import { createDestination, drainDeliveries, ensureApp, pollAppNow, UNSUBSCRIBED } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import { CHAT_PLATFORMS, type ChatHook, type ChatPlatform } from '../fakes/chatWebhooks';
 import { startFakeSmtp, type FakeSmtp } from '../fakes/smtp';
 import { startTestApi, type TestApi } from '../helpers/api';

@@ -3,7 +3,8 @@
 // and a receiver that answers nothing but 429 is paused with a reason its owner reads on the public status.
 import { expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { createDestination, drainDeliveries, getDestinationStatus, pollAppNow } from '@/server/monitor/service';
+import { createDestination, drainDeliveries, pollAppNow } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import type { ChatHook } from '../fakes/chatWebhooks';
 import { marker, worldPerFile } from './helpers/world';
 

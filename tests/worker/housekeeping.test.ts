@@ -5,7 +5,8 @@
 // messages nothing will update go; deleting a destination while a poll fans out does not fail the poll (PostgreSQL).
 import { expect, test } from 'vitest';
 import { sql, type KyselyPlugin } from 'kysely';
-import { addSource, createDestination, drainDeliveries, getDestinationStatus, pollAppNow, updateDestinationSettings, appKey, ensureApp } from '@/server/monitor/service';
+import { addSource, createDestination, drainDeliveries, pollAppNow, updateDestinationSettings, appKey, ensureApp } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import { PARK_AFTER_INTERRUPTIONS } from '@/server/monitor/deliveryWorker';
 import { createDeliveryMarks } from '@/server/monitor/deliveryMarks';
 import { pruneDeliveredMessages, pruneUnconfirmedEmailDestinations } from '@/server/monitor/housekeeping';
@@ -151,7 +152,7 @@ test('e-mail destinations never confirmed are deleted once their link expired (w
   const fresh = await mk(`fresh-${t.app.appId}@example.com`);
   const resent = await mk(`resent-${t.app.appId}@example.com`);
   const confirmed = await mk(`own-${t.app.appId}@example.com`, true);
-  expect(stale.status.status).toBe('pending_confirmation');
+  expect((await getDestinationStatus(stale.id))!.status).toBe('pending_confirmation');
   await sql`update destinations set created_at = now() - interval '4 days', confirmation_sent_at = now() - interval '4 days' where id in (${stale.id}, ${confirmed.id})`.execute(db());
   // Created long ago, but a new confirmation e-mail went out yesterday: its link is still good.
   await sql`update destinations set created_at = now() - interval '10 days', confirmation_sent_at = now() - interval '1 day' where id = ${resent.id}`.execute(db());

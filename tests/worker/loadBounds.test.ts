@@ -12,11 +12,11 @@ import {
   createDestination,
   drainDeliveries,
   ensureApp,
-  getDestinationStatus,
   pollAppNow,
   setDestinationPaused,
   sweepDemand,
 } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import { claimDueSources } from '@/server/monitor/sources';
 import { claimToken } from '@/server/monitor/anonymous';
 import { marker, markersOf, worldPerFile } from './helpers/world';
@@ -135,7 +135,7 @@ describe('anonymous connections', () => {
     expect((await getDestinationStatus(id))!.status).toBe('paused');
     const again = await createDestination({ platform: 'msteams', url: hook.url, apps: [t.app] });
     expect(again).toMatchObject({ id, created: false });
-    expect(again.status.status).toBe('active');
+    expect((await getDestinationStatus(again.id))!.status).toBe('active');
     const row = await t.w.db.db.selectFrom('destinations').select('expires_at').where('id', '=', id).executeTakeFirstOrThrow();
     expect(new Date(row.expires_at!).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
   });

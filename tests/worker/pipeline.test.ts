@@ -9,10 +9,10 @@ import {
   createDestination,
   drainDeliveries,
   ensureApp,
-  getDestinationStatus,
   pollAppNow,
   setDestinationPaused,
 } from '@/server/monitor/service';
+import { getDestinationStatus } from '@/server/destinations/records';
 import { startEngine, engineOptionsFromEnv } from '@/server/monitor/engine';
 import { daysAgo, marker, markersOf, tally, worldPerFile } from './helpers/world';
 

@@ -9,14 +9,14 @@ import 'rsuite/Drawer/styles/index.css';
 import ConnectFlow from '@/components/connect/ConnectFlow';
 import AppSearch from '@/components/search/AppSearch';
 import SelectedAppCard from '@/components/search/SelectedAppCard';
-import { useAppSelectionStore } from '@/stores/appSelection';
+import { useConnectionStore } from '@/stores/connection';
 import styles from '../Dashboard.module.css';
 import own from './Destinations.module.css';
 import WebhookSecret from './WebhookSecret';
 
 export default function AddDestination({ open, onClose, onConnected }: { open: boolean; onClose: () => void; onConnected: () => void }) {
   const id = useId();
-  const picked = useAppSelectionStore((s) => s.selectedAppDetails !== null);
+  const picked = useConnectionStore((s) => s.selectedAppDetails !== null);
   const [secret, setSecret] = useState<string | null>(null);
   return (
     <Drawer open={open} onClose={onClose} placement="right" size="md" aria-labelledby={`${id}-title`} closeButton={false}>

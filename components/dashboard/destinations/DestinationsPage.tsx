@@ -12,7 +12,6 @@ import { useChangeDestination, useDeleteDestination, useDestinations, useRotateS
 import { useOrganisation } from '@/lib/queries/team';
 import { useQueryClient } from '@tanstack/react-query';
 import { atLeast, roleLabel } from '@/shared/orgRoles';
-import { useAppSelectionStore } from '@/stores/appSelection';
 import { useConnectionStore } from '@/stores/connection';
 import { ConfirmButton, dateTime, errorToast, Skeleton } from '../common';
 import styles from '../Dashboard.module.css';
@@ -24,9 +23,8 @@ const FiltersDrawer = dynamic(() => import('./FiltersDrawer'), { ssr: false });
 const AddDestination = dynamic(() => import('./AddDestination'), { ssr: false });
 const WebhookSecret = dynamic(() => import('./WebhookSecret'), { ssr: false });
 
-/** A new start for "Add destination": no app picked, no connection under way (stores shared with the home page's flow). */
+/** A new start for "Add destination": no app picked, no connection under way (the store is shared with the home page's flow). */
 function startOver() {
-  useAppSelectionStore.getState().resetSelection();
   useConnectionStore.getState().resetConnection();
 }
 

@@ -5,7 +5,7 @@
 import Link from 'next/link';
 import type { AppTerms, TermItem } from '@/lib/api/insights';
 import { useAppTerms } from '@/lib/queries/insights';
-import { filtersToQuery } from '@/lib/reviewFilters';
+import { filtersToQuery } from '@/shared/reviewFilters';
 import { Skeleton } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Insights.module.css';

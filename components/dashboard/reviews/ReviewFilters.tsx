@@ -8,9 +8,9 @@ import 'rsuite/CheckPicker/styles/index.css';
 import 'rsuite/SelectPicker/styles/index.css';
 import 'rsuite/DateRangePicker/styles/index.css';
 import type { OrgApp } from '@/lib/api/orgApps';
-import { APP_STORE_NAMES, APP_STORES, type AppStore } from '@/lib/appStores';
-import type { ReviewFilters as Filters } from '@/lib/reviewFilters';
-import { storefrontOptions } from '@/lib/storefronts';
+import { APP_STORE_NAMES, APP_STORES, type AppStore } from '@/shared/appStores';
+import type { ReviewFilters as Filters } from '@/shared/reviewFilters';
+import { storefrontOptions } from '@/shared/storefronts';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
 

@@ -20,7 +20,7 @@ export type LlmEvent =
   | { type: 'text'; text: string }
   | { type: 'done'; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: Usage | null };
 
-export { sseMessages } from '@/lib/sseMessages';
+export { sseMessages } from '@/shared/sseMessages';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

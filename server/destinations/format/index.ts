@@ -1,15 +1,9 @@
 /**
- * One entry point for the delivery engine: the right platform's formatter for a review, a welcome, a spike alert or a weekly summary.
+ * One entry point for the delivery engine: the right platform's formatter (server/destinations/platforms/<id>.ts) for a review, a welcome, a spike alert or a weekly summary.
  * All formatters are pure (review in, payload out) and never exceed their platform's limits.
  */
 import type { AlertMessageInput, EmailContext, FormattedMessage, Platform, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
-import * as discord from './discord';
-import * as email from './email';
-import * as mattermost from './mattermost';
-import * as msteams from './msteams';
-import * as slack from './slack';
-import * as webex from './webex';
-import * as webhook from './webhook';
+import { PLATFORM_MODULES } from '../platforms';
 
 export type OutgoingMessage =
   | { type: 'review'; input: ReviewMessageInput }
@@ -17,7 +11,8 @@ export type OutgoingMessage =
   | { type: 'alert'; input: AlertMessageInput }
   | { type: 'summary'; input: SummaryMessageInput };
 
-const chat = { slack, msteams, mattermost, discord, webex, webhook } as const;
+/** Each platform's formatter lives in its file (server/destinations/platforms/<id>.ts); e-mail's also takes an EmailContext. */
+const { email, ...chat } = PLATFORM_MODULES;
 
 /** Formats a message for `platform`. E-mail needs its EmailContext (the unsubscribe URL); chat platforms ignore it. */
 export function formatFor(platform: Platform, message: OutgoingMessage, emailContext?: EmailContext): FormattedMessage {

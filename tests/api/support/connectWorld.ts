@@ -19,7 +19,7 @@ import { startFakeSmtp, type FakeSmtp } from '../../fakes/smtp';
 import { startSlackOAuth, type SlackOAuthFake } from '../../fakes/slackOAuth';
 import { startDiscordOAuth, type DiscordOAuthFake } from '../../fakes/discordOAuth';
 import { itunesApp, playApp } from '../../fixtures/catalog';
-import { encodeConnectionPayload, type ConnectionPayload } from '@/lib/connectionPayload';
+import { encodeConnectionPayload, type ConnectionPayload } from '@/shared/connectionPayload';
 import type { ReceivedMail } from '../../fakes/smtp';
 
 export type ConnectWorld = {

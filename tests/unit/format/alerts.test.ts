@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { formatFor } from '@/server/destinations/format';
-import type { SlackPayload } from '@/server/destinations/format/slack';
+import type { SlackPayload } from '@/server/destinations/platforms/slack';
 import type { AlertMessageInput, Platform } from '@/server/destinations/types';
 import { ATTACKS, expectHarmless, json } from './harmless';
 import { emailProblems } from './platformRules';

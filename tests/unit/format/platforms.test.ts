@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { formatFor, formatReviewFor, formatWelcomeFor } from '@/server/destinations/format';
-import type { DiscordPayload } from '@/server/destinations/format/discord';
-import type { MattermostPayload } from '@/server/destinations/format/mattermost';
-import type { TeamsPayload } from '@/server/destinations/format/msteams';
-import type { SlackPayload } from '@/server/destinations/format/slack';
-import type { WebexPayload } from '@/server/destinations/format/webex';
+import type { DiscordPayload } from '@/server/destinations/platforms/discord';
+import type { MattermostPayload } from '@/server/destinations/platforms/mattermost';
+import type { TeamsPayload } from '@/server/destinations/platforms/msteams';
+import type { SlackPayload } from '@/server/destinations/platforms/slack';
+import type { WebexPayload } from '@/server/destinations/platforms/webex';
 import { PLATFORMS, type FormattedMessage, type Platform } from '@/server/destinations/types';
 import { discordProblems, emailProblems, jsonProblems, mattermostProblems, slackProblems, teamsProblems, webexProblems } from './platformRules';
 import { PERMALINK, UNSUBSCRIBE, playInput, reviewInput, welcomeInput } from './sampleReviews';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { formatFor } from '@/server/destinations/format';
-import type { DiscordPayload } from '@/server/destinations/format/discord';
+import type { DiscordPayload } from '@/server/destinations/platforms/discord';
 import { weekLabel } from '@/server/destinations/format/summaryView';
 import type { Platform, SummaryMessageInput } from '@/server/destinations/types';
 import { ATTACKS, expectHarmless, json } from './harmless';

@@ -1,0 +1,67 @@
+/**
+ * The public review: the one shape of a review outside the server, described once. It is the `data` items of the
+ * dashboard's inbox (GET v1/org/reviews) and the public API (GET v1/apps/{appKey}/reviews), which the OpenAPI document
+ * and so the browser's generated types (lib/api/schema.d.ts) read from here, and — with the differences
+ * webhookReviewSchema lists — the `data` of a signed webhook's review message (server/destinations/platforms/webhook.ts).
+ * A field added here is added to all three; the server's reviewJson and webhookReview must then fill it (tsc says so).
+ */
+import { z } from 'zod';
+
+export const publicReviewSchema = z.object({
+  id: z.string(),
+  app_key: z.string(),
+  app_id: z.string(),
+  app_store: z.string(),
+  title: z.string().meta({ description: "The app's title." }),
+  author_display_name: z.string(),
+  content_title: z.string().nullable(),
+  content_body: z.string(),
+  content_rating: z.number(),
+  content_updated_at: z.string(),
+  written_at: z.string().nullable(),
+  reply_text: z.string().nullable(),
+  replied_at: z.string().nullable(),
+  reply_state: z.enum(['none', 'draft', 'sending', 'pending_publish', 'published', 'failed']).meta({
+    description: "The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed), or published when the store shows a reply written elsewhere.",
+  }),
+  reply: z
+    .object({
+      state: z.enum(['draft', 'sending', 'pending_publish', 'published', 'failed']),
+      text: z.string(),
+      failure: z.string().nullable().meta({ description: 'Why the store refused it, in plain words (state failed).' }),
+      by: z.string().nullable().meta({ description: 'Who sent it: an e-mail address, or "API key <name>".' }),
+      at: z.string(),
+      edited_after_reply: z.boolean().meta({ description: 'The reviewer changed the review after this reply was sent.' }),
+    })
+    .nullable()
+    .meta({ description: "The organisation's reply sent through ARB, or null." }),
+  country: z.string().nullable(),
+  language: z.string().nullable(),
+  store_permalink: z.string(),
+  sentiment: z.string().nullable(),
+  version: z.string().nullable().meta({ description: 'The app version the review was written for.' }),
+  edited: z.boolean(),
+  previous_rating: z.number().nullable().meta({ description: 'The rating before the last edit.' }),
+});
+
+export type PublicReview = z.output<typeof publicReviewSchema>;
+
+/**
+ * A signed webhook's review (`review.created`, `review.updated`, `review.test`): the public review, made from the
+ * message the engine built rather than from the inbox's row.
+ */
+export const webhookReviewSchema = publicReviewSchema.extend({
+  id: z.string().nullable().meta({ description: 'The review id of the public API; null in a test message (review.test).' }),
+  reply_state: z.enum(['published', 'none']).meta({ description: 'published when the store shows a reply.' }),
+  reply: z.null().meta({
+    description:
+      "ARB's own reply (the public API's `reply`): always null here, since a message is made when the store shows a new or changed review, and a reply sent through ARB is followed in the API (`reply_state`, `reply`), not in messages.",
+  }),
+  store_permalink: z.string().nullable(),
+  translation: z
+    .object({ language: z.string(), title: z.string().nullable(), body: z.string() })
+    .optional()
+    .meta({ description: 'Only for a destination with translate_to: the review in that language (absent when it is written in it already).' }),
+});
+
+export type WebhookReview = z.input<typeof webhookReviewSchema>;
