@@ -2,7 +2,8 @@
 import { api } from './client';
 import type { ApiData } from './openapi';
 import { signedIn } from './org';
-import { filtersToQuery, type ReviewFilters } from '@/shared/reviewFilters';
+import type { ReviewFilters } from './reviewFilters';
+import { filtersToQuery } from '@/shared/reviewFilters';
 
 export type InboxReview = ApiData<'/api/v1/org/reviews', 'get'>[number];
 export type InboxPage = { data: InboxReview[]; has_more: boolean; next_cursor: string | null };

@@ -1,7 +1,7 @@
 /** React Query hooks of the review inbox: cursor pages of the current view, and its CSV export. */
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { exportReviewsCsv, reviewsPage } from '@/lib/api/reviews';
-import type { ReviewFilters } from '@/shared/reviewFilters';
+import type { ReviewFilters } from '@/lib/api/reviewFilters';
 import { reviewKeys } from './orgApps';
 
 export const useReviews = (filters: ReviewFilters, enabled = true) =>

@@ -12,7 +12,7 @@ import { DASHBOARD_CHAT_KEY, VISITOR_CHAT_KEY, type ChatApp } from '@/components
 import type { AskCitation, AskMessage } from '@/shared/askArb';
 import { render } from '@/tests/helpers/render';
 import type { RecordedRequest } from '@/tests/fakes/http';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
+import { fail, notPreflight, ok, driftedOk, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
 import { signedInWithApiFake } from './support/signedIn';
 
 const CHAT = '/api/v1/public/ask-arb/chat';
@@ -240,7 +240,7 @@ describe('Ask ARB chat (visitor)', () => {
         message('Login fails for some [1].', [citation(1)]),
       ],
     };
-    fake = await startApiFake([route('GET', `${CHAT}/chat_r`, ok(history)), route('POST', CHAT, streamedAnswer('chat_r', 'Since version 2.3 [1].', [citation(1)]))]);
+    fake = await startApiFake([route('GET', `${CHAT}/chat_r`, driftedOk(history)), route('POST', CHAT, streamedAnswer('chat_r', 'Since version 2.3 [1].', [citation(1)]))]);
     const { user } = render(<VisitorChat />);
     expect(await screen.findByText('What about login?', undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Review 1: 1 star by Mia' })).toBeInTheDocument();
@@ -269,7 +269,7 @@ describe('Ask ARB chat (dashboard)', () => {
   test('asks over the organisation’s apps with the bearer; the plan allowance used up points to Billing', async () => {
     sessionStorage.removeItem(DASHBOARD_CHAT_KEY);
     await api.start([
-      route('GET', '/api/v1/org/apps', ok([orgApp])),
+      route('GET', '/api/v1/org/apps', driftedOk([orgApp])),
       route('POST', CHAT, fail(402, 'plan_limit', 'Your Free plan includes 20 Ask ARB questions a month. Upgrade to Startup for 200.')),
     ]);
     const { user } = render(<OrgChat />);

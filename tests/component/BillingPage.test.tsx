@@ -7,7 +7,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import toast, { Toaster } from 'react-hot-toast';
 import { describe, expect, test, vi } from 'vitest';
-import { fail, notPreflight, ok, route } from './support/apiFake';
+import { fail, notPreflight, ok, driftedOk, route } from './support/apiFake';
 import { signedInWithApiFake, unsignedJwt } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
 import BillingPage from '@/components/dashboard/billing/BillingPage';
@@ -40,7 +40,7 @@ const overview = (over: Record<string, unknown> = {}) => ({
 const api = signedInWithApiFake();
 
 async function open(role: string, billing = overview(), extra: Parameters<typeof api.start>[0] = []) {
-  await api.start([route('GET', '/api/v1/org', ok(org(role))), route('GET', '/api/v1/org/billing', ok(billing)), ...extra]);
+  await api.start([route('GET', '/api/v1/org', driftedOk(org(role))), route('GET', '/api/v1/org/billing', driftedOk(billing)), ...extra]);
   return render(<BillingPage />, { url: '/dashboard/billing' });
 }
 
@@ -90,7 +90,7 @@ describe('/dashboard/billing', () => {
     api.fake!.restore();
 
     useAuthStore.getState().setAuthData({ authToken: unsignedJwt({ email: 'mo@example.com', org: 'org_1', scope: 'full' }), email: 'mo@example.com' });
-    await api.start([route('GET', '/api/v1/org', ok(org('member')))]);
+    await api.start([route('GET', '/api/v1/org', driftedOk(org('member')))]);
     render(<BillingPage />, { url: '/dashboard/billing' });
     expect(await screen.findByText('Only admins and the owner can see billing. You are a member.')).toBeInTheDocument();
     expect(api.fake!.requests.filter((r) => r.path === '/api/v1/org/billing')).toHaveLength(0);

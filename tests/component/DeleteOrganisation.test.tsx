@@ -6,7 +6,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { Toaster } from 'react-hot-toast';
 import { describe, expect, test } from 'vitest';
-import { fail, notPreflight, ok, route } from './support/apiFake';
+import { fail, notPreflight, ok, driftedOk, route } from './support/apiFake';
 import { signedInWithApiFake } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
 import TeamPage from '@/components/dashboard/TeamPage';
@@ -19,8 +19,8 @@ const api = signedInWithApiFake();
 
 async function open(role: string, deletion = ok({ ok: true })) {
   await api.start([
-    route('GET', '/api/v1/org', ok(org(role))),
-    route('GET', '/api/v1/org/members', ok(me(role))),
+    route('GET', '/api/v1/org', driftedOk(org(role))),
+    route('GET', '/api/v1/org/members', driftedOk(me(role))),
     route('GET', '/api/v1/org/invitations', ok([])),
     route('GET', '/api/v1/org/audit-log', ok([])),
     route('DELETE', '/api/v1/org', deletion),

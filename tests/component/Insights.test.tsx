@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import SummaryPanel from '@/components/dashboard/insights/SummaryPanel';
 import TermsPanel from '@/components/dashboard/insights/TermsPanel';
 import { render } from '@/tests/helpers/render';
-import { fail, notPreflight, ok, route } from './support/apiFake';
+import { fail, notPreflight, ok, driftedOk, route } from './support/apiFake';
 import { signedInWithApiFake } from './support/signedIn';
 
 const KEY = 'apple_app_store__284882215';
@@ -38,7 +38,7 @@ const api = signedInWithApiFake('ana@example.com', 'org_7');
 
 describe('Words and topics', () => {
   test('each term links to its reviews in the inbox: the same app, the days it was counted in, the term as the search', async () => {
-    await api.start([route('GET', `${BASE}/terms`, ok(terms))]);
+    await api.start([route('GET', `${BASE}/terms`, driftedOk(terms))]);
     render(<TermsPanel appKey={KEY} from="2026-03-11" to="2026-03-20" />);
     const drain = await screen.findByRole('link', { name: 'battery drain' });
     expect(drain.getAttribute('href')).toBe(`/dashboard/reviews?app=${encodeURIComponent(KEY)}&q=%22battery+drain%22&from=2026-03-11&to=2026-03-20`);
@@ -59,7 +59,7 @@ describe('Words and topics', () => {
 
 describe('Summary', () => {
   test('an extractive summary, labelled, its quotes opening their reviews', async () => {
-    await api.start([route('POST', `${BASE}/reviews/summary`, ok(summary())), route('GET', `${BASE}/reviews/summary/sum_000000000000000000000001`, ok(summary()))]);
+    await api.start([route('POST', `${BASE}/reviews/summary`, driftedOk(summary())), route('GET', `${BASE}/reviews/summary/sum_000000000000000000000001`, driftedOk(summary()))]);
     const { user } = render(<SummaryPanel appKey={KEY} period={{ from: '2026-03-11', to: '2026-03-20' }} />);
     await user.click(screen.getByRole('button', { name: 'Summarise these days' }));
     expect(await screen.findByText('extractive summary')).toBeTruthy();
@@ -77,7 +77,7 @@ describe('Summary', () => {
       { overview: 'Battery complaints arrived with 2.0.', read: 40, themes: [{ title: 'Battery drain', summary: 'It empties fast.', reviews: 15, review_ids: ['11'], quotes: [quote] }] },
     );
     await api.start([
-      route('POST', `${BASE}/reviews/summary`, ok(pending)),
+      route('POST', `${BASE}/reviews/summary`, driftedOk(pending)),
       route('GET', `${BASE}/reviews/summary/sum_000000000000000000000001`, (req, res) => ok(++gets < 2 ? pending : done)(req, res)),
     ]);
     const { user } = render(<SummaryPanel appKey={KEY} period={{ from: '2026-03-11', to: '2026-03-20' }} />);

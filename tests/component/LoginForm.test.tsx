@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
+import { fail, notPreflight, ok, driftedOk, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
 import { json, type RecordedRequest } from '@/tests/fakes/http';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
@@ -14,7 +14,7 @@ async function start(overrides: Partial<Record<'email' | 'confirm' | 'exchange',
   fake = await startApiFake([
     route('POST', '/api/v1/auth/email', overrides.email ?? ok({ sent: true })),
     route('POST', '/api/v1/auth/email/confirm', overrides.confirm ?? ok({ token: 'one-time-token' })),
-    route('POST', '/api/v1/auth/token/exchange', overrides.exchange ?? ok({ authToken: 'session.jwt', email: 'ana@example.com', displayName: 'Ana' })),
+    route('POST', '/api/v1/auth/token/exchange', overrides.exchange ?? driftedOk({ authToken: 'session.jwt', email: 'ana@example.com', displayName: 'Ana' })),
   ]);
 }
 

@@ -7,6 +7,7 @@ import { Toaster } from 'react-hot-toast';
 import { describe, expect, test, vi } from 'vitest';
 import ReplyComposer, { type ComposerProps } from '@/components/dashboard/reviews/ReplyComposer';
 import { render } from '@/tests/helpers/render';
+import type { ApiData } from '@/lib/api/openapi';
 import { fail, notPreflight, ok, route } from './support/apiFake';
 import { signedInWithApiFake } from './support/signedIn';
 
@@ -23,8 +24,8 @@ const review = (over: Partial<ComposerProps['review']> = {}): ComposerProps['rev
 });
 
 const TEMPLATES = '/api/v1/org/reply-templates';
-const templates = (list: unknown[]) => route('GET', TEMPLATES, ok(list));
-const sentReply = { id: 'rpl_1', review_id: '42', state: 'pending_publish', text: 'x', failure: null, by: 'ana@example.com', replied_at: new Date().toISOString(), attempts: 1, next_attempt_at: null };
+const templates = (list: ApiData<'/api/v1/org/reply-templates', 'get'>) => route('GET', TEMPLATES, ok(list));
+const sentReply = { id: 'rpl_1', review_id: '42', state: 'pending_publish' as const, text: 'x', failure: null, by: 'ana@example.com', replied_at: new Date().toISOString(), attempts: 1, next_attempt_at: null };
 
 const api = signedInWithApiFake('ana@example.com', 'org_7');
 

@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'react-hot-toast';
 import { describe, expect, test, vi } from 'vitest';
 import { json } from '@/tests/fakes/http';
-import { notPreflight, ok, route } from './support/apiFake';
+import { notPreflight, ok, driftedOk, route } from './support/apiFake';
 import { signedInWithApiFake } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
 import TeamPage from '@/components/dashboard/TeamPage';
@@ -30,7 +30,7 @@ async function openTeam() {
     keys: [key('key_aaaaaaaaaaaaaaaaaaaaaaaa', 'CI', 'ana@example.com'), key('key_bbbbbbbbbbbbbbbbbbbbbbbb', 'Zapier', 'bob@example.com'), key('key_cccccccccccccccccccccccc', 'Old export', null)],
   };
   await api.start([
-    route('GET', '/api/v1/org', ok(org('admin'))),
+    route('GET', '/api/v1/org', driftedOk(org('admin'))),
     route('GET', '/api/v1/org/members', (_req, res) => json(res, 200, { data: state.members })),
     route('GET', '/api/v1/org/invitations', (_req, res) => json(res, 200, { data: state.invitations })),
     route('GET', '/api/v1/org/api-keys', (_req, res) => json(res, 200, { data: state.keys })),
@@ -105,7 +105,7 @@ describe('created by, and what a removed member leaves behind', () => {
 
   test('the API keys page names each key’s creator, or “a former member”', async () => {
     await api.start([
-      route('GET', '/api/v1/org', ok(org('member'))),
+      route('GET', '/api/v1/org', driftedOk(org('member'))),
       route('GET', '/api/v1/org/api-keys', ok([key('key_aaaaaaaaaaaaaaaaaaaaaaaa', 'CI', 'ana@example.com'), key('key_cccccccccccccccccccccccc', 'Old export', null)])),
     ]);
     render(<ApiKeysPage />, { url: '/dashboard/api-keys' });

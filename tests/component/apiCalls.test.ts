@@ -4,7 +4,7 @@
  * null, search logs and returns nothing, the others throw an ApiError carrying the server's message.
  */
 import { afterEach, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest';
-import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
+import { fail, notPreflight, ok, driftedOk, outsideRoute, route, startApiFake, type ApiFake } from './support/apiFake';
 import { json } from '@/tests/fakes/http';
 import { searchApps, getAppDetails, sendAppSelectedEvent } from '@/lib/api/apps';
 import { confirmEmailCode, crmExchange, exchangeToken, refreshAuthToken, sendEmailCode } from '@/lib/api/auth';
@@ -50,7 +50,7 @@ describe('auth calls', () => {
   });
 
   test('token exchange: sends token and attribution metadata; null and the log on error', async () => {
-    fake = await startApiFake([route('POST', '/api/v1/auth/token/exchange', ok({ authToken: 'a.b.c', email: 'ana@example.com', name: 'Ana' }))]);
+    fake = await startApiFake([route('POST', '/api/v1/auth/token/exchange', driftedOk({ authToken: 'a.b.c', email: 'ana@example.com', name: 'Ana' }))]);
     await expect(exchangeToken('one-time', metadata)).resolves.toEqual({ authToken: 'a.b.c', email: 'ana@example.com', name: 'Ana' });
     expect(await body('/api/v1/auth/token/exchange')).toEqual({ token: 'one-time', metadata });
     await fake.close();
@@ -112,7 +112,7 @@ describe('billing calls', () => {
 describe('search', () => {
   test('POSTs query, country and app_store to the search service and returns the list', async () => {
     fake = await startApiFake([
-      route('POST', '/search-service/search', ok([{ app_id: '1', app_store: 'apple_app_store', title: 'Spotify', developer: 'Spotify AB' }])),
+      outsideRoute('POST', '/search-service/search', ok([{ app_id: '1', app_store: 'apple_app_store', title: 'Spotify', developer: 'Spotify AB' }])),
     ]);
     vi.stubEnv('NEXT_PUBLIC_SEARCH_BASE', `${fake.url}/search-service`);
     await expect(searchApps({ query: 'spot', appStore: 'apple_app_store' })).resolves.toEqual([
@@ -168,9 +168,9 @@ describe('apps and public calls', () => {
 
   test('connect, bot, slack callback and destination send what the contract says', async () => {
     fake = await startApiFake([
-      route('POST', '/api/v1/oauth/platform/connect', ok({ destination_id: 'd1', platform: 'discord' })),
-      route('POST', '/api/v1/oauth/bot/connect', ok({ destination_id: 'd2' })),
-      route('POST', '/api/v1/oauth/slack/callback', ok({ destination_id: 'd3' })),
+      route('POST', '/api/v1/oauth/platform/connect', driftedOk({ destination_id: 'd1', platform: 'discord' })),
+      route('POST', '/api/v1/oauth/bot/connect', driftedOk({ destination_id: 'd2' })),
+      route('POST', '/api/v1/oauth/slack/callback', driftedOk({ destination_id: 'd3' })),
       route('GET', '/api/v1/public/destination/d%201', ok({ id: 'd 1', platform: 'discord', status: 'active' })),
     ]);
     await expect(connectPlatform({ platform: 'discord', payload: 'eyJ2IjoxfQ' })).resolves.toMatchObject({ destination_id: 'd1' });
@@ -182,7 +182,7 @@ describe('apps and public calls', () => {
 
   test('reviews and summary by e-mail throw the server’s validation message', async () => {
     fake = await startApiFake([
-      route('POST', '/api/v1/public/reviews', ok({ queued: true })),
+      route('POST', '/api/v1/public/reviews', driftedOk({ queued: true })),
       route('POST', '/api/v1/public/send-summary', fail(400, 'invalid_email', 'Enter a valid e-mail address.')),
     ]);
     await expect(requestReviewsByEmail({ email: 'a@b.co', app_id: '1', app_store: 'apple_app_store' })).resolves.toEqual({ queued: true });

@@ -1,7 +1,8 @@
 // The inbox's pure pieces: its view as a URL query and back (what a shared link carries), the opaque cursor, and the
 // CSV cells a spreadsheet opens safely.
 import { describe, expect, test } from 'vitest';
-import { filtersFromQuery, filtersToQuery, hasFilters } from '@/shared/reviewFilters';
+import { filtersFromQuery } from '@/lib/api/reviewFilters';
+import { filtersToQuery, hasFilters } from '@/shared/reviewFilters';
 import { csvCell, csvRecord } from '@/server/reviews/csv';
 import { decodeCursor, encodeCursor } from '@/server/reviews/cursor';
 

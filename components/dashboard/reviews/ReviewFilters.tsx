@@ -9,7 +9,7 @@ import 'rsuite/SelectPicker/styles/index.css';
 import 'rsuite/DateRangePicker/styles/index.css';
 import type { OrgApp } from '@/lib/api/orgApps';
 import { APP_STORE_NAMES, APP_STORES, type AppStore } from '@/shared/appStores';
-import type { ReviewFilters as Filters } from '@/shared/reviewFilters';
+import type { ReviewFilters as Filters } from '@/lib/api/reviewFilters';
 import { storefrontOptions } from '@/shared/storefronts';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
