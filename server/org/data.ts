@@ -170,6 +170,10 @@ export async function replaceInvitation(
 const openInvitations = async (db: DB | undefined, now: Date) =>
   (await dbOf(db)).selectFrom('org_invitations').select(invitationColumns).where('accepted_at', 'is', null).where('revoked_at', 'is', null).where('expires_at', '>', now);
 
+/** Revoking invitations nobody accepted or revoked yet (expired ones included): the caller says which. */
+export const revokeUnanswered = async (db: DB | undefined, now: Date) =>
+  (await dbOf(db)).updateTable('org_invitations').set({ revoked_at: now }).where('accepted_at', 'is', null).where('revoked_at', 'is', null);
+
 /** An open invitation with the address of whoever sent it, while they are still a member (null once they are not). */
 export type ListedInvitation = Invitation & { invited_by_email: string | null };
 
@@ -207,15 +211,7 @@ export async function setInvitationRole(orgId: string, id: string, role: Exclude
 
 /** Revoke every open invitation `userId` sent for `orgId` (they are leaving it); the ones revoked. */
 export async function revokeInvitationsSentBy(orgId: string, userId: string, now: Date, db?: DB): Promise<Invitation[]> {
-  return (await dbOf(db))
-    .updateTable('org_invitations')
-    .set({ revoked_at: now })
-    .where('org_id', '=', orgId)
-    .where('invited_by', '=', userId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .returning(invitationColumns)
-    .execute();
+  return (await revokeUnanswered(db, now)).where('org_id', '=', orgId).where('invited_by', '=', userId).returning(invitationColumns).execute();
 }
 
 export async function getOpenInvitationByTokenHash(tokenHash: string, now: Date, db?: DB): Promise<Invitation | undefined> {
@@ -228,15 +224,7 @@ export async function newestOpenInvitationFor(email: string, now: Date, db?: DB)
 }
 
 export async function revokeInvitation(orgId: string, id: string, now: Date, db?: DB): Promise<Invitation | undefined> {
-  return (await dbOf(db))
-    .updateTable('org_invitations')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .returning(invitationColumns)
-    .executeTakeFirst();
+  return (await revokeUnanswered(db, now)).where('id', '=', id).where('org_id', '=', orgId).returning(invitationColumns).executeTakeFirst();
 }
 
 /** Mark accepted; false when it was accepted, revoked or expired in the meantime. */

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
 import type { OrgRole } from '../db/types';
 import { randomId } from '../crypto';
-import { recordAudit } from './data';
+import { recordAudit, revokeUnanswered } from './data';
 import { revokeSessionRows } from '../auth/sessionData';
 
 const dbOf = async (db?: DB) => db ?? (await getDb());
@@ -103,15 +103,7 @@ export async function openInvitationForEmail(id: string, email: string, now: Dat
 
 /** The invitee says no: the invitation is revoked (once); undefined when it was no longer open. */
 export async function declineInvitationRow(id: string, email: string, now: Date, db?: DB): Promise<{ org_id: string; role: string } | undefined> {
-  return (await dbOf(db))
-    .updateTable('org_invitations')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('email', '=', email)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .returning(['org_id', 'role'])
-    .executeTakeFirst();
+  return (await revokeUnanswered(db, now)).where('id', '=', id).where('email', '=', email).returning(['org_id', 'role']).executeTakeFirst();
 }
 
 /** Move the (locked) user from `fromOrgId` into `orgId` with `role`. */
