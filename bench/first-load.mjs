@@ -15,9 +15,9 @@ const BUDGET_RATIO = 1.35;
 const BUDGET_CSS_KB = 25;
 const BUDGET_DASHBOARD_RATIO = 2.5;
 const DASHBOARD = /^\/dashboard(\/|$)/;
-// Routes of the app (sign-in, joining by invitation, billing, the connect flow, e-mail links, the dashboard) and framework internals: outside
-// the marketing budget, still printed.
-const NOT_MARKETING = /^\/(_app|_error|_document|404|500|api|dashboard|login|join|subscribe|connect|email)(\/|$)/;
+// Routes of the app (sign-in, joining by invitation, billing, the connect flow, e-mail links, linking a Slack user, the dashboard) and
+// framework internals: outside the marketing budget, still printed.
+const NOT_MARKETING = /^\/(_app|_error|_document|404|500|api|dashboard|login|join|subscribe|connect|email|slack)(\/|$)/;
 // Pages that answer text, not HTML (robots.txt, sitemap.xml): no JavaScript ever loads for them.
 const NOT_HTML = /\.[a-z]+$/;
 

@@ -15,7 +15,8 @@
 // small read), with each figure's ratio to it. The query plans (EXPLAIN ANALYZE) go to the log (tmp/bench-logs/inbox.log).
 // Not part of `npm test`; `npm run bench` runs it. Both databases are loaded at once (PostgreSQL in its own processes);
 // the load is most of the run: ~8.5 minutes for both at load ~15 on the 2-core machine (scripts/bench.sh gives this
-// bench 20 minutes). INBOX_BENCH_REVIEWS=200000 for a quick look.
+// bench 20 minutes). INBOX_BENCH_REVIEWS=200000 for a quick look. The same data set at 100,000 / 1,000,000 /
+// 5,000,000 reviews on PostgreSQL, for how the first page, search and stats scale: bench/scale.ts.
 //
 // History, as the README's benchmark table recorded it until 2026-12-02 (docs/BENCHMARKS.md keeps the latest
 // row; the figures above may repeat part of it):

@@ -63,6 +63,19 @@ export function sanitizeRedirect(raw: unknown, fallback = '/'): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/** Where a sign-in lands when nothing asks for another page (docs/PRODUCT.md, Sign-in and the dashboard). */
+export const SIGNED_IN_HOME = '/dashboard';
+
+/**
+ * Where a sign-in (code, invitation accept) goes next: the sanitized `redirect_to`, else the dashboard. The home page
+ * itself (`/`, no query or hash: what the header's Login link carries from there) asks for nothing in particular, so
+ * it lands on the dashboard too; `/?app_id=…` or any other page is honoured.
+ */
+export function afterSignIn(raw: unknown): string {
+  const target = sanitizeRedirect(raw, SIGNED_IN_HOME);
+  return target === '/' ? SIGNED_IN_HOME : target;
+}
+
 type Query = Record<string, string | string[] | undefined>;
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The page shell (docs/PRODUCT.md, Page shell): default SEO tags, the frame (header, main, footer), the route progress bar with
+ * The page shell (docs/PRODUCT.md, Page shell): default SEO tags, the frame (header, main, footer; a page may choose
+ * another, docs/DEVELOPING.md "Page layouts"), the route progress bar with
  * page views, toasts, the generic modals, and the browser-side start-up work (persisted user, attribution,
  * analytics). Only small modules here — every page downloads this file; the HTTP client, React Query and analytics
  * SDKs are loaded by the pages that need them. Toasts and modals show nothing until raised, so their code is loaded
@@ -7,7 +8,7 @@
  */
 import type { AppProps } from 'next/app';
 import dynamic from 'next/dynamic';
-import { useSyncExternalStore } from 'react';
+import { useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import Layout from '@/components/layout/Layout';
 import ProgressBar from '@/components/layout/ProgressBar';
 import Seo from '@/components/layout/Seo';
@@ -34,15 +35,22 @@ function Overlays() {
   return wanted ? <ShellOverlays /> : null;
 }
 
+/** A page may choose its frame (`Page.Layout = AppLayout`: the dashboard); the marketing Layout otherwise. */
+type PageWithLayout = AppProps['Component'] & { Layout?: ComponentType<{ children: ReactNode }> };
+
 export default function App({ Component, pageProps }: AppProps) {
+  const Frame = (Component as PageWithLayout).Layout ?? Layout;
+  // The default head tags sit inside the frame's page boundary, beside the page's own <Seo>: both hydrate in one
+  // commit, so next/head never applies the defaults alone (the title flashed the default for ~10–30 ms when they
+  // hydrated with the root, ahead of the page).
   return (
     <>
-      <Seo />
       <AppShellEffects />
       <ProgressBar />
-      <Layout>
+      <Frame>
+        <Seo />
         <Component {...pageProps} />
-      </Layout>
+      </Frame>
       <Overlays />
     </>
   );

@@ -15,7 +15,7 @@ export default function GetReviewsPage({ doc, related }: InferGetStaticPropsType
       path="/get-reviews"
       highlightsHeading="What lands in your inbox"
       related={related}
-      relatedHeading="Prefer a team channel?"
+      relatedHeading="Chat tools ARB posts to"
     >
       {doc.spotlight ? (
         <SpotlightSection id="get-reviews-form" spotlight={doc.spotlight}>

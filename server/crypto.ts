@@ -32,7 +32,7 @@ export function decryptSecret(sealed: string): string {
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     // Wrong ENCRYPTION_KEY or a tampered row: say so without echoing anything secret.
-    throw new DecryptError('The secret could not be decrypted (was ENCRYPTION_KEY changed?).');
+    throw new DecryptError('The secret could not be decrypted (was the server’s encryption key changed?).');
   }
 }
 

@@ -16,6 +16,7 @@ import { deliveryRetentionJob, outboxHousekeepingJob } from './monitor/housekeep
 import { reviewDeliveryJob, reviewPollingJob, sourceDemandJob } from './monitor/jobs';
 import { replyOutboxJob } from './replies/jobs';
 import { slackPublishedRepliesJob } from './slack/jobs';
+import { storeRatingsJob } from './storeRatings/jobs';
 import { reviewEmailDigestJob, reviewEmailOutboxJob } from './subscriptions/jobs';
 
 export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
@@ -36,4 +37,5 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   pendingSummariesJob,
   slackPublishedRepliesJob,
   weeklySummariesJob,
+  storeRatingsJob,
 ];

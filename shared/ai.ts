@@ -19,12 +19,17 @@ export function languageName(code: string): string {
   }
 }
 
+/** Where an admin reads how the server's operator turns the AI features on (content/pages/help.md, "AI features"). */
+export const AI_SETUP_GUIDE = '/help#ai-features';
+
+/** The plain words for a server without a language model (never a setting's name: customers read them). */
+export const AI_NOT_ENABLED = 'AI answers aren’t enabled on this server.';
+
 /** What to show (and answer, with 503) while no translation service and no language model is configured. */
-export const TRANSLATION_NOT_CONFIGURED =
-  'Translation is not configured on this server. To turn it on, set LIBRETRANSLATE_URL (a self-hosted LibreTranslate), ' +
-  'DEEPL_API_KEY or GOOGLE_TRANSLATE_API_KEY, or an OpenAI-compatible language model with LLM_BASE_URL and LLM_MODEL.';
+export const TRANSLATION_NOT_CONFIGURED = 'Translation isn’t enabled on this server.';
 
 /** What the Draft button says (and the server answers, with 503) while no language model is configured. */
-export const DRAFTS_NOT_CONFIGURED =
-  'Drafting replies needs a language model, and none is configured on this server. To turn it on, set LLM_BASE_URL and ' +
-  'LLM_MODEL (and LLM_API_KEY if it needs one) to any OpenAI-compatible server: OpenAI, Ollama, vLLM, llama.cpp, LM Studio or OpenRouter.';
+export const DRAFTS_NOT_CONFIGURED = `Drafting replies needs AI answers. ${AI_NOT_ENABLED}`;
+
+/** The way to turn them on, by who reads it: an admin gets the setup guide (AI_SETUP_GUIDE), a member the person to ask. */
+export const AI_ENABLE_FOR_MEMBERS = 'An admin of your organisation can have them turned on.';

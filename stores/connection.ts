@@ -78,7 +78,8 @@ const INITIAL: ConnectionFields = {
   isOpen: false,
   selectedAppDetails: null,
   selectedCountryCode: DEFAULT_COUNTRY,
-  allCountries: false,
+  // App Store apps start on "All countries" (the largest storefronts): a single country misses most reviews.
+  allCountries: true,
   userEmail: '',
   selectedPlatform: DEFAULT_PLATFORM,
   webhooks: {},

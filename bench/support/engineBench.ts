@@ -35,6 +35,16 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', pgliteDir?: strin
     const { startPostgres } = loadModule<typeof import('../../tests/helpers/postgres')>(__filename, '../../tests/helpers/postgres');
     // BENCH_PG_STATEMENTS=1: the server counts each statement's planning and execution (printStatementStats).
     const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } : {};
+    // BENCH_PG_EXPLAIN_MS=n: the plan (EXPLAIN ANALYZE) of every statement slower than n ms, in the server's log under
+    // BENCH_PG_LOG_DIR (default tmp/bench-logs/pg-explain; the server runs as user postgres when we are root).
+    if (process.env.BENCH_PG_EXPLAIN_MS) {
+      const fs = await import('node:fs');
+      const dir = path.resolve(process.env.BENCH_PG_LOG_DIR ?? 'tmp/bench-logs/pg-explain');
+      fs.mkdirSync(dir, { recursive: true, mode: 0o777 });
+      fs.chmodSync(dir, 0o777);
+      settings.shared_preload_libraries = [settings.shared_preload_libraries, 'auto_explain'].filter(Boolean).join(',');
+      Object.assign(settings, { 'auto_explain.log_min_duration': `${process.env.BENCH_PG_EXPLAIN_MS}ms`, 'auto_explain.log_analyze': 'on', 'auto_explain.log_nested_statements': 'on', logging_collector: 'on', log_directory: dir });
+    }
     const server = await startPostgres({ settings });
     stopServer = () => server.stop();
     handle = await openDatabase({ kind: 'postgres', url: server.url, max: 20 });

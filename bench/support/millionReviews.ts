@@ -1,5 +1,6 @@
 /**
- * A million reviews for the benches that read them (bench/inbox.ts, bench/ask-arb-retrieval.ts): one organisation
+ * A million reviews for the benches that read them (bench/inbox.ts, bench/ask-arb-retrieval.ts; bench/scale.ts grows
+ * them to 5,000,000 with addReviews): one organisation
  * with `apps` App Store apps (`apple_app_store__7100000` + n, titled "Bench app n"), bulk-inserted with
  * generate_series — every app alike, each with 8 countries, 10 languages, 5 ratings, 30 versions, a quarter replied,
  * one review every 20 seconds back from now (a million span ~231 days), words from a 40-word vocabulary plus rarer
@@ -38,11 +39,36 @@ export async function seedMillionReviews(db: Kysely<Database>, o: MillionReviews
   // autovacuum keeps.
   const inboxMigration = await import('../../server/db/migrations/0012_review_search');
   await inboxMigration.down(db as never);
+  await insertReviews(db, o, 1, o.reviews);
+  await inboxMigration.up(db as never);
+  await sql`vacuum analyze reviews`.execute(db);
+}
+
+/**
+ * Reviews `from`…`to` of the series above (each next one 20 s older) for the apps of `seedMillionReviews`: a database
+ * that holds 1…from−1 grows into its past (bench/scale.ts: 100,000 → 1,000,000 → 5,000,000). The reviews' indexes
+ * other than their constraints' are dropped while the rows go in and built again after (as they are defined then,
+ * whichever migrations made them), then vacuum analyze.
+ */
+export async function addReviews(db: Kysely<Database>, o: Pick<MillionReviews, 'apps'>, from: number, to: number): Promise<void> {
+  const { sql } = await import('kysely');
+  const indexes = await sql<{ name: string; definition: string }>`
+    select i.indexname as name, i.indexdef as definition from pg_indexes i
+     where i.schemaname = current_schema() and i.tablename = 'reviews'
+       and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`.execute(db);
+  for (const i of indexes.rows) await sql`drop index ${sql.id(i.name)}`.execute(db);
+  await insertReviews(db, o, from, to);
+  for (const i of indexes.rows) await sql.raw(i.definition).execute(db);
+  await sql`vacuum analyze reviews`.execute(db);
+}
+
+async function insertReviews(db: Kysely<Database>, o: Pick<MillionReviews, 'apps'>, from: number, to: number): Promise<void> {
+  const { sql } = await import('kysely');
   const vocabulary = sql.raw(`(array[${VOCABULARY.map((w) => `'${w}'`).join(',')}])`);
   // In slices, so PGlite's single connection never holds one enormous statement's work at once.
   const slice = 100_000;
-  for (let from = 1; from <= o.reviews; from += slice) {
-    const to = Math.min(o.reviews, from + slice - 1);
+  for (let start = from; start <= to; start += slice) {
+    const end = Math.min(to, start + slice - 1);
     await sql`
       insert into reviews (app_key, store, store_review_id, country, language, author_name, title, body, rating, app_version,
                            updated_at, reply_text, reply_updated_at, sentiment)
@@ -58,8 +84,6 @@ export async function seedMillionReviews(db: Kysely<Database>, o: MillionReviews
              case when i % 4 = 0 then 'Thanks for the feedback' end,
              case when i % 4 = 0 then now() - g * interval '10 seconds' end,
              (array['positive','neutral','negative'])[1 + i % 3]
-        from generate_series(${from}::int, ${to}::int) g, lateral (select g / ${o.apps} as i) row_in_app`.execute(db);
+        from generate_series(${start}::int, ${end}::int) g, lateral (select g / ${o.apps} as i) row_in_app`.execute(db);
   }
-  await inboxMigration.up(db as never);
-  await sql`vacuum analyze reviews`.execute(db);
 }

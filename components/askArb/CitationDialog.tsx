@@ -4,11 +4,11 @@
  * goes back to the citation).
  */
 import { ModalDialog } from '@/components/common/Modal';
+import { formatDate } from '@/lib/formatDate';
 import { APP_STORE_NAMES } from '@/shared/appStores';
 import type { AskCitation } from '@/shared/askArb';
 import styles from './AskChat.module.css';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export function Stars({ rating }: { rating: number }) {
   const n = Math.max(0, Math.min(5, Math.round(rating)));
@@ -25,7 +25,7 @@ function Review({ c }: { c: AskCitation }) {
   return (
     <div className={styles.review}>
       <p className={styles.reviewMeta}>
-        <Stars rating={c.rating} /> <span>{c.author ?? 'Anonymous'}</span> · <time dateTime={c.date}>{day(c.date)}</time>
+        <Stars rating={c.rating} /> <span>{c.author ?? 'Anonymous'}</span> · <time dateTime={c.date}>{formatDate(c.date)}</time>
       </p>
       <p className={styles.reviewMeta}>{where}</p>
       {c.title ? <p className={styles.reviewTitle}>{c.title}</p> : null}

@@ -2,8 +2,13 @@
  * /dashboard/ask: Ask ARB over the organisation's apps, with the signed-in user's token (the plan's monthly question
  * allowance is counted by the server; when it is used up, the message names the plan and this adds the way to
  * Billing). Without apps there is nothing to ask about yet: the page says where to add one.
+ *
+ * The app in view ("Ask about", `?app=<key>` from an app's page) is sent with each question: the server answers about
+ * that app unless the question names another one, or all of them. "All apps" sends none.
  */
 import Link from 'next/link';
+import { useRouter } from 'next/router';
+import { useId, useMemo } from 'react';
 import { ApiError } from '@/lib/api/client';
 import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useOrgApps } from '@/lib/queries/orgApps';
@@ -30,9 +35,15 @@ function refusalHelp(error: TurnError) {
 
 export default function OrgChat() {
   const apps = useOrgApps();
+  const router = useRouter();
+  const pickerId = useId();
+  const inView = typeof router.query.app === 'string' ? router.query.app : '';
+  const viewed = apps.data?.find((a) => a.key === inView);
+  const app = useMemo(() => (viewed ? { id: viewed.app_id, store: viewed.app_store, title: viewed.title } : null), [viewed]);
   if (apps.isPending) return <Skeleton rows={3} label="Loading your apps" />;
   if (apps.isError) return <p role="alert">{apps.error.message}</p>;
   const list = apps.data;
+  const choose = (key: string) => void router.replace({ pathname: router.pathname, query: key ? { app: key } : {} }, undefined, { shallow: true });
   return (
     <section className={styles.section} aria-labelledby="ask-heading">
       <h2 id="ask-heading" className={styles.sectionTitle}>
@@ -48,7 +59,21 @@ export default function OrgChat() {
           Ask ARB answers from your apps&apos; reviews. <Link href="/dashboard/apps">Add an app</Link> first.
         </p>
       )}
+      {list.length > 1 ? (
+        <div className={styles.field}>
+          <label htmlFor={pickerId}>Ask about</label>
+          <select id={pickerId} className={styles.select} value={viewed ? viewed.key : ''} onChange={(e) => choose(e.target.value)}>
+            <option value="">All apps</option>
+            {list.map((a) => (
+              <option key={a.key} value={a.key}>
+                {a.title} ({APP_STORE_NAMES[a.app_store]})
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <AskChat
+        app={app}
         tone="light"
         storageKey={DASHBOARD_CHAT_KEY}
         getToken={token}

@@ -5,7 +5,8 @@
  * happens to their own organisation (POST v1/invitations/preview, which changes nothing). Signed in as someone else,
  * it asks whether to continue as the invited address (a link someone sent must not silently swap the account this
  * browser is signed in with). Confirming signs the invited address in and joins (POST v1/auth/invitation); the
- * session is stored as any sign-in's, and the new member lands on the Team page.
+ * session is stored as any sign-in's, and the new member lands where any sign-in does: the sanitized `redirect_to`,
+ * else /dashboard (`afterSignIn`).
  */
 import Link from 'next/link';
 import { useRouter } from 'next/router';
@@ -13,6 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useEarlyEffect } from '@/lib/useEarlyEffect';
 import toast from '@/lib/hotToast';
 import { acceptInvitationLink, previewInvitation, type InvitationPreview } from '@/lib/api/invitations';
+import { afterSignIn } from '@/lib/redirect';
 import { readAttribution } from '@/lib/referral';
 import { storeSession, useAuthHydrated, useAuthStore } from '@/stores/auth';
 import styles from './AuthForms.module.css';
@@ -74,7 +76,7 @@ export default function JoinInvitation() {
       const user = await acceptInvitationLink(token.current, readAttribution(), invitation.outcome?.kind === 'deletes_holdings');
       storeSession(user);
       toast.success('Welcome to the team');
-      void router.replace('/dashboard/team');
+      void router.replace(afterSignIn(router.query.redirect_to));
     } catch (e) {
       setError((e as Error).message);
       setBusy(false);

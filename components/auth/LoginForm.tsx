@@ -1,14 +1,15 @@
 /**
  * Sign-in by e-mail code (docs/PRODUCT.md, Sign-in and the dashboard): e-mail → POST v1/auth/email → the 6-digit code → POST
  * v1/auth/email/confirm → a one-time token → POST v1/auth/token/exchange with the stored attribution → signed in →
- * on to the sanitized redirect_to (default '/').
+ * on to the sanitized redirect_to, else /dashboard (`afterSignIn`).
  */
 import { useRouter } from 'next/router';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import EmailField from '@/components/common/EmailField';
 import { SIGN_IN_FAILED, useSendSignInCode, useSignInWithCode } from '@/lib/queries/auth';
-import { sanitizeRedirect } from '@/lib/redirect';
+import { afterSignIn } from '@/lib/redirect';
 import { useAuthStore } from '@/stores/auth';
+import { useConnectionStore } from '@/stores/connection';
 import styles from './AuthForms.module.css';
 import Captcha from './Captcha';
 
@@ -16,8 +17,10 @@ export default function LoginForm() {
   const router = useRouter();
   const setAuthData = useAuthStore((s) => s.setAuthData);
   const [step, setStep] = useState<'email' | 'code'>('email');
-  const [email, setEmail] = useState('');
+  // "Create free account" after connecting: the address typed in the connect flow a step earlier (not persisted, never in the URL).
+  const [email, setEmail] = useState(() => useConnectionStore.getState().userEmail.trim());
   const [code, setCode] = useState('');
+  const codeField = useRef<HTMLInputElement>(null);
   const [captchaToken, setCaptchaToken] = useState('');
   // Captcha tokens are single-use: a new widget (new key) for each request.
   const [captchaRound, setCaptchaRound] = useState(0);
@@ -50,7 +53,7 @@ export default function LoginForm() {
     },
     onSuccess: async (user) => {
       setAuthData({ authToken: user.authToken, refreshToken: user.refreshToken, email: user.email, name: user.name ?? null, displayName: user.displayName ?? null });
-      await router.replace(sanitizeRedirect(router.query.redirect_to));
+      await router.replace(afterSignIn(router.query.redirect_to));
     },
     onError: (e) => {
       // The confirm call answers wrong or expired codes with a message meant for the user: show it as is.
@@ -58,6 +61,11 @@ export default function LoginForm() {
       nextCaptcha();
     },
   });
+
+  // After "Send code" the code field has the focus: the next thing to type is the code.
+  useEffect(() => {
+    if (step === 'code') codeField.current?.focus();
+  }, [step]);
 
   const onSendCode = (event: FormEvent) => {
     event.preventDefault();
@@ -97,6 +105,7 @@ export default function LoginForm() {
             Sign-in code
           </label>
           <input
+            ref={codeField}
             id="login-code"
             name="code"
             type="text"

@@ -2,6 +2,8 @@
  * The frame of every signed-in page under /dashboard: waits for the stored session (and a hand-off code in the URL,
  * see useDashboardSession), keeps the access token fresh while open, asks visitors who are not signed in to sign in,
  * and puts the dashboard's navigation beside the page. Each page adds one line to DASHBOARD_LINKS when it exists.
+ * Until the session is known it shows the dashboard's skeleton, never a signed-out screen (the app bar around it:
+ * components/layout/AppLayout.tsx).
  */
 import Link from 'next/link';
 import { useRouter } from 'next/router';
@@ -33,6 +35,36 @@ export function useSignedIn(): { signedIn: boolean; renewable: boolean; email: s
   return { signedIn, renewable: signedIn && !!authData.refreshToken, email: authData.email ?? claims?.email ?? '', orgId: claims?.orgId ?? null };
 }
 
+/**
+ * The dashboard's shape while the stored session is read (the server HTML, and until the browser knows who is signed
+ * in): the navigation, the heading and a few rows as placeholders, so nothing jumps when the page arrives and no
+ * signed-out screen flashes first.
+ */
+function ShellSkeleton() {
+  return (
+    <div className={styles.shell}>
+      <div className={styles.nav} aria-hidden="true">
+        <ul>
+          {DASHBOARD_LINKS.map((l) => (
+            <li key={l.href}>
+              <span className={`${styles.skeleton} ${styles.skeletonLink}`} />
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className={styles.content}>
+        <p role="status" className="visually-hidden">
+          Loading your dashboard…
+        </p>
+        <span aria-hidden="true" className={`${styles.skeleton} ${styles.skeletonTitle}`} />
+        {[0, 1, 2].map((i) => (
+          <span key={i} aria-hidden="true" className={`${styles.skeleton} ${styles.skeletonRow}`} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
 export default function DashboardShell({ title, children }: { title: string; children: ReactNode }) {
   const { ready, accountSwitch } = useDashboardSession();
   const { signedIn, renewable } = useSignedIn();
@@ -61,15 +93,7 @@ export default function DashboardShell({ title, children }: { title: string; chi
       </div>
     );
   }
-  if (!ready) {
-    return (
-      <div className={auth.page}>
-        <p role="status" className={`${auth.card} ${auth.lead}`}>
-          Loading your dashboard…
-        </p>
-      </div>
-    );
-  }
+  if (!ready) return <ShellSkeleton />;
   if (!signedIn) {
     const here = asPath.split(/[?#]/)[0];
     return (

@@ -30,7 +30,8 @@ import {
   useRenameOrganisation,
 } from '@/lib/queries/team';
 import { useAuthStore } from '@/stores/auth';
-import { ConfirmButton, date, errorToast, Skeleton } from './common';
+import { ConfirmButton, date, dateTime, errorToast, Skeleton } from './common';
+import YourSessions from './YourSessions';
 import styles from './Dashboard.module.css';
 
 function OrganisationName({ name, canRename }: { name: string; canRename: boolean }) {
@@ -258,7 +259,7 @@ function AuditLog() {
             {entries.map((e) => (
               <tr key={e.id}>
                 <td>
-                  <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleString()}</time>
+                  <time dateTime={e.created_at}>{dateTime(e.created_at)}</time>
                 </td>
                 <td>{e.actor_email ?? 'ARB'}</td>
                 <td>{describeAuditEntry(e)}</td>
@@ -374,6 +375,7 @@ export default function TeamPage() {
           <AuditLog />
         </section>
       ) : null}
+      <YourSessions />
       {me === 'owner' ? <DeleteOrganisation key={org.data.name} orgName={org.data.name} /> : null}
     </>
   );

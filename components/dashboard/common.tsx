@@ -23,8 +23,8 @@ export function errorToast(e: unknown) {
     </span>
   ));
 }
-export const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—');
-export const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+// Dates and times in the reader's locale: the one format of lib/formatDate.ts, under the names the pages use.
+export { formatDate as date, formatDateTime as dateTime, formatDay as day } from '@/lib/formatDate';
 
 /**
  * Rows of the shape the content will take, so nothing moves when it arrives. To assistive technology it is an

@@ -1,9 +1,11 @@
 /**
- * A page of the signed-in dashboard: its title and description (never indexed), the query client, and the dashboard's
- * frame (sign-in check, navigation, heading) around the page's own content. Each file under pages/dashboard is one call.
+ * A page of the signed-in dashboard: its title and description (never indexed), the query client, the app's layout
+ * (components/layout/AppLayout.tsx, not the marketing header and footer) and the dashboard's frame (sign-in check,
+ * navigation, heading) around the page's own content. Each file under pages/dashboard is one call.
  */
 import type { ComponentType } from 'react';
 import QueryProvider from '@/components/common/QueryProvider';
+import AppLayout from '@/components/layout/AppLayout';
 import Seo from '@/components/layout/Seo';
 import DashboardShell from './DashboardShell';
 
@@ -21,5 +23,7 @@ export function dashboardPage(o: { title: string; description: string; path: str
     );
   }
   DashboardPage.displayName = `DashboardPage(${o.title})`;
+  // The app's frame instead of the marketing one (pages/_app.tsx).
+  DashboardPage.Layout = AppLayout;
   return DashboardPage;
 }

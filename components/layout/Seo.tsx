@@ -1,7 +1,9 @@
 /**
  * Title, description and share tags of a page (docs/PRODUCT.md, Page shell). _app renders <Seo /> with the defaults;
  * a page renders its own <Seo title=… /> and, because every tag carries a `key`, next/head keeps only the page's
- * version of each tag.
+ * version of each tag. The server HTML carries the page's tags. In the browser next/head rewrites the head from the
+ * <Seo>s mounted so far, so the default one sits beside the page (inside the frame's page boundary, not with the root):
+ * hydrated in one commit, they never leave the defaults alone in the head, even for a moment.
  *
  * Share scrapers need absolute URLs. A static page knows no host at build time, so absolute og:url, og:image and the
  * canonical link are emitted only when NEXT_PUBLIC_SITE_URL (the public origin, e.g. https://arb.example) is set at

@@ -4,7 +4,7 @@
  * aria-activedescendant), Enter picks, Escape closes the list (a second Escape clears the text).
  * Picking an app selects it for the flow and records the app_selected event (useSelectApp).
  */
-import Image from 'next/image';
+import AppIcon from '@/components/common/AppIcon';
 import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useDismiss } from '@/components/common/useDismiss';
 import type { AppSearchResult } from '@/lib/api/types';
@@ -12,7 +12,7 @@ import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useConnectionStore } from '@/stores/connection';
 import styles from './AppSearch.module.css';
 import { SEARCH_INPUT_ID } from './searchFocus';
-import { IDLE_SEARCH, LiveSearch, nextSearchState, useDebouncedTerm, type AppSearchReport, type AppSearchState } from './useAppSearch';
+import { failedStoresNote, IDLE_SEARCH, LiveSearch, nextSearchState, useDebouncedTerm, type AppSearchReport, type AppSearchState } from './useAppSearch';
 import { useSelectApp } from './useSelectApp';
 
 function statusText(status: string, count: number, term: string): string {
@@ -40,6 +40,7 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
   // An emptied box forgets the last results at once (adjusting state while rendering, as React recommends).
   if (!query.trim() && found !== IDLE_SEARCH) setFound(IDLE_SEARCH);
   const { status, results, query: answeredQuery } = found;
+  const failedNote = status === 'done' ? failedStoresNote(found.failed) : null;
   const [active, setActive] = useState(-1);
   const wrapperRef = useRef<HTMLDivElement>(null);
   const listId = useId();
@@ -122,7 +123,7 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
       </div>
       {searching ? <LiveSearch term={term} country={country} onReport={report} /> : null}
       <div role="status" aria-live="polite" className="visually-hidden">
-        {showList ? statusText(status, results.length, answeredQuery) : ''}
+        {showList ? `${statusText(status, results.length, answeredQuery)}${failedNote ? ` ${failedNote}` : ''}` : ''}
       </div>
       {showList ? (
         <div className={styles.popup}>
@@ -141,14 +142,7 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
                   onMouseEnter={() => setActive(i)}
                   onClick={() => choose(app)}
                 >
-                  {app.icon ? (
-                    // Store icons come from the stores' CDNs at the size asked for: no image proxy in between.
-                    <Image unoptimized src={app.icon} alt="" width={40} height={40} className={styles.icon} loading="lazy" />
-                  ) : (
-                    <span aria-hidden="true" className={styles.iconFallback}>
-                      {app.title.slice(0, 1).toUpperCase()}
-                    </span>
-                  )}
+                  <AppIcon src={app.icon} title={app.title} size={40} className={styles.icon} fallbackClassName={styles.iconFallback} loading="lazy" />
                   <span className={styles.text}>
                     <span className={styles.title}>{app.title}</span>
                     <span className={styles.meta}>
@@ -164,6 +158,7 @@ export default function AppSearch({ placeholder = 'Type the name of your app, e.
           ) : (
             <p className={styles.message}>{statusText(status, 0, answeredQuery || query.trim())}</p>
           )}
+          {failedNote ? <p className={styles.message}>{failedNote}</p> : null}
         </div>
       ) : null}
     </div>

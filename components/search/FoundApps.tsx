@@ -3,11 +3,12 @@
  * for pickers that are not the home page's combobox — "Add app" in the dashboard, the app to ask about on /ask-arb.
  * The caller gives the list its name, its look (class names) and what shows while searching.
  */
-import Image from 'next/image';
+import AppIcon from '@/components/common/AppIcon';
 import type { ReactNode } from 'react';
 import type { AppSearchResult } from '@/lib/api/types';
 import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useAppSearchQuery } from '@/lib/queries/apps';
+import { failedStoresNote } from './useAppSearch';
 
 export type FoundAppsLook = { list: string; result: string; icon: string; iconFallback: string; text: string; title: string; meta: string; note: string };
 
@@ -34,8 +35,17 @@ export default function FoundApps({
   if (search.isPending || (search.isFetching && search.data?.term !== term)) return <>{searching}</>;
   if (search.isError) return <p role="alert">Search is not available right now. Please try again in a moment.</p>;
   const results = search.data?.results ?? [];
-  if (results.length === 0) return <p className={look.note}>No apps found for “{term}”. Try the exact name shown in the store.</p>;
+  const failed = failedStoresNote(search.data?.failed);
+  const failedLine = failed ? <p className={look.note}>{failed}</p> : null;
+  if (results.length === 0)
+    return (
+      <>
+        <p className={look.note}>No apps found for “{term}”. Try the exact name shown in the store.</p>
+        {failedLine}
+      </>
+    );
   return (
+    <>
     <ul className={look.list} aria-label={label}>
       {results.map((app) => (
         <li key={`${app.app_store}:${app.app_id}`}>
@@ -45,13 +55,7 @@ export default function FoundApps({
             aria-pressed={chosen === undefined ? undefined : chosen?.app_id === app.app_id && chosen.app_store === app.app_store}
             onClick={() => onChoose(app)}
           >
-            {app.icon ? (
-              <Image unoptimized src={app.icon} alt="" width={iconSize} height={iconSize} className={look.icon} />
-            ) : (
-              <span aria-hidden="true" className={look.iconFallback}>
-                {app.title.slice(0, 1)}
-              </span>
-            )}
+            <AppIcon src={app.icon} title={app.title} size={iconSize} className={look.icon} fallbackClassName={look.iconFallback} />
             <span className={look.text}>
               <span className={look.title}>{app.title}</span>
               <span className={look.meta}>
@@ -63,5 +67,7 @@ export default function FoundApps({
         </li>
       ))}
     </ul>
+    {failedLine}
+    </>
   );
 }

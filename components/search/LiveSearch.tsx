@@ -16,7 +16,7 @@ function Search({ term, country, onReport }: Props) {
     if (!term) return;
     if (isFetching) onReport('loading');
     else if (isError) onReport({ status: 'error', results: [], query: term });
-    else if (data) onReport({ status: 'done', results: data.results, query: data.term });
+    else if (data) onReport({ status: 'done', results: data.results, query: data.term, failed: data.failed });
   }, [term, isFetching, isError, data, onReport]);
   return null;
 }

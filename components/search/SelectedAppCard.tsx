@@ -1,5 +1,5 @@
 /** The app the visitor picked, shown plainly so the next step is clearly about this app. */
-import Image from 'next/image';
+import AppIcon from '@/components/common/AppIcon';
 import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useConnectionStore } from '@/stores/connection';
 import styles from './SearchHero.module.css';
@@ -12,13 +12,7 @@ export default function SelectedAppCard() {
   if (!app) return null;
   return (
     <section className={styles.selected} aria-label="Selected app">
-      {app.icon ? (
-        <Image unoptimized src={app.icon} alt="" width={56} height={56} className={styles.selectedIcon} />
-      ) : (
-        <span aria-hidden="true" className={styles.selectedIconFallback}>
-          {app.title.slice(0, 1).toUpperCase()}
-        </span>
-      )}
+      <AppIcon src={app.icon} title={app.title} size={56} className={styles.selectedIcon} fallbackClassName={styles.selectedIconFallback} />
       <div className={styles.selectedText}>
         <p className={styles.selectedLabel}>Selected app</p>
         <p className={styles.selectedTitle}>{app.title}</p>

@@ -7,14 +7,23 @@
 import dynamic from 'next/dynamic';
 import { useEffect, useState } from 'react';
 import type { AppSearchResult } from '@/lib/api/types';
+import { APP_STORE_NAMES, type AppStore } from '@/shared/appStores';
 
 const SEARCH_DEBOUNCE_MS = 250;
 
 export type AppSearchStatus = 'idle' | 'loading' | 'done' | 'error';
-/** `query` is the term the results answer (while a newer one loads, the previous results stay listed). */
-export type AppSearchState = { status: AppSearchStatus; results: AppSearchResult[]; query: string };
+/** `query` is the term the results answer (while a newer one loads, the previous results stay listed); `failed` the
+ *  stores whose search failed while the other answered. */
+export type AppSearchState = { status: AppSearchStatus; results: AppSearchResult[]; query: string; failed?: AppStore[] };
 
 export const IDLE_SEARCH: AppSearchState = { status: 'idle', results: [], query: '' };
+
+/** Under the results of one store when the other's search failed: "Google Play search failed: …". */
+export function failedStoresNote(failed: readonly AppStore[] | undefined): string | null {
+  if (!failed?.length) return null;
+  const names = failed.map((s) => APP_STORE_NAMES[s]);
+  return `${names.join(' and ')} search failed, so its apps are missing here. Try again in a moment.`;
+}
 
 /** 'loading': a search started (the results shown so far stay until it answers); otherwise its answer. */
 export type AppSearchReport = 'loading' | AppSearchState;

@@ -534,6 +534,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/apps/{appKey}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's own rating of an app now and its daily history (rating, ratings count, new ratings per day) */
+        get: operations["getApiV1OrgAppsAppKeyRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/apps/{appKey}/reviews/summary": {
         parameters: {
             query?: never;
@@ -592,7 +609,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An app's words and phrases rising and falling against the previous period, and the most used */
+        /** An app's words and phrases rising and falling against the previous period, the critical ones (in 1–2★ reviews) and the most used */
         get: operations["getApiV1OrgAppsAppKeyTerms"];
         put?: never;
         post?: never;
@@ -824,6 +841,23 @@ export interface paths {
         head?: never;
         /** Change a member's role (admins for members and admins, owners for owners) */
         patch: operations["patchApiV1OrgMembersId"];
+        trace?: never;
+    };
+    "/api/v1/org/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's overview: a card per app (store rating, review average, volume, 1–2★ share, unanswered, reply time, terms), what needs attention, the setup checklist */
+        get: operations["getApiV1OrgOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/org/reply-templates": {
@@ -1553,11 +1587,22 @@ export interface operations {
                             } | null;
                             /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
                             paused: boolean;
-                            /** @description Average star rating of the stored reviews. */
+                            /** @description Review average: the average star rating of the written reviews ARB stored (not the store's rating). */
                             rating: number | null;
                             review_count: number;
                             /** @description Reviews written or edited in the last 7 days. */
                             reviews_this_week: number;
+                            /** @description The store rating from the daily snapshot (GET /api/v1/org/apps/{appKey}/ratings for its history); null before the first one. */
+                            store_rating: {
+                                /** @description When the newest snapshot was fetched (daily). */
+                                as_of: string;
+                                /** @description The rating now minus 7 days before; null without that history. */
+                                change_7d: number | null;
+                                /** @description The store's own rating: App Store storefronts weighted by their ratings counts; Google Play's worldwide score. */
+                                rating: number | null;
+                                /** @description All ratings the store counts, with or without text. */
+                                ratings_count: number | null;
+                            } | null;
                             title: string;
                         }[];
                         /** @description More entries follow: ask again with the last id as the cursor. */
@@ -4389,6 +4434,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description What this server can do: a language model (Draft a reply, AI answers), a translator (Translate). false: the dashboard disables the action and says why. */
+                            ai: {
+                                language_model: boolean;
+                                translation: boolean;
+                            };
                             created_at: string;
                             features: {
                                 /** @description ARB API */
@@ -5142,11 +5192,22 @@ export interface operations {
                             } | null;
                             /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
                             paused: boolean;
-                            /** @description Average star rating of the stored reviews. */
+                            /** @description Review average: the average star rating of the written reviews ARB stored (not the store's rating). */
                             rating: number | null;
                             review_count: number;
                             /** @description Reviews written or edited in the last 7 days. */
                             reviews_this_week: number;
+                            /** @description The store rating from the daily snapshot (GET /api/v1/org/apps/{appKey}/ratings for its history); null before the first one. */
+                            store_rating: {
+                                /** @description When the newest snapshot was fetched (daily). */
+                                as_of: string;
+                                /** @description The rating now minus 7 days before; null without that history. */
+                                change_7d: number | null;
+                                /** @description The store's own rating: App Store storefronts weighted by their ratings counts; Google Play's worldwide score. */
+                                rating: number | null;
+                                /** @description All ratings the store counts, with or without text. */
+                                ratings_count: number | null;
+                            } | null;
                             title: string;
                         }[];
                     };
@@ -5269,11 +5330,22 @@ export interface operations {
                             } | null;
                             /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
                             paused: boolean;
-                            /** @description Average star rating of the stored reviews. */
+                            /** @description Review average: the average star rating of the written reviews ARB stored (not the store's rating). */
                             rating: number | null;
                             review_count: number;
                             /** @description Reviews written or edited in the last 7 days. */
                             reviews_this_week: number;
+                            /** @description The store rating from the daily snapshot (GET /api/v1/org/apps/{appKey}/ratings for its history); null before the first one. */
+                            store_rating: {
+                                /** @description When the newest snapshot was fetched (daily). */
+                                as_of: string;
+                                /** @description The rating now minus 7 days before; null without that history. */
+                                change_7d: number | null;
+                                /** @description The store's own rating: App Store storefronts weighted by their ratings counts; Google Play's worldwide score. */
+                                rating: number | null;
+                                /** @description All ratings the store counts, with or without text. */
+                                ratings_count: number | null;
+                            } | null;
                             title: string;
                         };
                     };
@@ -5314,11 +5386,22 @@ export interface operations {
                             } | null;
                             /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
                             paused: boolean;
-                            /** @description Average star rating of the stored reviews. */
+                            /** @description Review average: the average star rating of the written reviews ARB stored (not the store's rating). */
                             rating: number | null;
                             review_count: number;
                             /** @description Reviews written or edited in the last 7 days. */
                             reviews_this_week: number;
+                            /** @description The store rating from the daily snapshot (GET /api/v1/org/apps/{appKey}/ratings for its history); null before the first one. */
+                            store_rating: {
+                                /** @description When the newest snapshot was fetched (daily). */
+                                as_of: string;
+                                /** @description The rating now minus 7 days before; null without that history. */
+                                change_7d: number | null;
+                                /** @description The store's own rating: App Store storefronts weighted by their ratings counts; Google Play's worldwide score. */
+                                rating: number | null;
+                                /** @description All ratings the store counts, with or without text. */
+                                ratings_count: number | null;
+                            } | null;
                             title: string;
                         };
                     };
@@ -5627,11 +5710,22 @@ export interface operations {
                             } | null;
                             /** @description Paused because the plan allows fewer apps: not read for the organisation until the owner chooses it on the Billing page or upgrades. */
                             paused: boolean;
-                            /** @description Average star rating of the stored reviews. */
+                            /** @description Review average: the average star rating of the written reviews ARB stored (not the store's rating). */
                             rating: number | null;
                             review_count: number;
                             /** @description Reviews written or edited in the last 7 days. */
                             reviews_this_week: number;
+                            /** @description The store rating from the daily snapshot (GET /api/v1/org/apps/{appKey}/ratings for its history); null before the first one. */
+                            store_rating: {
+                                /** @description When the newest snapshot was fetched (daily). */
+                                as_of: string;
+                                /** @description The rating now minus 7 days before; null without that history. */
+                                change_7d: number | null;
+                                /** @description The store's own rating: App Store storefronts weighted by their ratings counts; Google Play's worldwide score. */
+                                rating: number | null;
+                                /** @description All ratings the store counts, with or without text. */
+                                ratings_count: number | null;
+                            } | null;
                             title: string;
                         };
                     };
@@ -5859,6 +5953,138 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgAppsAppKeyRatings: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default: 89 days before to. */
+                from?: string;
+                /** @description Last day (UTC), included; default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Storefronts weighted by their ratings counts; null before the first daily snapshot. */
+                            current: {
+                                /** @description When the newest snapshot was fetched (ISO 8601). */
+                                as_of: string;
+                                /** @description The rating now minus 7 days before, over the storefronts rated on both days. */
+                                change_7d: number | null;
+                                /** @description Each storefront's latest snapshot. Google Play's figure is worldwide, under one country. */
+                                countries: {
+                                    country: string;
+                                    /** @description The store's rating (0–5); null when the store shows none. */
+                                    rating: number | null;
+                                    /** @description All ratings the store counts, with or without text. */
+                                    ratings_count: number | null;
+                                }[];
+                                /** @description The store's rating (0–5); null when the store shows none. */
+                                rating: number | null;
+                                /** @description All ratings the store counts, with or without text. */
+                                ratings_count: number | null;
+                            } | null;
+                            /** @description One point per day with a snapshot, oldest first. A day without one is left out (a gap, never interpolated). */
+                            series: {
+                                /** @description UTC day, YYYY-MM-DD. */
+                                date: string;
+                                /** @description The count's growth since the day before (ratings without text included); null when the day before has no snapshot. */
+                                new_ratings: number | null;
+                                /** @description The store's rating (0–5); null when the store shows none. */
+                                rating: number | null;
+                                /** @description All ratings the store counts, with or without text. */
+                                ratings_count: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiV1OrgAppsAppKeyReviewsSummary: {
         parameters: {
             query?: never;
@@ -5900,10 +6126,14 @@ export interface operations {
                                         rating: number;
                                         reviews: number;
                                     }[];
+                                    /** @description Missing in summaries stored before it was counted. */
+                                    mixed?: number;
                                     negative: number;
                                     neutral: number;
                                     positive: number;
                                     reviews: number;
+                                    /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                    unclassified?: number;
                                 };
                                 overview: string | null;
                                 previous: {
@@ -5916,10 +6146,14 @@ export interface operations {
                                         rating: number;
                                         reviews: number;
                                     }[];
+                                    /** @description Missing in summaries stored before it was counted. */
+                                    mixed?: number;
                                     negative: number;
                                     neutral: number;
                                     positive: number;
                                     reviews: number;
+                                    /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                    unclassified?: number;
                                 };
                                 quotes: {
                                     rating: number;
@@ -6024,10 +6258,14 @@ export interface operations {
                                         rating: number;
                                         reviews: number;
                                     }[];
+                                    /** @description Missing in summaries stored before it was counted. */
+                                    mixed?: number;
                                     negative: number;
                                     neutral: number;
                                     positive: number;
                                     reviews: number;
+                                    /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                    unclassified?: number;
                                 };
                                 overview: string | null;
                                 previous: {
@@ -6040,10 +6278,14 @@ export interface operations {
                                         rating: number;
                                         reviews: number;
                                     }[];
+                                    /** @description Missing in summaries stored before it was counted. */
+                                    mixed?: number;
                                     negative: number;
                                     neutral: number;
                                     positive: number;
                                     reviews: number;
+                                    /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                    unclassified?: number;
                                 };
                                 quotes: {
                                     rating: number;
@@ -6294,10 +6536,14 @@ export interface operations {
                                         rating: number;
                                         reviews: number;
                                     }[];
+                                    /** @description Missing in summaries stored before it was counted. */
+                                    mixed?: number;
                                     negative: number;
                                     neutral: number;
                                     positive: number;
                                     reviews: number;
+                                    /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                    unclassified?: number;
                                 };
                                 overview: string | null;
                                 previous: {
@@ -6310,10 +6556,14 @@ export interface operations {
                                         rating: number;
                                         reviews: number;
                                     }[];
+                                    /** @description Missing in summaries stored before it was counted. */
+                                    mixed?: number;
                                     negative: number;
                                     neutral: number;
                                     positive: number;
                                     reviews: number;
+                                    /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                    unclassified?: number;
                                 };
                                 quotes: {
                                     rating: number;
@@ -6521,21 +6771,29 @@ export interface operations {
                             interval: "day" | "week";
                             series: {
                                 average_rating: number | null;
+                                /** @description Clear praise and a clear complaint in one review. */
+                                mixed: number;
                                 negative: number;
                                 neutral: number;
                                 positive: number;
                                 reviews: number;
                                 /** @description The period's first day (a Monday for weeks). */
                                 start: string;
+                                /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                unclassified: number;
                             }[];
                             to: string;
                             totals: {
                                 average_rating: number | null;
+                                /** @description Clear praise and a clear complaint in one review. */
+                                mixed: number;
                                 negative: number;
                                 neutral: number;
                                 positive: number;
                                 reviews: number;
                                 start: string;
+                                /** @description Reviews without a sentiment yet; with the four classes they add up to `reviews`. */
+                                unclassified: number;
                             };
                         };
                     };
@@ -6646,21 +6904,75 @@ export interface operations {
                             };
                             /** @description The period had more reviews than are read: the newest were counted. */
                             capped: boolean;
-                            falling: {
+                            /** @description Concentrated in 1–2★ reviews of the period, most 1–2★ reviews first. */
+                            critical: {
+                                /** @description Every form counted as this term, most used first. */
+                                forms: string[];
+                                /** @description The stems of its words: the same for every form. */
+                                key: string;
                                 /** @enum {string} */
                                 kind: "word" | "phrase";
+                                /** @description Reviews of the period using it rated 1–2★. */
+                                low_reviews: number;
+                                /** @description Their share of the reviews using it, 0–1. */
+                                low_share: number;
+                                /** @description One-sided mid-p value of the change in its direction (conditional binomial test): rising or falling below 0.05. */
+                                p_value: number;
                                 previous_reviews: number;
                                 previous_share: number;
                                 /** @description Up to five reviews using it (of the previous period for a falling term). */
                                 review_ids: string[];
                                 /** @description Reviews of the period that use it. */
                                 reviews: number;
-                                /** @description The inbox search (q) that lists its reviews. */
+                                /** @description The inbox search (q) that lists its reviews: its forms joined by "or". */
                                 search: string;
+                                /** @description Reviews of the period using it, by sentiment (reviews not yet classified are left out). */
+                                sentiment: {
+                                    mixed: number;
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                };
                                 /** @description Their share of the period’s reviews, 0–1. */
                                 share: number;
+                                /** @description The form most of its reviews use (word forms are grouped: crash, crashes, crashing). */
                                 term: string;
-                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                /** @description Log-odds z-score of the change (informative prior): its size on a common scale, above 0 more used now. */
+                                z: number;
+                            }[];
+                            falling: {
+                                /** @description Every form counted as this term, most used first. */
+                                forms: string[];
+                                /** @description The stems of its words: the same for every form. */
+                                key: string;
+                                /** @enum {string} */
+                                kind: "word" | "phrase";
+                                /** @description Reviews of the period using it rated 1–2★. */
+                                low_reviews: number;
+                                /** @description Their share of the reviews using it, 0–1. */
+                                low_share: number;
+                                /** @description One-sided mid-p value of the change in its direction (conditional binomial test): rising or falling below 0.05. */
+                                p_value: number;
+                                previous_reviews: number;
+                                previous_share: number;
+                                /** @description Up to five reviews using it (of the previous period for a falling term). */
+                                review_ids: string[];
+                                /** @description Reviews of the period that use it. */
+                                reviews: number;
+                                /** @description The inbox search (q) that lists its reviews: its forms joined by "or". */
+                                search: string;
+                                /** @description Reviews of the period using it, by sentiment (reviews not yet classified are left out). */
+                                sentiment: {
+                                    mixed: number;
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                };
+                                /** @description Their share of the period’s reviews, 0–1. */
+                                share: number;
+                                /** @description The form most of its reviews use (word forms are grouped: crash, crashes, crashing). */
+                                term: string;
+                                /** @description Log-odds z-score of the change (informative prior): its size on a common scale, above 0 more used now. */
                                 z: number;
                             }[];
                             from: string;
@@ -6676,39 +6988,75 @@ export interface operations {
                             /** @description Reviews of the period whose words were counted. */
                             reviews: number;
                             rising: {
+                                /** @description Every form counted as this term, most used first. */
+                                forms: string[];
+                                /** @description The stems of its words: the same for every form. */
+                                key: string;
                                 /** @enum {string} */
                                 kind: "word" | "phrase";
+                                /** @description Reviews of the period using it rated 1–2★. */
+                                low_reviews: number;
+                                /** @description Their share of the reviews using it, 0–1. */
+                                low_share: number;
+                                /** @description One-sided mid-p value of the change in its direction (conditional binomial test): rising or falling below 0.05. */
+                                p_value: number;
                                 previous_reviews: number;
                                 previous_share: number;
                                 /** @description Up to five reviews using it (of the previous period for a falling term). */
                                 review_ids: string[];
                                 /** @description Reviews of the period that use it. */
                                 reviews: number;
-                                /** @description The inbox search (q) that lists its reviews. */
+                                /** @description The inbox search (q) that lists its reviews: its forms joined by "or". */
                                 search: string;
+                                /** @description Reviews of the period using it, by sentiment (reviews not yet classified are left out). */
+                                sentiment: {
+                                    mixed: number;
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                };
                                 /** @description Their share of the period’s reviews, 0–1. */
                                 share: number;
+                                /** @description The form most of its reviews use (word forms are grouped: crash, crashes, crashing). */
                                 term: string;
-                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                /** @description Log-odds z-score of the change (informative prior): its size on a common scale, above 0 more used now. */
                                 z: number;
                             }[];
                             to: string;
                             /** @description The most used in the period. */
                             top: {
+                                /** @description Every form counted as this term, most used first. */
+                                forms: string[];
+                                /** @description The stems of its words: the same for every form. */
+                                key: string;
                                 /** @enum {string} */
                                 kind: "word" | "phrase";
+                                /** @description Reviews of the period using it rated 1–2★. */
+                                low_reviews: number;
+                                /** @description Their share of the reviews using it, 0–1. */
+                                low_share: number;
+                                /** @description One-sided mid-p value of the change in its direction (conditional binomial test): rising or falling below 0.05. */
+                                p_value: number;
                                 previous_reviews: number;
                                 previous_share: number;
                                 /** @description Up to five reviews using it (of the previous period for a falling term). */
                                 review_ids: string[];
                                 /** @description Reviews of the period that use it. */
                                 reviews: number;
-                                /** @description The inbox search (q) that lists its reviews. */
+                                /** @description The inbox search (q) that lists its reviews: its forms joined by "or". */
                                 search: string;
+                                /** @description Reviews of the period using it, by sentiment (reviews not yet classified are left out). */
+                                sentiment: {
+                                    mixed: number;
+                                    negative: number;
+                                    neutral: number;
+                                    positive: number;
+                                };
                                 /** @description Their share of the period’s reviews, 0–1. */
                                 share: number;
+                                /** @description The form most of its reviews use (word forms are grouped: crash, crashes, crashing). */
                                 term: string;
-                                /** @description Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling. */
+                                /** @description Log-odds z-score of the change (informative prior): its size on a common scale, above 0 more used now. */
                                 z: number;
                             }[];
                         };
@@ -8940,6 +9288,188 @@ export interface operations {
             };
             /** @description Content-Type is not application/json (required even for an empty body) */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            apps: {
+                                icon_url: string | null;
+                                key: string;
+                                links: {
+                                    reviews: string;
+                                    trends: string;
+                                    unanswered: string;
+                                };
+                                paused: boolean;
+                                /** @description Median time from a review to its reply, over the newest replies of the last 30 days. */
+                                reply_time: {
+                                    median_seconds: number | null;
+                                    replies: number;
+                                };
+                                review_average: {
+                                    last_7_days: {
+                                        /** @description The average star rating of the reviews ARB collected in the period (not the store rating). */
+                                        average: number | null;
+                                        change: number | null;
+                                        /** @description A UTC day, YYYY-MM-DD. */
+                                        from: string;
+                                        /** @description 1–2★ reviews of the period. */
+                                        low: number;
+                                        low_share: number | null;
+                                        /** @description The same over the same number of days just before. */
+                                        previous_average: number | null;
+                                        previous_reviews: number;
+                                        reviews: number;
+                                        /** @description A UTC day, YYYY-MM-DD. */
+                                        to: string;
+                                    };
+                                    last_30_days: {
+                                        /** @description The average star rating of the reviews ARB collected in the period (not the store rating). */
+                                        average: number | null;
+                                        change: number | null;
+                                        /** @description A UTC day, YYYY-MM-DD. */
+                                        from: string;
+                                        /** @description 1–2★ reviews of the period. */
+                                        low: number;
+                                        low_share: number | null;
+                                        /** @description The same over the same number of days just before. */
+                                        previous_average: number | null;
+                                        previous_reviews: number;
+                                        reviews: number;
+                                        /** @description A UTC day, YYYY-MM-DD. */
+                                        to: string;
+                                    };
+                                };
+                                store: string;
+                                /** @description The store's own rating (all ratings, with or without text) from the daily snapshots; null before the first one. */
+                                store_rating: {
+                                    as_of: string;
+                                    change_7d: number | null;
+                                    rating: number | null;
+                                    ratings_count: number | null;
+                                } | null;
+                                /** @description The last 7 days; null while they are being counted (terms_pending). */
+                                terms: {
+                                    critical: {
+                                        href: string;
+                                        previous_reviews: number;
+                                        reviews: number;
+                                        term: string;
+                                    }[];
+                                    rising: {
+                                        href: string;
+                                        previous_reviews: number;
+                                        reviews: number;
+                                        term: string;
+                                    }[];
+                                } | null;
+                                title: string;
+                                unanswered_30d: number;
+                                unanswered_negative_30d: number;
+                            }[];
+                            attention: {
+                                action: string;
+                                app_key: string | null;
+                                detail: string;
+                                /** @description The dashboard page where it is fixed. */
+                                href: string;
+                                /** @enum {string} */
+                                kind: "unanswered_negative" | "alert" | "destination" | "credentials";
+                                title: string;
+                            }[];
+                            generated_at: string;
+                            setup: {
+                                /** @description The organisation follows an app. */
+                                apps: boolean;
+                                /** @description It has a destination (chat channel, e-mail or webhook). */
+                                channel: boolean;
+                                complete: boolean;
+                                /** @description Someone else is a member or invited. */
+                                team: boolean;
+                            };
+                            /** @description Some apps’ terms are still being counted: ask again in a few seconds. */
+                            terms_pending: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

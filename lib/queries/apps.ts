@@ -29,12 +29,15 @@ function interleave(lists: AppSearchResult[][], perList = PER_STORE): AppSearchR
 
 class SearchUnavailableError extends Error {}
 
-/** Both stores at once, with the term the results answer; one store failing still shows the other's apps, both failing is an error. */
-async function searchBothStores(term: string, country: string, signal: AbortSignal): Promise<{ term: string; results: AppSearchResult[] }> {
+/**
+ * Both stores at once, with the term the results answer; one store failing still shows the other's apps (and `failed`
+ * names it, so the list can say so), both failing is an error.
+ */
+async function searchBothStores(term: string, country: string, signal: AbortSignal): Promise<{ term: string; results: AppSearchResult[]; failed: AppStore[] }> {
   const { searchApps } = await import('@/lib/api/apps');
   const answers = await Promise.all(SEARCHED_STORES.map((appStore) => searchApps({ query: term, country, appStore }, signal)));
   if (answers.every((a) => a === null)) throw new SearchUnavailableError('Search is not available right now.');
-  return { term, results: interleave(answers.map((a) => a ?? [])) };
+  return { term, results: interleave(answers.map((a) => a ?? [])), failed: SEARCHED_STORES.filter((_, i) => answers[i] === null) };
 }
 
 /**

@@ -1,14 +1,9 @@
-import DashboardHome from '@/components/auth/DashboardHome';
-import QueryProvider from '@/components/common/QueryProvider';
-import Seo from '@/components/layout/Seo';
+import OverviewPage from '@/components/dashboard/overview/OverviewPage';
+import { dashboardPage } from '@/components/dashboard/dashboardPage';
 
-export default function DashboardPage() {
-  return (
-    <>
-      <Seo title="Dashboard" description="Your ARB dashboard: the apps you follow and where their App Store and Google Play reviews go." path="/dashboard" noindex />
-      <QueryProvider>
-        <DashboardHome />
-      </QueryProvider>
-    </>
-  );
-}
+export default dashboardPage({
+  title: 'Overview',
+  description: 'Your ARB overview: each app’s store rating and review average, what needs attention, and the first steps.',
+  path: '/dashboard',
+  Content: OverviewPage,
+});

@@ -78,6 +78,23 @@ export async function windowLowReviews(
   return { since: since ? new Date(since) : null, cited: cited.rows };
 }
 
+/**
+ * A topic's reviews (`ids`, the window's reviews using its term): when the first came and the few an alert cites, in
+ * the order windowLowReviews cites them.
+ */
+export async function topicReviews(db: Db, ids: string[], limit: number): Promise<{ since: Date | null; cited: CitedReview[] }> {
+  if (!ids.length) return { since: null, cited: [] };
+  const where = sql`id in (${sql.join(ids.map((id) => sql`${id}::bigint`))})`;
+  const first = await sql<{ since: Date | null }>`select min(updated_at) as since from reviews where ${where}`.execute(db);
+  const cited = await sql<CitedReview>`
+    select id::int as id, rating::int as rating, title, body, author_name as author, country, app_version as version
+      from reviews where ${where}
+     order by rating, length(body) desc, updated_at desc, id desc
+     limit ${limit}`.execute(db);
+  const since = first.rows[0]?.since;
+  return { since: since ? new Date(since) : null, cited: cited.rows };
+}
+
 /** Opens an episode unless one is open for the scope; its id only if this call opened it. */
 export async function insertEpisode(trx: Transaction<Database>, appKey: string, scope: Scope, since: Date, details: AlertDetails, now: Date): Promise<number | null> {
   const r = await sql<{ id: number }>`

@@ -5,13 +5,15 @@
  */
 import type { AlertCitedReview } from '../destinations/types';
 import type { Concentration, Scope, Signal } from './detector';
+import type { TopicSignal } from './topics';
 
 /** A cited review as stored: the message's fields but its id, as a number; its link is made at send time. */
 export type CitedReview = Omit<AlertCitedReview, 'reviewId' | 'link'> & { id: number };
 
 export type AlertDetails = {
   scope: Scope;
-  signals: Signal[];
+  /** A spike's signals, and the topics found in the same check (topics.ts); a topic episode's one topic. */
+  signals: Array<Signal | TopicSignal>;
   concentration: Concentration[];
   cited: CitedReview[];
 };

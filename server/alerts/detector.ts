@@ -14,8 +14,8 @@ import { binomialUpperTail, normalUpperTail } from './stats';
 /** One day of reviews: how many, how many rated 1–2★, and the sum and sum of squares of their ratings. */
 export type DayCounts = { n: number; low: number; sum: number; sumSq: number };
 
-export type ScopeKind = 'app' | 'country' | 'version';
-/** What a series is about: the whole app (value ''), one country (two letters) or one app version. */
+export type ScopeKind = 'app' | 'country' | 'version' | 'topic';
+/** What a series is about: the whole app (value ''), one country (two letters) or one app version; 'topic': a term (topics.ts). */
 export type Scope = { kind: ScopeKind; value: string };
 /** days[0] is the window being judged (the last 24 hours), days[i] the 24 hours i days before it. */
 export type ScopeSeries = { scope: Scope; days: DayCounts[] };

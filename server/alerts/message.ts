@@ -4,6 +4,7 @@
  */
 import type { AlertMessageInput, AppInfo } from '../destinations/types';
 import { filtersToQuery } from '@/shared/reviewFilters';
+import { termSearch } from '../insights/terms';
 import type { AlertDetails } from './details';
 import type { MessageKind } from '../monitor/messages';
 
@@ -15,9 +16,11 @@ export function alertMessageInput(episodeId: number, app: AppInfo, since: Date, 
     scope: details.scope,
     since: new Date(since),
     signals: details.signals.map((s) =>
-      s.metric === 'low_share'
-        ? { metric: s.metric, reviews: s.reviews, low: s.low, share: s.share, usualShare: s.usualShare }
-        : { metric: s.metric, reviews: s.reviews, average: s.average, usualAverage: s.usualAverage },
+      s.metric === 'topic'
+        ? { metric: s.metric, term: s.term, forms: s.forms, reviews: s.reviews, low: s.low, usualPerDay: s.usualPerDay, ratio: s.ratio, baselineDays: s.baselineDays }
+        : s.metric === 'low_share'
+          ? { metric: s.metric, reviews: s.reviews, low: s.low, share: s.share, usualShare: s.usualShare }
+          : { metric: s.metric, reviews: s.reviews, average: s.average, usualAverage: s.usualAverage },
     ),
     concentration: details.concentration.map((c) => ({ kind: c.scope.kind === 'country' ? 'country' : 'version', value: c.scope.value, low: c.low, reviews: c.reviews })),
     cited: details.cited.map((r) => ({
@@ -30,11 +33,18 @@ export function alertMessageInput(episodeId: number, app: AppInfo, since: Date, 
       version: r.version,
       link: `${appUrl}/dashboard/reviews?${new URLSearchParams({ review: String(r.id) })}`,
     })),
-    // The inbox's own view query: the app's low reviews since the episode began (in its country, for a country alert).
-    inboxUrl: `${appUrl}/dashboard/reviews?${new URLSearchParams(
-      filtersToQuery({ app: [appKey], rating: details.signals.some((s) => s.metric === 'low_share') ? [1, 2] : [1, 2, 3], ...(details.scope.kind === 'country' ? { country: [details.scope.value] } : {}), from: new Date(since).toISOString().slice(0, 10) }),
-    )}`,
+    // The inbox's own view query: the app's low reviews since the episode began (in its country, for a country alert;
+    // using the term, for a topic).
+    inboxUrl: `${appUrl}/dashboard/reviews?${new URLSearchParams(filtersToQuery(inboxView(appKey, since, details)))}`,
   };
+}
+
+function inboxView(appKey: string, since: Date, details: AlertDetails) {
+  const from = new Date(since).toISOString().slice(0, 10);
+  const topic = details.signals.find((s) => s.metric === 'topic');
+  if (details.scope.kind === 'topic' && topic) return { app: [appKey], q: termSearch(topic.term, topic.forms), from };
+  const rating = details.signals.some((s) => s.metric === 'low_share') ? [1, 2] : [1, 2, 3];
+  return { app: [appKey], rating, ...(details.scope.kind === 'country' ? { country: [details.scope.value] } : {}), from };
 }
 
 /** Spike alerts as a message kind of the engine (registered by server/messageKinds.ts): built from the queued episode. */

@@ -8,7 +8,7 @@
 import { env } from '../env';
 import { log } from '../log';
 import { StoreError, fetchUpstream, type UpstreamResponse } from './upstream';
-import { PlayFormatError, moreResultsLink, parsePlayDetails, parsePlaySearch } from './googlePlayParse';
+import { PlayFormatError, moreResultsLink, parsePlayDetails, parsePlayRating, parsePlaySearch, type PlayStoreRating } from './googlePlayParse';
 import type { AppDetails, AppSummary } from './types';
 
 const STORE = 'google_play_store' as const;
@@ -103,6 +103,18 @@ export async function getPlayDetails(input: { appId: string; country: string }):
   if (res.status === 404) return null;
   try {
     return parsePlayDetails(res.text, { appId: input.appId, country: input.country, storeUrl: playStoreUrl(input.appId) });
+  } catch (err) {
+    return formatError(err);
+  }
+}
+
+/** The store's own rating of an app (server/storeRatings); null when Play has no such app. */
+export async function getPlayStoreRating(input: { appId: string; country: string }): Promise<PlayStoreRating | null> {
+  const query = new URLSearchParams({ id: input.appId, hl: LANGUAGE, gl: input.country });
+  const res = await getPage(`/store/apps/details?${query}`);
+  if (res.status === 404) return null;
+  try {
+    return parsePlayRating(res.text, input.appId);
   } catch (err) {
     return formatError(err);
   }

@@ -24,6 +24,8 @@ export const PLAY_PATHS = {
     icon: [1, 2, 95, 0, 3, 2],
     score: [1, 2, 51, 0, 1],
     ratings: [1, 2, 51, 2, 1],
+    /** [null, [null, n1], [null, n2], …, [null, n5]]: the ratings per star, index = stars (google-play-scraper's). */
+    histogram: [1, 2, 51, 1],
     summary: [1, 2, 73, 0, 1],
     genre: [1, 2, 79, 0, 0, 0],
     version: [1, 2, 140, 0, 0, 0],
@@ -162,6 +164,34 @@ export function detailsPageAppId(html: string): string | null {
   const canonical = /<link rel="canonical" href="[^"]*\/store\/apps\/details\?id=([\w.]+)/.exec(html)?.[1];
   if (canonical) return canonical;
   return /\{id:'Ws7gDc',request:[\s\S]*?\[\[(?:&quot;|")([\w.]+)(?:&quot;|"),\d+\]\]/.exec(html)?.[1] ?? null;
+}
+
+export type PlayStoreRating = { rating: number | null; ratings_count: number | null; histogram: Record<'1' | '2' | '3' | '4' | '5', number> | null };
+
+/**
+ * The store's own rating of an app from its details page (one worldwide figure, whatever `gl` asked for), unrounded:
+ * score, ratings count and the 1–5 histogram (null unless all five counts are there). Same block as the details.
+ */
+export function parsePlayRating(html: string, appId: string): PlayStoreRating {
+  const p = PLAY_PATHS.details;
+  const blocks = findBlocks(parseScriptData(html), p.block);
+  const block = blocks.find((b) => str(readPath(b, p.title)) !== null);
+  if (!block) throw new PlayFormatError(`details page of ${appId}: no ${p.block.rpcId} (${p.block.key}) block with a title`);
+  const score = readPath(block, p.score);
+  // The histogram is in the full block; the rating-only block (asked for [51] alone) carries it too.
+  let histogram: PlayStoreRating['histogram'] = null;
+  for (const b of [block, ...blocks]) {
+    const raw = readPath(b, p.histogram);
+    const stars = [1, 2, 3, 4, 5].map((k) => countOrNull(readPath(raw, [k, 1])));
+    if (!Array.isArray(raw) || stars.some((n) => n === null)) continue;
+    histogram = { '1': stars[0]!, '2': stars[1]!, '3': stars[2]!, '4': stars[3]!, '5': stars[4]! };
+    break;
+  }
+  return {
+    rating: typeof score === 'number' && Number.isFinite(score) && score > 0 ? score : null,
+    ratings_count: countOrNull(readPath(block, p.ratings)),
+    histogram,
+  };
 }
 
 /** Details of one app from its page. `storeUrl` and `country` are what the caller asked for. */

@@ -85,6 +85,31 @@ export async function lookupItunes(input: { id: string; country: string }): Prom
   return app ? toDetails(app, input.country) : null;
 }
 
+export type StoreRatingFigure = { rating: number | null; ratings_count: number | null };
+
+/**
+ * The store's own rating of apps in one storefront, unrounded (server/storeRatings keeps its history): one lookup
+ * for up to ITUNES_LOOKUP_IDS ids. An app the storefront does not sell is missing from the map; one nobody rated
+ * there answers without the fields, or with 0: no rating.
+ */
+export async function itunesStoreRatings(input: { ids: readonly string[]; country: string }): Promise<Map<string, StoreRatingFigure>> {
+  const out = new Map<string, StoreRatingFigure>();
+  if (input.ids.length === 0) return out;
+  const results = await getItunes('/lookup', { id: input.ids.join(','), country: input.country });
+  for (const app of results) {
+    const id = String(app.trackId);
+    if (!input.ids.includes(id)) continue;
+    const count = countOrNull(app.userRatingCount);
+    const avg = app.averageUserRating;
+    const rated = typeof avg === 'number' && Number.isFinite(avg) && avg > 0 && count !== 0;
+    out.set(id, { rating: rated ? avg : null, ratings_count: count });
+  }
+  return out;
+}
+
+/** How many ids one lookup carries (iTunes takes a comma-separated list; its documented examples stop well below). */
+export const ITUNES_LOOKUP_IDS = 50;
+
 // The store's text cleaned of what the database refuses (server/sources/cleanText.ts): app names are stored.
 function toSummary(r: ItunesResult): AppSummary {
   return cleanStrings({

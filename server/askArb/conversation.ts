@@ -24,7 +24,7 @@ import { countOrgQuestion, countVisitorQuestion } from './allowance';
 import { assertVisitorTokensLeft } from './visitorBudget';
 import { appByKey, appendMessages, chatMessages, createChat, getChat, type ChatRow } from './chatData';
 import { orgScope as orgApps } from './tools';
-import { LIST_VERBS, parseQuestion } from './question';
+import { LIST_VERBS, asksAllApps, parseQuestion } from './question';
 import { llmAnswer } from './chat';
 import { computedAnswer } from './computed';
 import type { AnswerOutput, Turn } from './answerText';
@@ -45,6 +45,8 @@ export type PreparedQuestion = {
   history: Turn[];
   /** The chat's last question as read: its filters, intent and topic. */
   previous: { filters: AskFilters; intent: AskIntent | null; topic: string | null };
+  /** The dashboard's app in view (the request's app_id/app_store, signed in): the scope unless the question names apps. */
+  view?: AskScope['apps'][number];
 };
 
 /** "and in Germany?", "what about 5 stars?": a follow-up that changes filters and keeps asking the same thing. */
@@ -66,15 +68,27 @@ const HISTORY_TURNS = 10;
 
 const sameApp = (a: { appStore: string; appId: string }, b: { appStore: string; appId: string }) => a.appStore === b.appStore && a.appId === b.appId;
 
-async function orgScope(orgId: string, app: AskInput['app']): Promise<AskScope> {
+/** Every app of the organisation (a question may name any of them), and the app in view when the request names one. */
+async function orgScope(orgId: string, app: AskInput['app']): Promise<{ scope: AskScope; view?: AskScope['apps'][number] }> {
   const { apps } = await orgApps(orgId);
   if (app) {
     const own = apps.find((a) => sameApp(a, app));
     if (!own) throw notFound(`${app.appId} is not one of your organisation's apps. Add it in the dashboard first.`);
-    return { orgId, apps: [own] };
+    return { scope: { orgId, apps }, view: own };
   }
   if (!apps.length) throw new HttpError(409, 'no_apps', 'Your organisation has no apps yet. Add one in the dashboard to ask about its reviews.');
-  return { orgId, apps };
+  return { scope: { orgId, apps } };
+}
+
+/**
+ * The apps this question reads: those it names (or its follow-up keeps), else the app in view, else the whole scope
+ * ("all my apps" always the whole scope).
+ */
+export function answerScope(p: Pick<PreparedQuestion, 'scope' | 'question' | 'view'>, parsed: ParsedQuestion): AskScope {
+  const named = parsed.filters.apps;
+  if (named?.length) return { ...p.scope, apps: p.scope.apps.filter((a) => named.some((n) => sameApp(a, n))) };
+  if (p.view && !asksAllApps(p.question)) return { ...p.scope, apps: [p.view] };
+  return p.scope;
 }
 
 /** A visitor's app: registered (read from its store) if new, and its reviews fetched when not read recently. */
@@ -103,8 +117,9 @@ export async function prepareQuestion(input: AskInput, caller: { auth: AuthClaim
   }
 
   let scope: AskScope;
+  let view: AskScope['apps'][number] | undefined;
   if (orgId) {
-    scope = await orgScope(orgId, input.app);
+    ({ scope, view } = await orgScope(orgId, input.app));
     await countOrgQuestion(orgId);
   } else {
     const chatApp = chat?.app_key ? await appByKey(chat.app_key) : undefined;
@@ -124,13 +139,13 @@ export async function prepareQuestion(input: AskInput, caller: { auth: AuthClaim
     const only = scope.apps.length === 1 && !orgId ? scope.apps[0] : null;
     chat = await createChat({ orgId, appKey: only ? appKey({ store: only.appStore, appId: only.appId }) : null });
   }
-  return { chat, scope, question: last.content, history: history.slice(-HISTORY_TURNS), previous: { filters: chat.filters, intent: chat.intent, topic: chat.topic } };
+  return { chat, scope, question: last.content, history: history.slice(-HISTORY_TURNS), previous: { filters: chat.filters, intent: chat.intent, topic: chat.topic }, ...(view ? { view } : {}) };
 }
 
 /** The answer, streamed through `out` and stored with its question; the stored answer. */
 export async function answerQuestion(p: PreparedQuestion, out: AnswerOutput, signal?: AbortSignal): Promise<AskMessage> {
   const parsed = readQuestion(p);
-  const input = { scope: p.scope, question: p.question, parsed, history: p.history };
+  const input = { scope: answerScope(p, parsed), question: p.question, parsed, history: p.history };
   const answer = llmConfig() ? await llmAnswer(input, out, signal) : await computedAnswer(input, out);
   const [, stored] = await appendMessages(
     p.chat.id,

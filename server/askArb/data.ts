@@ -188,3 +188,20 @@ export async function orgScopeApps(orgId: string, db?: DB): Promise<Array<{ stor
      where oa.org_id = ${orgId} order by a.title, a.key`.execute(db ?? (await getDb()));
   return r.rows;
 }
+
+export type AskVersionRow = { app_key: string; version: string; reviews: number; rating_sum: number; low: number; first: Date; last: Date };
+
+/**
+ * Each app's versions of the filter with their reviews, rating sum, 1–2★ reviews and the first and last day a review of it is
+ * dated (reviews without a version are left out): what "since the last version" compares.
+ */
+export async function versionSpans(q: AskQuery, db?: DB): Promise<AskVersionRow[]> {
+  if (!q.appKeys.length) return [];
+  const r = await sql<Omit<AskVersionRow, 'first' | 'last'> & { first: Date | string; last: Date | string }>`
+    select r.app_key, r.app_version as version, count(*)::int as reviews, coalesce(sum(r.rating), 0)::int as rating_sum,
+           count(*) filter (where r.rating <= 2)::int as low, min(r.updated_at) as first, max(r.updated_at) as last
+      from ${source(q)}
+     where ${and(conditions(q))} and r.app_version is not null and r.app_version <> ''
+     group by 1, 2`.execute(db ?? (await getDb()));
+  return r.rows.map((x) => ({ ...x, first: new Date(x.first), last: new Date(x.last) }));
+}

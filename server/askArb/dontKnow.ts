@@ -5,18 +5,17 @@
  */
 import type { Answer, AnswerInput, AnswerOutput } from './answerText';
 import type { AskFilters } from './types';
+import { periodWords } from './dates';
 
 const STAR = '★';
 
-/** The filters in words: "1★ reviews from 2025-03-01 to 2025-03-31 in DE". */
-export function describeFilters(f: AskFilters): string {
+/** The filters in words, the days always said: "1★ reviews this week (Mon 30 Nov – Wed 2 Dec) in DE", "reviews (all time)". */
+export function describeFilters(f: AskFilters, now = new Date()): string {
   const parts: string[] = [];
   if (f.ratings?.length) parts.push(`${f.ratings.join('/')}${STAR}`);
   if (f.sentiment) parts.push(f.sentiment);
   parts.push('reviews');
-  if (f.from && f.to) parts.push(f.from === f.to ? `on ${f.from}` : `from ${f.from} to ${f.to}`);
-  else if (f.from) parts.push(`since ${f.from}`);
-  else if (f.to) parts.push(`until ${f.to}`);
+  parts.push(f.from || f.to ? periodWords(f.from, f.to, now) : '(all time)');
   if (f.version) parts.push(`of version ${f.version}`);
   if (f.country) parts.push(`in ${f.country}`);
   if (f.language) parts.push(`in language "${f.language}"`);

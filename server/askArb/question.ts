@@ -212,13 +212,30 @@ function sentimentOf(q: string): AskSentiment | 'all' | undefined {
   return m ? (m[1] as AskSentiment) : undefined;
 }
 
+const ALL_APPS = /\b(all|every|each|both) (of )?(my |our |the )?apps\b|\bacross (my |our |the )?apps\b/;
+
+/** Whether the question asks about all the apps ("all my apps", "across apps"): the dashboard's app in view does not narrow it. */
+export const asksAllApps = (text: string) => ALL_APPS.test(text.toLowerCase());
+
 /** The scope's apps the question names by title (all of them when several are named). */
 function appsOf(q: string, scope: AskScope): AskAppRef[] | 'all' | undefined {
-  if (scope.apps.length > 1 && /\b(all|every|each) (of )?(my |our |the )?apps\b/.test(q)) return 'all';
+  if (scope.apps.length > 1 && ALL_APPS.test(q)) return 'all';
   const named = scope.apps.filter((a) => a.title.trim() && new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(a.title.toLowerCase())}(?![\\p{L}\\p{N}])`, 'u').test(q));
   return named.length ? named.map((a) => ({ appStore: a.appStore, appId: a.appId })) : undefined;
 }
 
+/** "summarise this month", "a summary of last week", "recap", "sum up": the period's summary (server/insights). */
+const SUMMARY = /\b(summari[sz]\w*|summary|sum up|recap|tl;? ?dr)\b/;
+/** "since the last version", "latest release vs the previous one", "compare the last two versions": the newest version against the one before. */
+const VERSION_CHANGE = new RegExp(
+  [
+    String.raw`\b(?:since|after|with|in) (?:the |our |my )?(?:last|latest|newest|new|previous|most recent|recent|current) (?:version|release|update|build)\b`,
+    String.raw`\b(?:since|after) (?:the |our |my )?(?:update|upgrade|release)\b`,
+    String.raw`\b(?:last|latest|newest|new|current|most recent) (?:version|release|update)\b.*\b(?:vs\.?|versus|compared?|against|previous|prior|before|one before)\b`,
+    String.raw`\bcompar\w* (?:the )?(?:last|latest|newest|two|recent) (?:two )?versions?\b`,
+    String.raw`\bversion (?:over|to|vs\.?|versus) version\b`,
+  ].join('|'),
+);
 const COMPLAINTS = /\b(complain\w*|complaints?|gripes?|pain points?|what (?:do|are) (?:people|users|customers) (?:hate|dislike|unhappy)|(?:most|top|biggest|main|common|frequent)\s+(?:\w+\s+)?(?:issues?|problems?|complaints?|bugs?)|what(?:'s| is| are) wrong)\b/;
 const TREND = /\b(trend\w*|over time|per (?:day|week)|by (?:day|week)|daily|weekly|each (?:day|week)|changed?|changing|evolv\w+|going (?:up|down)|improv\w+|worse|better|declin\w+)\b/;
 const DISTRIBUTION = /\b(distribution|breakdown|break down|split|by (?:rating|stars?)|per (?:rating|star)|(?:each|every) (?:rating|star)|how many of each)\b/;
@@ -253,6 +270,8 @@ function topicOf(q: string): string | undefined {
 }
 
 function intentOf(q: string, topic: string | undefined): { intent: AskIntent; breakdown?: ParsedQuestion['breakdown'] } {
+  if (SUMMARY.test(q)) return { intent: 'summary' };
+  if (VERSION_CHANGE.test(q)) return { intent: 'version_change' };
   if (COMPLAINTS.test(q) && !COUNT.test(q)) return { intent: 'top_complaints' };
   const by = /\b(?:by|per|each|every|which|across)\s+(version|country|countries|rating|star)s?\b/.exec(q);
   const breakdown = by ? (by[1].startsWith('countr') ? 'country' : by[1] === 'star' ? 'rating' : (by[1] as 'version' | 'rating')) : undefined;

@@ -16,9 +16,11 @@ import { log } from '../log';
 import { appKey, storeUrlOf } from '../monitor/apps';
 import { countTerms, compareTerms, type TermCounts } from '../insights/terms';
 import { dayOf, type StatsInterval } from '../stats/buckets';
+import { composeSummary, SUMMARY_DEFAULT_DAYS } from '../insights/summaries';
+import { periodsOf, type Periods } from '../insights/period';
 import { shapeStats } from '../stats/appStats';
 import type { StatsGroupRow } from '../stats/data';
-import { askGroups, fewTextMatches, newestReviews, orgScopeApps, reviewsByIds, searchReviews, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow } from './data';
+import { askGroups, fewTextMatches, newestReviews, orgScopeApps, reviewsByIds, searchReviews, versionSpans, type AskGroup, type AskGroupRow, type AskQuery, type AskReviewRow, type AskVersionRow } from './data';
 import { textQuery } from './question';
 import type { AskReview, AskScope, AskStore, AskToolResult } from './types';
 
@@ -70,6 +72,14 @@ const SCHEMAS = {
     })
     .strict(),
   top_complaints: z.object({ ...filterFields, limit: z.number().int().min(1).max(20).optional().describe('How many terms (default 10).') }).strict(),
+  compare_versions: z
+    .object({
+      ...filterFields,
+      newer: z.string().trim().min(1).max(40).optional().describe('The version to compare (default: the newest version with reviews).'),
+      older: z.string().trim().min(1).max(40).optional().describe('The version to compare it with (default: the one before it).'),
+    })
+    .strict(),
+  summarize_period: z.object({ apps: filterFields.apps, from: filterFields.from, to: filterFields.to }).strict(),
 } as const;
 
 export type AskToolName = keyof typeof SCHEMAS;
@@ -84,6 +94,9 @@ const DESCRIPTIONS: Record<AskToolName, string> = {
   ratings_by_country: 'Reviews and average rating per country.',
   search_reviews: 'Find reviews about a topic (full-text, best matches first) or the newest reviews of the filters. The reviews returned may be cited by id.',
   top_complaints: 'The most frequent words and phrases of 1–2 star reviews matching the filters, each with how many reviews use it and example reviews.',
+  compare_versions:
+    'Compare two app versions: the newest version with reviews and the one before it (or the versions named), each with its reviews, average rating, share of 1–2 star reviews and the days its reviews are dated, and example reviews. For "since the last version" / "since the update".',
+  summarize_period: `The summary of each app's reviews over the days (default the last ${SUMMARY_DEFAULT_DAYS}) against the same number of days before: reviews, average rating and its change, ratings 1–5, versions, rising, falling and most mentioned terms, and representative quotes (review ids). Only apps and dates apply.`,
 };
 
 /** The tools as the LLM client takes them; their parameters are the zod schemas above, as JSON Schema. */
@@ -194,6 +207,8 @@ function asStatsRows(rows: AskGroupRow[], dim: StatsGroupRow['dim']): StatsGroup
     positive: 0,
     neutral: 0,
     negative: 0,
+    mixed: 0,
+    unclassified: 0,
   }));
 }
 
@@ -278,7 +293,102 @@ const countTool: Run = async (f, q, applied) => {
   return { result: { filters: applied, ...total(rows), examples: reviews.map(forModel) }, reviews };
 };
 
+/** Version strings in release order: numerically part by part ("1.10" after "1.9"), then as text. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[^0-9]+/).filter(Boolean).map(Number);
+  const pb = b.split(/[^0-9]+/).filter(Boolean).map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d) return d;
+  }
+  return a.localeCompare(b);
+}
+
+const versionJson = (v: AskVersionRow) => ({
+  version: v.version,
+  reviews: v.reviews,
+  average_rating: average(v.rating_sum, v.reviews),
+  low_rated_reviews: v.low,
+  low_rated_share: v.reviews ? Math.round((v.low / v.reviews) * 100) / 100 : null,
+  first_review_day: dayOf(v.first),
+  last_review_day: dayOf(v.last),
+});
+
+/** Stored versions are compared whole ("5.2.0" with "5.1.3"); a named version is found as written, else by its number. */
+const findVersion = (rows: AskVersionRow[], name: string) => rows.find((r) => r.version === name) ?? rows.find((r) => compareVersions(r.version, name) === 0 || r.version.startsWith(`${name}.`));
+
+/** Apps one version question compares at most (versions are each app's own: 5.2.0 of one app is not another's). */
+const VERSION_MAX_APPS = 5;
+
+const compareVersionsRun: Run = async (f, q, applied) => {
+  const all = await versionSpans({ ...q, version: undefined });
+  const comparisons = [];
+  const reviews: AskReview[] = [];
+  for (const app of applied.apps.slice(0, VERSION_MAX_APPS)) {
+    const key = appKey({ store: app.app_store, appId: app.app_id });
+    const rows = all.filter((r) => r.app_key === key).sort((a, b) => compareVersions(b.version, a.version));
+    if (!rows.length) continue;
+    const newer = f.newer ? findVersion(rows, f.newer as string) : rows[0];
+    if (!newer) continue;
+    const older = f.older ? findVersion(rows, f.older as string) : rows.find((r) => compareVersions(r.version, newer.version) < 0);
+    const one = { ...q, appKeys: [key] };
+    const [nowExamples, beforeExamples] = await Promise.all([newestReviews({ ...one, version: newer.version }, 3), older ? newestReviews({ ...one, version: older.version }, 2) : Promise.resolve([])]);
+    const examples = [...nowExamples, ...beforeExamples].map(askReview);
+    reviews.push(...examples);
+    const a = versionJson(newer);
+    const b = older ? versionJson(older) : null;
+    comparisons.push({
+      app: app.title,
+      newer: a,
+      older: b,
+      ...(b && a.average_rating !== null && b.average_rating !== null ? { average_rating_change: Math.round((a.average_rating - b.average_rating) * 100) / 100 } : {}),
+      ...(older ? {} : { note: `${newer.version} is the only version with reviews.` }),
+      versions_with_reviews: rows.length,
+    });
+  }
+  if (!comparisons.length) return refusal(f.newer ? `No review names version ${String(f.newer)}.` : 'No review of these filters names its app version.');
+  return {
+    result: {
+      filters: applied,
+      comparisons,
+      ...(applied.apps.length > VERSION_MAX_APPS ? { note: `the first ${VERSION_MAX_APPS} of ${applied.apps.length} apps: name an app for its own` } : {}),
+      examples: reviews.map(forModel),
+    },
+    reviews,
+  };
+};
+
+/** Apps one summary question covers at most (each reads two periods of reviews); the result says when there were more. */
+export const SUMMARY_MAX_APPS = 3;
+
+/** The insights' summary (server/insights/summaries.ts, extractive: no model) of each app, its quotes citable. */
+const summarizeRun: Run = async (f, q, applied) => {
+  let periods: Periods;
+  try {
+    periods = periodsOf({ from: f.from ? new Date(`${f.from}T00:00:00Z`) : undefined, to: f.to ? new Date(`${f.to}T00:00:00Z`) : undefined }, new Date(), SUMMARY_DEFAULT_DAYS);
+  } catch (err) {
+    return refusal((err as Error).message);
+  }
+  const apps = applied.apps.slice(0, SUMMARY_MAX_APPS);
+  const summaries = await Promise.all(apps.map((a) => composeSummary({ key: appKey({ store: a.app_store, appId: a.app_id }), title: a.title, store: a.app_store }, periods, { orgId: null, model: false })));
+  const ids = [...new Set(summaries.flatMap((s) => s.content.quotes.map((x) => x.review_id)))];
+  const reviews = (await reviewsByIds(q.appKeys, ids)).map(askReview);
+  return {
+    result: {
+      filters: { ...applied, from: dayOf(periods.current.from), to: dayOf(periods.current.to) },
+      ...(applied.apps.length > apps.length ? { note: `summaries of the first ${apps.length} of ${applied.apps.length} apps: name an app for its own` } : {}),
+      summaries: summaries.map((s) => {
+        const c = s.content;
+        return { app: c.app.title, from: c.from, to: c.to, previous: c.previous, figures: c.figures, previous_figures: c.previous_figures, rating_change: c.rating_change, versions: c.versions, previous_versions: c.previous_versions, terms: c.terms, quotes: c.quotes };
+      }),
+    },
+    reviews,
+  };
+};
+
 const RUNS: Record<AskToolName, Run> = {
+  compare_versions: compareVersionsRun,
+  summarize_period: summarizeRun,
   count_reviews: countTool,
   average_rating: countTool,
   rating_distribution: groupedTool('rating', (rows) => {
@@ -330,7 +440,7 @@ const RUNS: Record<AskToolName, Run> = {
     const perApp = Math.max(50, Math.ceil((2 * COMPLAINTS_MAX_REVIEWS) / q.appKeys.length));
     const rows = await newestReviews({ ...q, ratings: low }, COMPLAINTS_MAX_REVIEWS, undefined, perApp);
     const counts = countTerms(rows.map((r) => ({ id: r.id, text: r.title ? `${r.title}. ${r.body}` : r.body, language: r.language })));
-    const none: TermCounts = { reviews: 0, counts: new Map(), examples: new Map() };
+    const none: TermCounts = countTerms([]);
     const top = compareTerms(counts, none, { minReviews: 2, limit }).top;
     const byId = new Map(rows.map((r) => [r.id, r]));
     const cited = new Map<string, AskReview>();

@@ -28,7 +28,8 @@ export type AskFilters = {
   sentiment?: AskSentiment;
 };
 
-export type AskIntent = 'count' | 'average' | 'distribution' | 'trend' | 'reviews_about' | 'top_complaints' | 'other';
+/** `version_change`: the newest version against the one before ("since the last version"); `summary`: "summarise …". */
+export type AskIntent = 'count' | 'average' | 'distribution' | 'trend' | 'reviews_about' | 'top_complaints' | 'version_change' | 'summary' | 'other';
 
 /** How a figure is split, when the question asks for it ("by version", "per week"); optional, additive to the agreed shape. */
 export type AskBreakdown = 'rating' | 'version' | 'country' | 'day' | 'week';

@@ -7,6 +7,7 @@ import type { Selectable } from 'kysely';
 import { getDb, type DB } from '../db/client';
 import type { LoginCodesTable, UsersTable } from '../db/types';
 import { newOrgId, newUserId } from './secrets';
+import { defaultOrgName } from '@/shared/orgNames';
 
 export type User = Selectable<UsersTable>;
 export type Attribution = { utm_source: string | null; utm_medium: string | null; utm_campaign: string | null; referral: string | null };
@@ -116,7 +117,7 @@ export async function getOrCreateUser(input: { email: string; attribution: Attri
   if (existing) return { user: existing, created: false };
   return (await dbOf(db)).transaction().execute(async (trx) => {
     const orgId = newOrgId();
-    await trx.insertInto('orgs').values({ id: orgId, name: input.email }).execute();
+    await trx.insertInto('orgs').values({ id: orgId, name: defaultOrgName(input.email) }).execute();
     const user = await trx
       .insertInto('users')
       .values({ id: newUserId(), email: input.email, name: null, display_name: null, org_id: orgId, role: 'owner', ...input.attribution, last_sign_in_at: input.now })

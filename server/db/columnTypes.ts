@@ -49,7 +49,7 @@ export type DeliveryKind = 'new' | 'updated' | 'welcome' | 'alert' | 'summary';
 /** parked: interrupted while sending PARK_AFTER_INTERRUPTIONS times in a row, not sent again (deliveryWorker.ts). */
 export type DeliveryStatus = 'pending' | 'sending' | 'retry' | 'delivered' | 'failed' | 'parked';
 
-export type SpikeScopeKind = 'app' | 'country' | 'version';
+export type SpikeScopeKind = 'app' | 'country' | 'version' | 'topic';
 
 /** An e-mail subscription's digest or weekly summary: offered by a link, active once the mailbox confirmed it. */
 export type MailOptIn = 'offered' | 'active' | 'off';
@@ -98,6 +98,7 @@ export const COLUMN_TYPES: Record<string, string> = {
 /** What a table is for, where it is not plain from its name (the migration that made it, the module that owns it). */
 export const TABLE_NOTES: Record<string, string> = {
   app_review_stats: 'Per-app review counters, kept by triggers on reviews (migration 0018): read them, never write them.',
+  app_review_days: '0038: per app and UTC day (of updated_at), review counters for the overview (server/overview), kept by triggers on reviews: read them, never write them.',
   ask_arb_chats: "0026: Ask ARB conversations (server/askArb/chatData.ts): a visitor's (org_id null, read by its id) or an organisation's.",
   org_usage_months: 'What an organisation used of its monthly allowances, per calendar month (UTC).',
   refused_subscriptions: 'A second live subscription of an organisation that already pays: kept out, cancelled through Stripe, owners told once.',
@@ -110,6 +111,7 @@ export const TABLE_NOTES: Record<string, string> = {
   slack_workspaces: '0021: a Slack workspace that installed ARB with "Add to Slack" (server/slack).',
   spike_episodes: '0023: a spike of 1–2★ reviews or a drop of the average rating, per app and scope (server/alerts).',
   stripe_events: 'Stripe webhook events applied (each once).',
+  store_rating_snapshots: "0036: the store's own rating of an app, one row per storefront and UTC day (server/storeRatings).",
   weekly_summaries: '0027: the weekly summary of an app, one per UTC week (server/insights/weekly.ts); what every recipient is sent.',
 };
 
@@ -164,4 +166,7 @@ export const COLUMN_NOTES: Record<string, string> = {
   'ask_arb_chats.intent': 'The last question\'s intent (AskIntent) and topic, for a follow-up such as "and in Germany?".',
   'ask_arb_messages.seq': 'Order within the chat.',
   'ask_arb_messages.citations': 'AskCitation[] as shown with the answer.',
+  'store_rating_snapshots.country': 'App Store: the storefront looked up; Google Play: the source\'s country (the details page gives one worldwide score).',
+  'store_rating_snapshots.ratings_count': 'All ratings the store counts, with or without text; null when the store shows none.',
+  'store_rating_snapshots.histogram': 'Google Play only: {"1":n,…,"5":n} as jsonb (write JSON.stringify); null for the App Store.',
 };

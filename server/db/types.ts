@@ -36,6 +36,16 @@ export interface AppEventsTable {
   user_id: string | null;
 }
 
+export interface AppReviewDaysTable {
+  app_key: string;
+  day: CalendarDay;
+  low: Generated<number>;
+  rating_sum: Generated<number>;
+  reviews: Generated<number>;
+  unanswered: Generated<number>;
+  unanswered_low: Generated<number>;
+}
+
 export interface AppReviewStatsTable {
   app_key: string;
   rating_sum: Generated<BigintNumber>;
@@ -548,6 +558,19 @@ export interface StoreAllowancesTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface StoreRatingSnapshotsTable {
+  app_key: string;
+  /** App Store: the storefront looked up; Google Play: the source's country (the details page gives one worldwide score). */
+  country: string;
+  day: CalendarDay;
+  fetched_at: Generated<Timestamp>;
+  /** Google Play only: {"1":n,…,"5":n} as jsonb (write JSON.stringify); null for the App Store. */
+  histogram: JsonText | null;
+  rating: number | null;
+  /** All ratings the store counts, with or without text; null when the store shows none. */
+  ratings_count: BigintNumber | null;
+}
+
 export interface StripeEventsTable {
   id: string;
   org_id: string | null;
@@ -588,6 +611,7 @@ export interface WeeklySummariesTable {
 export interface Database {
   api_keys: ApiKeysTable;
   app_events: AppEventsTable;
+  app_review_days: AppReviewDaysTable;
   app_review_stats: AppReviewStatsTable;
   apps: AppsTable;
   ask_arb_chats: AskArbChatsTable;
@@ -626,6 +650,7 @@ export interface Database {
   slack_workspaces: SlackWorkspacesTable;
   spike_episodes: SpikeEpisodesTable;
   store_allowances: StoreAllowancesTable;
+  store_rating_snapshots: StoreRatingSnapshotsTable;
   stripe_events: StripeEventsTable;
   users: UsersTable;
   weekly_summaries: WeeklySummariesTable;

@@ -15,6 +15,8 @@ export type Sentiment = { label: 'positive' | 'neutral' | 'negative' | 'mixed'; 
 
 export type ReviewMessageInput = {
   kind: 'new' | 'updated';
+  /** One of the welcome's recent reviews (stored before the destination watched the app): "Recent review". */
+  recent?: boolean;
   /** The stored review's id (what the public API calls it); absent for a test message, which is no stored review. */
   reviewId?: string | null;
   review: NormalizedReview;
@@ -63,8 +65,8 @@ export type AlertMessageInput = {
   /** The spike episode's id: what a receiver program may dedupe on. */
   episodeId: string;
   app: AppInfo;
-  /** What part of the app: all of it, one country (two letters) or one app version. */
-  scope: { kind: 'app' | 'country' | 'version'; value: string };
+  /** What part of the app: all of it, one country (two letters), one app version, or a topic (value: the term's key). */
+  scope: { kind: 'app' | 'country' | 'version' | 'topic'; value: string };
   /** The first low review (1–2★; up to 3★ for a drop of the average alone) of the window that opened the episode. */
   since: Date;
   signals: AlertSignal[];
@@ -78,7 +80,9 @@ export type AlertMessageInput = {
 
 export type AlertSignal =
   | { metric: 'low_share'; reviews: number; low: number; share: number; usualShare: number }
-  | { metric: 'rating_drop'; reviews: number; average: number; usualAverage: number };
+  | { metric: 'rating_drop'; reviews: number; average: number; usualAverage: number }
+  /** A term filling the window's 1–2★ reviews: `ratio` times its usual rate per day (null: unused before). */
+  | { metric: 'topic'; term: string; forms: string[]; reviews: number; low: number; usualPerDay: number; ratio: number | null; baselineDays: number };
 
 export type AlertCitedReview = {
   reviewId: string;

@@ -31,6 +31,7 @@ import v1OrgApiKeysId from '@/pages/api/v1/org/api-keys/[id]';
 import v1OrgApps from '@/pages/api/v1/org/apps/index';
 import v1OrgAppsAppKey from '@/pages/api/v1/org/apps/[appKey]';
 import v1OrgAppsAppKeyCredentials from '@/pages/api/v1/org/apps/[appKey]/credentials';
+import v1OrgAppsAppKeyRatings from '@/pages/api/v1/org/apps/[appKey]/ratings';
 import v1OrgAppsAppKeyReviewsSummary from '@/pages/api/v1/org/apps/[appKey]/reviews/summary/index';
 import v1OrgAppsAppKeyReviewsSummarySummaryId from '@/pages/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]';
 import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
@@ -48,6 +49,7 @@ import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
 import v1OrgLeave from '@/pages/api/v1/org/leave';
 import v1OrgMembers from '@/pages/api/v1/org/members/index';
 import v1OrgMembersId from '@/pages/api/v1/org/members/[id]';
+import v1OrgOverview from '@/pages/api/v1/org/overview';
 import v1OrgReplyTemplates from '@/pages/api/v1/org/reply-templates/index';
 import v1OrgReplyTemplatesId from '@/pages/api/v1/org/reply-templates/[id]';
 import v1OrgReviews from '@/pages/api/v1/org/reviews/index';
@@ -102,6 +104,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/apps', route: v1OrgApps },
   { path: '/api/v1/org/apps/[appKey]', route: v1OrgAppsAppKey },
   { path: '/api/v1/org/apps/[appKey]/credentials', route: v1OrgAppsAppKeyCredentials },
+  { path: '/api/v1/org/apps/[appKey]/ratings', route: v1OrgAppsAppKeyRatings },
   { path: '/api/v1/org/apps/[appKey]/reviews/summary', route: v1OrgAppsAppKeyReviewsSummary },
   { path: '/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]', route: v1OrgAppsAppKeyReviewsSummarySummaryId },
   { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
@@ -119,6 +122,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/leave', route: v1OrgLeave },
   { path: '/api/v1/org/members', route: v1OrgMembers },
   { path: '/api/v1/org/members/[id]', route: v1OrgMembersId },
+  { path: '/api/v1/org/overview', route: v1OrgOverview },
   { path: '/api/v1/org/reply-templates', route: v1OrgReplyTemplates },
   { path: '/api/v1/org/reply-templates/[id]', route: v1OrgReplyTemplatesId },
   { path: '/api/v1/org/reviews', route: v1OrgReviews },

@@ -30,6 +30,12 @@ export async function periodReviews(q: { appKey: string; from: Date; toExclusive
   return r.rows;
 }
 
+/** The app's title ('' when the app is unknown): its words are no term of its own reviews. */
+export async function appTitleOf(appKey: string, db?: DB): Promise<string> {
+  const r = await (db ?? (await getDb())).selectFrom('apps').select('title').where('key', '=', appKey).executeTakeFirst();
+  return r?.title ?? '';
+}
+
 export type SummaryRow = {
   id: string;
   org_id: string;

@@ -25,26 +25,35 @@ const periodShape = {
 };
 
 export const termShape = z.object({
-  term: z.string(),
+  term: z.string().meta({ description: 'The form most of its reviews use (word forms are grouped: crash, crashes, crashing).' }),
+  key: z.string().meta({ description: 'The stems of its words: the same for every form.' }),
   kind: z.enum(['word', 'phrase']),
+  forms: z.array(z.string()).meta({ description: 'Every form counted as this term, most used first.' }),
   reviews: z.number().meta({ description: 'Reviews of the period that use it.' }),
   share: z.number().meta({ description: 'Their share of the period’s reviews, 0–1.' }),
   previous_reviews: z.number(),
   previous_share: z.number(),
-  z: z.number().meta({ description: 'Log-odds z-score of the change (informative prior): above 1.96 rising, below −1.96 falling.' }),
+  z: z.number().meta({ description: 'Log-odds z-score of the change (informative prior): its size on a common scale, above 0 more used now.' }),
+  p_value: z.number().meta({ description: 'One-sided mid-p value of the change in its direction (conditional binomial test): rising or falling below 0.05.' }),
+  low_reviews: z.number().meta({ description: 'Reviews of the period using it rated 1–2★.' }),
+  low_share: z.number().meta({ description: 'Their share of the reviews using it, 0–1.' }),
+  sentiment: z
+    .object({ positive: z.number(), neutral: z.number(), negative: z.number(), mixed: z.number() })
+    .meta({ description: 'Reviews of the period using it, by sentiment (reviews not yet classified are left out).' }),
   review_ids: z.array(z.string()).meta({ description: 'Up to five reviews using it (of the previous period for a falling term).' }),
-  search: z.string().meta({ description: 'The inbox search (q) that lists its reviews.' }),
+  search: z.string().meta({ description: 'The inbox search (q) that lists its reviews: its forms joined by "or".' }),
 });
 
 export const termListsShape = {
   rising: z.array(termShape),
   falling: z.array(termShape),
+  critical: z.array(termShape).meta({ description: 'Concentrated in 1–2★ reviews of the period, most 1–2★ reviews first.' }),
   top: z.array(termShape).meta({ description: 'The most used in the period.' }),
 };
 
 export const appTermsEndpoint = endpoint({
   statuses: [402, 404],
-  summary: "An app's words and phrases rising and falling against the previous period, and the most used",
+  summary: "An app's words and phrases rising and falling against the previous period, the critical ones (in 1–2★ reviews) and the most used",
   tags: ['apps'],
   auth: 'user',
   params: appKeyParam,
@@ -65,6 +74,8 @@ const figuresShape = z.object({
   positive: z.number(),
   neutral: z.number(),
   negative: z.number(),
+  mixed: z.number().optional().meta({ description: 'Missing in summaries stored before it was counted.' }),
+  unclassified: z.number().optional().meta({ description: 'Reviews without a sentiment yet; with the four classes they add up to `reviews`.' }),
 });
 const summaryTerm = z.object({ term: z.string(), reviews: z.number(), previous_reviews: z.number(), share: z.number(), previous_share: z.number(), search: z.string() });
 const quoteShape = z.object({

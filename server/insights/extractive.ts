@@ -5,7 +5,7 @@
  */
 import { reviewText } from './appTerms';
 import type { PeriodReview } from './data';
-import type { TermComparison, TermChange } from './terms';
+import { termSearch, type TermComparison, type TermChange } from './terms';
 
 export const EXTRACTIVE_LABEL = 'extractive summary';
 
@@ -17,6 +17,10 @@ export type PeriodFigures = {
   positive: number;
   neutral: number;
   negative: number;
+  /** Summaries stored before mixed and unclassified were counted have neither (their figures then say three classes). */
+  mixed?: number;
+  /** Reviews without a sentiment yet: with the four classes they add up to `reviews`. */
+  unclassified?: number;
 };
 
 export type VersionNote = { version: string | null; reviews: number; average_rating: number | null };
@@ -53,7 +57,7 @@ const termOf = (t: TermChange): SummaryTerm => ({
   previous_reviews: t.previous_reviews,
   share: t.share,
   previous_share: t.previous_share,
-  search: t.term.includes(' ') ? `"${t.term}"` : t.term,
+  search: termSearch(t.term, t.forms),
 });
 
 export const quoteText = (r: Pick<PeriodReview, 'title' | 'body'>) => {
@@ -127,13 +131,20 @@ const signed = (n: number) => (n > 0 ? `+${n.toFixed(2)}` : n.toFixed(2));
 const termLine = (list: SummaryTerm[], before: boolean) =>
   list.map((t) => (before ? `“${t.term}” (${t.previous_reviews} reviews before, ${t.reviews} now)` : `“${t.term}” (${t.reviews} reviews, ${t.previous_reviews} before)`)).join('; ');
 
+/** "40 positive, 5 neutral, 3 mixed, 12 negative, 2 not yet classified": every review counted once, in one class. */
+export function sentimentWords(f: PeriodFigures): string {
+  if (f.mixed === undefined) return `${f.positive} positive, ${f.neutral} neutral, ${f.negative} negative`;
+  const words = `${f.positive} positive, ${f.neutral} neutral, ${f.mixed} mixed, ${f.negative} negative`;
+  return f.unclassified ? `${words}, ${f.unclassified} not yet classified` : words;
+}
+
 /** The figures, terms and versions as lines of text (the extractive summary, and the facts part of an AI summary). */
 export function figureLines(c: ExtractiveContent): string[] {
   const f = c.figures;
   const lines = [
     `${f.reviews} reviews from ${c.from} to ${c.to} (${c.previous_figures.reviews} from ${c.previous.from} to ${c.previous.to}).`,
     `Average rating ${stars(f.average_rating)}${c.rating_change === null ? '' : ` (${signed(c.rating_change)} from ${stars(c.previous_figures.average_rating)})`}.`,
-    `Ratings: ${[...f.distribution].reverse().map((d) => `${d.rating}★ ${d.reviews}`).join(' · ')}. Sentiment: ${f.positive} positive, ${f.neutral} neutral, ${f.negative} negative.`,
+    `Ratings: ${[...f.distribution].reverse().map((d) => `${d.rating}★ ${d.reviews}`).join(' · ')}. Sentiment: ${sentimentWords(f)}.`,
   ];
   if (c.terms.rising.length) lines.push(`Rising: ${termLine(c.terms.rising, false)}.`);
   if (c.terms.falling.length) lines.push(`Falling: ${termLine(c.terms.falling, true)}.`);

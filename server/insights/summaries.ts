@@ -32,8 +32,8 @@ export const SUMMARIES_PER_HOUR = 30;
 async function figuresOf(app: App, p: Period): Promise<{ figures: PeriodFigures; versions: ExtractiveContent['versions'] }> {
   const rows = await statsGroups({ appKey: app.key, from: p.from, toExclusive: p.toExclusive, interval: 'week' });
   const s = shapeStats(rows, { from: p.from, to: p.to, interval: 'week' });
-  const { reviews, average_rating, positive, neutral, negative } = s.totals;
-  return { figures: { reviews, average_rating, distribution: s.distribution, positive, neutral, negative }, versions: s.by_version.slice(0, 5) };
+  const { reviews, average_rating, positive, neutral, negative, mixed, unclassified } = s.totals;
+  return { figures: { reviews, average_rating, distribution: s.distribution, positive, neutral, negative, mixed, unclassified }, versions: s.by_version.slice(0, 5) };
 }
 
 type Built = { content: ExtractiveContent; rows: PeriodReview[]; comparison: TermComparison };
@@ -90,7 +90,7 @@ export async function composeSummary(app: App, periods: Periods, options: { orgI
   const built = await buildExtractive(app, periods);
   const extractive = { method: 'extractive' as const, text: extractiveText(built.content), content: built.content as SummaryContent, citations: built.content.quotes.map((q) => q.review_id) };
   if (built.content.figures.reviews === 0) return { ...extractive, note: options.model ? 'No reviews in these days: nothing for a language model to read.' : 'No reviews in these days.' };
-  if (!options.model) return { ...extractive, note: llmConfig() ? null : 'No language model is configured on this server (LLM_BASE_URL), so this is the extractive summary.' };
+  if (!options.model) return { ...extractive, note: llmConfig() ? null : 'AI answers aren’t enabled on this server, so this summary is made of the reviews’ own figures and sentences.' };
   try {
     const retrieved = retrieveReviews(built.rows, built.comparison, built.content.quotes);
     const ai = await aiSummary(built.content, retrieved, options.orgId);
@@ -138,7 +138,7 @@ export async function requestSummary(m: Membership, appKey: string, days: { from
     text: withModel ? '' : extractiveText(built.content),
     content: built.content,
     citations: withModel ? [] : built.content.quotes.map((q) => q.review_id),
-    note: withModel ? null : llmConfig() ? 'No reviews in these days.' : 'No language model is configured on this server (LLM_BASE_URL), so this is the extractive summary.',
+    note: withModel ? null : llmConfig() ? 'No reviews in these days.' : 'AI answers aren’t enabled on this server, so this summary is made of the reviews’ own figures and sentences.',
     requested_by: m.userId,
   });
   if (withModel) startSummary(id);

@@ -38,7 +38,15 @@ export function queueRead(destinationIds: string[], limit: number) {
                select count(*)::int from deliveries w
                 where w.destination_id = x.destination_id and w.status in ${OPEN} and w.app_key = x.app_key and w.kind = 'new'
                   and w.created_at = x.created_at)
-             end as welcome_recent
+             end as welcome_recent,
+             -- A review queued with a welcome intro (same transaction, so the same created_at): one of the recent
+             -- reviews the welcome shows, labelled "Recent review", not "New review". One probe of the intro's unique
+             -- index (destination, app), which leads with the destination: the intro may have been sent already.
+             case when x.kind = 'new' then exists (
+               select 1 from deliveries i
+                where i.destination_id = x.destination_id and i.app_key = x.app_key and i.review_id is null
+                  and i.alert_episode_id is null and i.weekly_summary_id is null and i.created_at = x.created_at)
+             else false end as welcome_review
         from deliveries x
         join apps a on a.key = x.app_key
         left join reviews r on r.id = x.review_id

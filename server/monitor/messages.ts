@@ -56,6 +56,8 @@ export type OpenDelivery = {
   prev_body: string | null;
   /** Welcome intro only: how many recent reviews were queued with it. */
   welcome_recent: number | null;
+  /** A 'new' delivery queued with a welcome intro: one of the welcome's recent reviews (absent: false). */
+  welcome_review?: boolean | null;
   /** Spike alerts only: the episode, when it began and what its alert says (server/alerts/details.ts AlertDetails). */
   alert_episode_id: number | null;
   alert_since: Date | null;
@@ -191,6 +193,7 @@ export async function buildMessage(
           type: 'review',
           input: {
             kind: d.kind,
+            ...(d.welcome_review ? { recent: true } : {}),
             reviewId: d.review_id === null ? null : String(d.review_id),
             review: shown,
             app,

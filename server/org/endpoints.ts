@@ -15,6 +15,8 @@ import { deleteOrganisation } from '../flows/orgDeletion';
 import { auditLogOf, changeMemberRole, leaveOrganisation, organisationOf, removeMember, renameOrganisation, membersOf, openInvitationsOf, type Departure } from './team';
 import { keyJson, keyShape } from '../apiKeys/endpoints';
 import { orgNameProblem } from '@/shared/orgNames';
+import { llmConfig } from '../ai/llm/config';
+import { translatorsFromEnv } from '../ai/translate';
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,64}$/;
 const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;
@@ -115,11 +117,15 @@ export const getOrganisation = endpoint({
     usage: usageShape,
     limits: limitsShape,
     features: featuresShape,
+    ai: z
+      .object({ language_model: z.boolean(), translation: z.boolean() })
+      .meta({ description: 'What this server can do: a language model (Draft a reply, AI answers), a translator (Translate). false: the dashboard disables the action and says why.' }),
   }),
   handler: async ({ auth }) => {
     const org = await organisationOf(await membershipOf(auth));
     const [plan, usage] = await Promise.all([orgPlanOf(org.id), usageFor(org.id)]);
-    return { id: org.id, name: org.name, role: org.role, members: org.members, created_at: iso(org.created_at)!, ...planJson(plan, usage) };
+    const ai = { language_model: !!llmConfig(), translation: translatorsFromEnv().length > 0 };
+    return { id: org.id, name: org.name, role: org.role, members: org.members, created_at: iso(org.created_at)!, ...planJson(plan, usage), ai };
   },
 });
 

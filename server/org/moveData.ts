@@ -11,6 +11,7 @@ import type { OrgRole } from '../db/types';
 import { randomId } from '../crypto';
 import { recordAudit, revokeUnanswered } from './data';
 import { revokeSessionRows } from '../auth/sessionData';
+import { defaultOrgName } from '@/shared/orgNames';
 
 const dbOf = async (db?: DB) => db ?? (await getDb());
 
@@ -139,7 +140,7 @@ export async function deleteOrgMovingOthersOut(
     for (const u of others) {
       revokedSessions.push(...(await revokeSessionRows({ userId: u.id }, input.now, trx)));
       const own = randomId('org');
-      await trx.insertInto('orgs').values({ id: own, name: u.email }).execute();
+      await trx.insertInto('orgs').values({ id: own, name: defaultOrgName(u.email) }).execute();
       await moveUserRow(trx, { userId: u.id, fromOrgId: input.orgId, orgId: own, role: 'owner' });
       await recordAudit(
         { orgId: own, actor: input.deleter, action: 'member.left', target: u.email, details: { role: u.role, organisation: org.name, reason: 'organisation_deleted' } },

@@ -35,6 +35,7 @@ import {
 import { revokeInvitationsOf } from './invitations';
 import type { Membership } from './membership';
 import { canManageMember, type OrgRole } from '@/shared/orgRoles';
+import { defaultOrgName } from '@/shared/orgNames';
 
 const conflict = (code: string, message: string) => new HttpError(409, code, message);
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
@@ -87,7 +88,7 @@ export async function changeMemberRole(m: Membership, userId: string, role: OrgR
 }
 
 async function moveOut(member: Member, fromOrgId: string): Promise<void> {
-  const own = await moveUserToOwnOrg({ userId: member.id, fromOrgId, name: member.email });
+  const own = await moveUserToOwnOrg({ userId: member.id, fromOrgId, name: defaultOrgName(member.email) });
   // Checked again under the members' row locks: the checks before were made without them.
   if (own === 'last_owner') throw conflict('last_owner', 'This is the only owner left. Make someone else owner first.');
   if (own === 'only_member') throw conflict('only_member', 'This is the only member of this organisation: there is nobody to leave it to.');

@@ -15,7 +15,16 @@ export const appShape = z.object({
   countries: z.array(z.string()).meta({ description: 'App Store storefronts watched; empty for Google Play apps.' }),
   added_by: z.string().nullable(),
   added_at: z.string(),
-  rating: z.number().nullable().meta({ description: 'Average star rating of the stored reviews.' }),
+  rating: z.number().nullable().meta({ description: 'Review average: the average star rating of the written reviews ARB stored (not the store\'s rating).' }),
+  store_rating: z
+    .object({
+      rating: z.number().nullable().meta({ description: 'The store\'s own rating: App Store storefronts weighted by their ratings counts; Google Play\'s worldwide score.' }),
+      ratings_count: z.number().nullable().meta({ description: 'All ratings the store counts, with or without text.' }),
+      as_of: z.string().meta({ description: 'When the newest snapshot was fetched (daily).' }),
+      change_7d: z.number().nullable().meta({ description: 'The rating now minus 7 days before; null without that history.' }),
+    })
+    .nullable()
+    .meta({ description: 'The store rating from the daily snapshot (GET /api/v1/org/apps/{appKey}/ratings for its history); null before the first one.' }),
   review_count: z.number(),
   reviews_this_week: z.number().meta({ description: 'Reviews written or edited in the last 7 days.' }),
   last_review: z.object({ at: z.string(), rating: z.number() }).nullable(),

@@ -6,6 +6,7 @@
 import { sql, type Transaction } from 'kysely';
 import { getDb, type DB } from '../db/client';
 import type { Database } from '../db/types';
+import { latestStoreRatings, type LatestStoreRating } from '../storeRatings/data';
 
 type Db = DB | Transaction<Database>;
 const dbOf = async (db?: Db) => db ?? (await getDb());
@@ -31,11 +32,14 @@ export type OrgAppRow = {
   credentials_checked_at: Date | null;
   /** Paused because the plan allows fewer apps (server/plans/pauses.ts). */
   plan_paused_at: Date | null;
+  /** The store's own rating (server/storeRatings), over the storefronts the organisation watches; null before the first snapshot. */
+  store_rating: LatestStoreRating | null;
 };
 
 /** The organisation's apps (all, or the one `appKey`), by title, each with its review figures. */
 export async function listOrgApps(orgId: string, appKey?: string, db?: Db): Promise<OrgAppRow[]> {
-  const r = await sql<OrgAppRow>`
+  const d = await dbOf(db);
+  const r = await sql<Omit<OrgAppRow, 'store_rating'>>`
     select oa.app_key, a.store, a.app_id, a.title, a.icon_url, a.developer, oa.countries, oa.added_by_email, oa.created_at,
            oa.credentials_kind, oa.credentials_label, oa.credentials_checked_at, oa.plan_paused_at,
            st.review_count, st.rating, wk.n as reviews_this_week, lr.updated_at as last_review_at, lr.rating as last_review_rating
@@ -48,8 +52,10 @@ export async function listOrgApps(orgId: string, appKey?: string, db?: Db): Prom
       cross join lateral (select count(*)::int as n from reviews r where r.app_key = oa.app_key and r.updated_at >= now() - interval '7 days') wk
       left join lateral (select r.updated_at, r.rating from reviews r where r.app_key = oa.app_key order by r.updated_at desc, r.id desc limit 1) lr on true
      where oa.org_id = ${orgId} ${appKey ? sql`and oa.app_key = ${appKey}` : sql``}
-     order by lower(a.title), oa.app_key`.execute(await dbOf(db));
-  return r.rows;
+     order by lower(a.title), oa.app_key`.execute(d);
+  const countries = new Map(r.rows.filter((a) => a.store === 'apple_app_store').map((a) => [a.app_key, a.countries]));
+  const ratings = await latestStoreRatings(d, r.rows.map((a) => a.app_key), { countries });
+  return r.rows.map((a) => ({ ...a, store_rating: ratings.get(a.app_key) ?? null }));
 }
 
 /** The keys of the organisation's apps (every inbox query is scoped to them). */

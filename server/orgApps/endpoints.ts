@@ -51,6 +51,14 @@ export const appJson = (a: OrgAppRow): z.infer<typeof appShape> => ({
   added_by: a.added_by_email,
   added_at: iso(a.created_at)!,
   rating: a.rating === null ? null : Math.round(Number(a.rating) * 100) / 100,
+  store_rating: a.store_rating
+    ? {
+        rating: a.store_rating.rating === null ? null : Math.round(a.store_rating.rating * 100) / 100,
+        ratings_count: a.store_rating.ratings_count,
+        as_of: a.store_rating.as_of,
+        change_7d: a.store_rating.change_7d === null ? null : Math.round(a.store_rating.change_7d * 100) / 100,
+      }
+    : null,
   review_count: Number(a.review_count),
   reviews_this_week: Number(a.reviews_this_week),
   last_review: a.last_review_at ? { at: iso(a.last_review_at)!, rating: Number(a.last_review_rating) } : null,

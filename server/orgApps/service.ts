@@ -22,6 +22,10 @@ import { appsOfAnonymousConnections, deleteOrgApp, getOrgAppCountries, insertMis
 import { assertAppsWithinLimit, lockedAppsCheck, lockedLimitCheck } from '../plans/limits';
 import { lockOrg } from '../plans/data';
 import { forgetOrgApps } from '../publicApi/appsCache';
+import { snapshotStoreRatings } from '../storeRatings/snapshot';
+
+/** How long adding an app waits for the store's rating (server/storeRatings/snapshot.ts) before answering. */
+const ADD_SNAPSHOT_BUDGET_MS = 3_000;
 
 const actorOf = (m: Membership) => ({ userId: m.userId, email: m.email });
 
@@ -75,6 +79,11 @@ export async function addOrgApp(m: Membership, ref: AppRef, countries: string[])
     // Storefronts no longer chosen stop being read unless something else wants them.
     await idleUnneededSources(await getDb(), [key]);
   }
+  // The store's own rating at once, so the list shows it (the daily job keeps its history; server/storeRatings): what
+  // the store does not answer within a few seconds is left to the job's next hourly run.
+  await snapshotStoreRatings({ appKeys: [key], gapMs: 0, budgetMs: ADD_SNAPSHOT_BUDGET_MS }).catch((err) =>
+    log.warn('store rating snapshot of an added app failed', { app: key, err: err instanceof Error ? err.message : String(err) }),
+  );
   return { app: (await listOrgApps(m.orgId, key))[0], created: !before };
 }
 

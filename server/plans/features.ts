@@ -12,7 +12,7 @@ export function featureError(feature: FeatureKey, planName: string): HttpError {
   const words = FEATURE_WORDS[feature];
   const lift = PLANS.find((p) => p.features[feature]);
   const next = !billingEnabled()
-    ? 'This server’s operator sets the plan (SELF_HOSTED_PLAN).'
+    ? 'This server’s operator sets the plan.'
     : lift
       ? `Upgrade to ${lift.name} for ${words.line.charAt(0).toLowerCase()}${words.line.slice(1)}.`
       : 'Contact us for a plan that includes it.';

@@ -25,7 +25,7 @@ export function planLimitError(key: LimitKey, limit: number, planName: string, u
   const month = words.perMonth ? ' a month' : '';
   const allowance = limit === 0 ? `does not include ${words.many}` : `allows ${amount(key, limit)}${month}`;
   let next: string;
-  if (!billingEnabled()) next = 'This server’s operator sets the plan (SELF_HOSTED_PLAN).';
+  if (!billingEnabled()) next = 'This server’s operator sets the plan.';
   else {
     const lift = planThatLifts(key, used);
     next = lift ? `Upgrade to ${lift.name} for ${amount(key, lift.limits[key])}${lift.limits[key] === null ? '' : month}.` : 'Contact us for a larger plan.';

@@ -74,7 +74,7 @@ function targetOf(review: ReviewForReply): ReplyTarget | null | 'unreadable' {
   return { store: review.store as ReplyStore, appId: review.app_id, storeReviewId: review.store_review_id, credentials };
 }
 
-const UNREADABLE = 'The stored store credentials of this app can no longer be read on this server (its ENCRYPTION_KEY changed?): save them again on the Apps page (Store credentials), then send the reply again.';
+const UNREADABLE = 'The stored store credentials of this app can no longer be read on this server (its encryption key changed?): save them again on the Apps page (Store credentials), then send the reply again.';
 
 /** Google's quota day ends at midnight Pacific time; the next UTC midnight is never later than that by more than 8 h. */
 function nextQuotaDay(now: Date): Date {

@@ -5,7 +5,9 @@
  * How a page stays fast at a million reviews: each app (and each chosen star rating or country) is read newest first
  * from its own index (app_key[, rating | country], updated_at desc, id desc) — at most one page per app — and those
  * short lists are merged, so a page costs about (apps × page size) index entries whatever the table holds. The other
- * filters are columns those indexes carry (migration 0012), so checking them reads no table rows. A text search with few matches starts from the GIN index of search_vector.
+ * filters are columns those indexes carry (migration 0012), so checking them reads no table rows. A text search walks
+ * the apps' newest reviews within a budget, and starts from the GIN index of search_vector only when that walk cannot
+ * give the page exactly.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { getDb, type DB } from '../db/client';
@@ -85,17 +87,18 @@ function conditions(f: InboxQuery, except: { rating?: boolean; country?: boolean
 }
 
 /**
- * A search with at most this many matches is read from the GIN index and sorted; more, by walking each app's newest
- * reviews. Walking costs about apps × page / (share of reviews matching) rows, the index about the matches: at a
- * million reviews over 20 apps they meet near 20,000 matches (bench/inbox.ts).
+ * A search walks at most RARE_MATCHES reviews in all (each app's newest RARE_MATCHES / apps under the other filters,
+ * merged newest first: walkIds) and uses that page when it is exact (walkComplete), else reads the GIN index and sorts
+ * the matches. The walk costs about page / (share of reviews matching) rows whatever the table holds; the index about
+ * the matches, which grow with it, so it is left for words too rare to fill a page within the walk.
  */
 export const RARE_MATCHES = 20_000;
 
 /**
  * The ids and times of one page, before the rows are read. Each app (× rating or × country when filtered) is read in
- * its index's order, one page at most, and the parts merged. A text search whose matches are few (`rare`: the words
- * are rare, or common words that seldom meet) is read from the GIN index and sorted instead: walking the apps would
- * check every review of an app that has few or no matches.
+ * its index's order, one page at most, and the parts merged. A text search is read by walkIds, or (`rare`: the walk
+ * could not give the page) from the GIN index and sorted: walking the apps without a bound would check every review
+ * of an app that has few or no matches.
  */
 function pageIds(f: InboxQuery, rare = false): RawBuilder<unknown> {
   const n = f.limit;
@@ -127,18 +130,51 @@ function pageIds(f: InboxQuery, rare = false): RawBuilder<unknown> {
              order by x.updated_at desc, x.id desc limit ${n}`;
 }
 
-/** Whether a text search has few matches in these apps (counted up to RARE_MATCHES + 1, from the GIN index). */
-async function hasFewMatches(f: InboxQuery, db: DB): Promise<boolean> {
-  const r = await sql<{ n: number }>`
-    select count(*)::int as n from (select 1 from reviews r where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}
-                                     limit ${RARE_MATCHES + 1}) x`.execute(db);
-  return r.rows[0].n <= RARE_MATCHES;
+/** How many of each app's newest reviews (under the other filters) a text search walks before it turns to the GIN index. */
+const walkBudget = (f: InboxQuery) => Math.max(4 * f.limit, Math.ceil(RARE_MATCHES / f.appKeys.length));
+
+/**
+ * A text search's page read by a bounded walk: each app's newest `walkBudget` reviews under the other filters, newest
+ * first from its own index (one branch per app, merged: the walk stops at a page of matches in all, so a common word
+ * reads about page / (share of reviews matching) rows), the first page of matches. Exact when walkComplete says so.
+ * Each branch keeps its own `order by`: without it PostgreSQL appends the branches whole and sorts (every app's
+ * budget read); with it the branches are merged (Merge Append) and read only as far as the page needs.
+ */
+function walkIds(f: InboxQuery): RawBuilder<unknown> {
+  const others = and(conditions({ ...f, q: undefined }));
+  const branches = f.appKeys.map(
+    (k) => sql`(select w.id, w.updated_at from (
+                  select r.id, r.updated_at, r.search_vector from reviews r where r.app_key = ${k} and ${others}
+                   order by r.updated_at desc, r.id desc limit ${walkBudget(f)}::int) w
+                 where w.search_vector @@ websearch_to_tsquery('simple', ${f.q!})
+                 order by w.updated_at desc, w.id desc)`,
+  );
+  return sql`select x.id, x.updated_at from (${sql.join(branches, sql` union all `)}) x
+              order by x.updated_at desc, x.id desc limit ${f.limit}::int`;
 }
 
-/** The statement of one page (also for EXPLAIN in bench/inbox.ts); `rare`: see pageIds. */
-export function inboxPageQuery(f: InboxQuery, rare = false): RawBuilder<InboxRow> {
+/**
+ * Whether the bounded walk's page (walkIds; `last`: its last review when it is a full page) is the page: no app has
+ * more than its walked reviews newer than `last` (or, short of a page, at all), so no match the walk left unread comes
+ * before it. Reads at most walkBudget index entries an app, and for a common word only those newer than the page's end.
+ * (Counting the matches from the GIN index instead made the index list every match first, 5 × the time at 5 × the
+ * reviews: bench/scale.ts.)
+ */
+async function walkComplete(f: InboxQuery, last: ReviewPosition | undefined, db: DB): Promise<boolean> {
+  const others = and(conditions({ ...f, q: undefined }));
+  const newer = last ? sql`(r.updated_at, r.id) > (timestamptz 'epoch' + ${last.us}::bigint * interval '1 microsecond', ${last.id}::bigint)` : sql`true`;
+  const r = await sql<{ complete: boolean }>`
+    select not exists (
+      select 1 from unnest(${f.appKeys}::text[]) as k(app_key)
+       where exists (select 1 from reviews r where r.app_key = k.app_key and ${others} and ${newer}
+                      order by r.updated_at desc, r.id desc offset ${walkBudget(f)}::int limit 1)) as complete`.execute(db);
+  return r.rows[0].complete;
+}
+
+/** The statement of one page (also for EXPLAIN in bench/inbox.ts); `rare`: see pageIds; 'walk': walkIds. */
+export function inboxPageQuery(f: InboxQuery, rare: boolean | 'walk' = false): RawBuilder<InboxRow> {
   return sql<InboxRow>`
-    with page as (${pageIds(f, rare)})
+    with page as (${rare === 'walk' ? walkIds(f) : pageIds(f, rare)})
     select r.id::text as id, r.app_key, r.store, a.app_id, a.title as app_title, r.author_name, r.title, r.body, r.rating,
            r.app_version, r.updated_at, r.written_at, r.reply_text, r.reply_updated_at, r.country,
            coalesce(r.text_language, nullif(r.language, '')) as language, r.permalink,
@@ -158,8 +194,14 @@ export function inboxPageQuery(f: InboxQuery, rare = false): RawBuilder<InboxRow
 export async function inboxPage(f: InboxQuery, db?: DB): Promise<InboxRow[]> {
   if (f.appKeys.length === 0) return [];
   const d = db ?? (await getDb());
-  const rare = f.q ? await hasFewMatches(f, d) : false;
-  return (await inboxPageQuery(f, rare).execute(d)).rows;
+  if (f.q && !f.reviewId) {
+    // The bounded walk's page when no app's unread reviews could come before its end, else the GIN index's.
+    const walked = (await inboxPageQuery(f, 'walk').execute(d)).rows;
+    const last = walked.length >= f.limit ? walked[f.limit - 1] : undefined;
+    if (await walkComplete(f, last && { us: last.position_us, id: last.id }, d)) return walked;
+    return (await inboxPageQuery(f, true).execute(d)).rows;
+  }
+  return (await inboxPageQuery(f).execute(d)).rows;
 }
 
 /** The inbox position of review `id` of app `appKey`, or null when the app has no such review. */

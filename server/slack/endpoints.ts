@@ -25,7 +25,7 @@ export const slackInteractionsEndpoint = endpoint({
   maxBodyBytes: MAX_BYTES,
   handler: async ({ req, res, log }) => {
     const secret = env().SLACK_SIGNING_SECRET;
-    if (!secret) throw new HttpError(404, 'slack_not_configured', 'Replying from Slack is not set up on this ARB server (SLACK_SIGNING_SECRET).');
+    if (!secret) throw new HttpError(404, 'slack_not_configured', 'Replying from Slack is not set up on this ARB server: its operator can turn it on.');
     const timestamp = header(req.headers['x-slack-request-timestamp']);
     const signature = header(req.headers['x-slack-signature']);
     // The timestamp's window and the signature's shape first: a stale or unsigned request is refused unread, and the

@@ -65,7 +65,7 @@ export const draftInputBlockId = () => `${REPLY_BLOCK_ID}_${Date.now().toString(
 export const DRAFT_WORDS = {
   button: 'Draft a reply',
   again: 'Draft again',
-  unavailable: 'Draft a reply needs a language model on the ARB server: set LLM_BASE_URL and LLM_MODEL there.',
+  unavailable: 'Draft a reply needs AI answers, which aren’t enabled on this ARB server: its operator can turn them on.',
   working: 'Drafting a reply with the language model… (it appears here in a few seconds; you can keep typing meanwhile, but the draft replaces it)',
   drafted: (language: string, tone: string, trimmed: boolean) =>
     `Drafted by the language model in ${language}, ${tone.toLowerCase()} tone${trimmed ? ", cut to fit the store's limit" : ''}: read and edit it, then send it yourself.`,

@@ -37,6 +37,6 @@ export function verifySlackRequest(input: {
   if (!headers.ok) return headers;
   const expected = createHmac('sha256', secret).update(`v0:${timestamp!}:${body}`).digest();
   const given = Buffer.from(signature!.slice(3), 'hex');
-  if (!timingSafeEqual(expected, given)) return { ok: false, reason: 'X-Slack-Signature does not match this request (is SLACK_SIGNING_SECRET the Slack app’s Signing Secret?).' };
+  if (!timingSafeEqual(expected, given)) return { ok: false, reason: 'X-Slack-Signature does not match this request (does this server have the Slack app’s Signing Secret?).' };
   return { ok: true };
 }

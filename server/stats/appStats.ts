@@ -1,5 +1,6 @@
 /**
- * An app's ratings and trends for a span of days: the series per day or week (count, average, sentiment), the 1–5
+ * An app's ratings and trends for a span of days: the series per day or week (count, average, sentiment: positive,
+ * neutral, mixed, negative and not yet classified, adding up to the count), the 1–5
  * distribution, and the average by app version and by country. Shaped from the grouped rows of server/stats/data.ts;
  * every number here is computed from stored reviews, none estimated.
  */
@@ -12,7 +13,9 @@ const DAY_MS = 86_400_000;
 /** Versions listed, the most reviewed first; the rest are summed into "other versions". */
 export const STATS_TOP_VERSIONS = 15;
 
-export type SentimentCounts = { positive: number; neutral: number; negative: number };
+/** The four classes and the reviews without one yet: together they are the review count. */
+export type SentimentCounts = { positive: number; neutral: number; negative: number; mixed: number; unclassified: number };
+export const SENTIMENT_KEYS = ['positive', 'neutral', 'mixed', 'negative', 'unclassified'] as const;
 export type StatsPoint = { start: string; reviews: number; average_rating: number | null } & SentimentCounts;
 export type StatsSlice = { reviews: number; average_rating: number | null };
 
@@ -29,13 +32,15 @@ export type AppStats = {
 };
 
 const average = (sum: number, n: number) => (n ? Math.round((sum / n) * 100) / 100 : null);
-const point = (start: string, r: Pick<StatsGroupRow, 'reviews' | 'rating_sum' | 'positive' | 'neutral' | 'negative'> | undefined): StatsPoint => ({
+const point = (start: string, r: Pick<StatsGroupRow, 'reviews' | 'rating_sum' | keyof SentimentCounts> | undefined): StatsPoint => ({
   start,
   reviews: r?.reviews ?? 0,
   average_rating: r ? average(r.rating_sum, r.reviews) : null,
   positive: r?.positive ?? 0,
   neutral: r?.neutral ?? 0,
   negative: r?.negative ?? 0,
+  mixed: r?.mixed ?? 0,
+  unclassified: r?.unclassified ?? 0,
 });
 const byReviews = <T extends { reviews: number }>(a: T, b: T) => b.reviews - a.reviews;
 
@@ -43,8 +48,12 @@ const byReviews = <T extends { reviews: number }>(a: T, b: T) => b.reviews - a.r
 export function shapeStats(rows: StatsGroupRow[], span: { from: Date; to: Date; interval: StatsInterval }) {
   const periods = new Map(rows.filter((r) => r.dim === 'period').map((r) => [r.period!, r]));
   const series = periodStarts(span.from, span.to, span.interval).map((start) => point(dayOf(start), periods.get(dayOf(start))));
-  const sum = (k: 'reviews' | 'rating_sum' | 'positive' | 'neutral' | 'negative') => [...periods.values()].reduce((n, r) => n + r[k], 0);
-  const totals = point(dayOf(span.from), { reviews: sum('reviews'), rating_sum: sum('rating_sum'), positive: sum('positive'), neutral: sum('neutral'), negative: sum('negative') });
+  const sum = (k: 'reviews' | 'rating_sum' | keyof SentimentCounts) => [...periods.values()].reduce((n, r) => n + r[k], 0);
+  const totals = point(dayOf(span.from), {
+    reviews: sum('reviews'),
+    rating_sum: sum('rating_sum'),
+    ...(Object.fromEntries(SENTIMENT_KEYS.map((k) => [k, sum(k)])) as SentimentCounts),
+  });
 
   const ratings = new Map(rows.filter((r) => r.dim === 'rating').map((r) => [r.rating!, r.reviews]));
   const distribution = [1, 2, 3, 4, 5].map((rating) => ({ rating, reviews: ratings.get(rating) ?? 0 }));

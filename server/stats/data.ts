@@ -1,6 +1,6 @@
 /**
  * The figures behind an app's ratings-and-trends page, in one pass over the app's reviews of the chosen days: per period
- * (count, average, sentiment), per star rating, per app version and per country, as the grouping sets of one query.
+ * (count, average, sentiment in four classes and the reviews not yet classified: they add up to the count), per star rating, per app version and per country, as the grouping sets of one query.
  * The only place with their SQL.
  *
  * A review counts on the day the store last dated it (updated_at, UTC): the date the inbox shows and filters by, so a
@@ -25,6 +25,9 @@ export type StatsGroupRow = {
   positive: number;
   neutral: number;
   negative: number;
+  mixed: number;
+  /** Reviews without a sentiment yet (stored before enrichment, or by a writer that leaves it null). */
+  unclassified: number;
 };
 
 type StatsGroupsQuery = { appKey: string; from: Date; toExclusive: Date; interval: StatsInterval };
@@ -44,7 +47,9 @@ export function statsGroupsQuery(q: StatsGroupsQuery): RawBuilder<StatsGroupRow>
            sum(rating)::int as rating_sum,
            (count(*) filter (where sentiment = 'positive'))::int as positive,
            (count(*) filter (where sentiment = 'neutral'))::int as neutral,
-           (count(*) filter (where sentiment = 'negative'))::int as negative
+           (count(*) filter (where sentiment = 'negative'))::int as negative,
+           (count(*) filter (where sentiment = 'mixed'))::int as mixed,
+           (count(*) filter (where sentiment is null or sentiment not in ('positive', 'neutral', 'negative', 'mixed')))::int as unclassified
       from (select to_char(date_trunc(${unit}, updated_at at time zone 'UTC'), 'YYYY-MM-DD') as period,
                    rating::int as rating,
                    coalesce(app_version, '') as version,

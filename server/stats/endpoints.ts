@@ -24,8 +24,20 @@ export const day = (name: string) =>
     .transform((s) => new Date(`${s}T00:00:00Z`))
     .optional();
 
+/** `from` and `to` as UTC days, both included; absent, the last 90 days up to today (each endpoint applies that). */
+export const daySpanQuery = {
+  from: day('from').meta({ description: 'First day (UTC), included; default: 89 days before to.' }),
+  to: day('to').meta({ description: 'Last day (UTC), included; default: today.' }),
+};
+
 const point = { reviews: z.number(), average_rating: z.number().nullable() };
-const counts = { positive: z.number(), neutral: z.number(), negative: z.number() };
+const counts = {
+  positive: z.number(),
+  neutral: z.number(),
+  negative: z.number(),
+  mixed: z.number().meta({ description: 'Clear praise and a clear complaint in one review.' }),
+  unclassified: z.number().meta({ description: 'Reviews without a sentiment yet; with the four classes they add up to `reviews`.' }),
+};
 const statsShape = z.object({
   app: z.object({ key: z.string(), title: z.string(), store: z.string() }),
   from: z.string(),
@@ -62,8 +74,7 @@ export const appStatsEndpoint = endpoint({
   auth: 'user',
   params: appKeyParam,
   query: z.object({
-    from: day('from').meta({ description: 'First day (UTC), included; default: 89 days before to.' }),
-    to: day('to').meta({ description: 'Last day (UTC), included; default: today.' }),
+    ...daySpanQuery,
     interval: z.enum(['day', 'week'], 'interval must be day or week.').default('day'),
   }),
   response: statsShape,

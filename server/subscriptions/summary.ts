@@ -24,7 +24,7 @@ export type ReviewSummary = {
 };
 
 const MAX_TERMS = 8;
-const NO_REVIEWS: TermCounts = { reviews: 0, counts: new Map(), examples: new Map() };
+const NO_REVIEWS: TermCounts = countReviewTerms([]);
 
 /**
  * The most used terms (server/insights: stop words of each review's language, each term once per review, a word

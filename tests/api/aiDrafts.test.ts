@@ -144,7 +144,7 @@ describe('POST v1/org/reviews/{id}/draft-reply', () => {
       const r = await draft(owner, ids[0]);
       expect(r.status, r.text).toBe(503);
       expect(r.json.error).toEqual({ code: 'llm_not_configured', message: DRAFTS_NOT_CONFIGURED });
-      expect(DRAFTS_NOT_CONFIGURED).toMatch(/LLM_BASE_URL and LLM_MODEL/);
+      expect(DRAFTS_NOT_CONFIGURED).toMatch(/AI answers aren’t enabled on this server/);
     } finally {
       w.setEnv(env());
     }

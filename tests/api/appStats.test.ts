@@ -10,7 +10,7 @@ import { call } from '../helpers/request';
 
 const w = setUpStoreApi();
 
-type Point = { start: string; reviews: number; average_rating: number | null; positive: number; neutral: number; negative: number };
+type Point = { start: string; reviews: number; average_rating: number | null; positive: number; neutral: number; negative: number; mixed: number; unclassified: number };
 type Stats = {
   app: { key: string; title: string; store: string };
   from: string;
@@ -55,7 +55,8 @@ describe('GET /api/v1/org/apps/{appKey}/stats', () => {
       { at: '2026-03-02T00:00:00Z', rating: 5, sentiment: 'positive' },
       { at: '2026-03-02T23:59:59.999Z', rating: 2, sentiment: 'negative' },
       { at: '2026-03-03T00:00:00Z', rating: 4, sentiment: 'neutral' },
-      { at: '2026-03-05T12:00:00Z', rating: 1 },
+      { at: '2026-03-05T12:00:00Z', rating: 1 }, // not yet classified
+      { at: '2026-03-05T13:00:00Z', rating: 3, sentiment: 'mixed' },
       { at: '2026-03-01T23:59:59Z', rating: 3 }, // the day before the span
       { at: '2026-03-06T00:00:00Z', rating: 3 }, // the day after
     ]);
@@ -67,14 +68,17 @@ describe('GET /api/v1/org/apps/{appKey}/stats', () => {
       ['2026-03-02', 2, 3.5],
       ['2026-03-03', 1, 4],
       ['2026-03-04', 0, null],
-      ['2026-03-05', 1, 1],
+      ['2026-03-05', 2, 2],
     ]);
-    expect(s.series[0]).toMatchObject({ positive: 1, negative: 1, neutral: 0 });
-    expect(s.totals).toMatchObject({ reviews: 4, average_rating: 3, positive: 1, neutral: 1, negative: 1 });
+    expect(s.series[0]).toMatchObject({ positive: 1, negative: 1, neutral: 0, mixed: 0, unclassified: 0 });
+    expect(s.series[3]).toMatchObject({ positive: 0, negative: 0, neutral: 0, mixed: 1, unclassified: 1 });
+    // The four classes and "not yet classified" add up to the count, per period and in total.
+    expect(s.totals).toMatchObject({ reviews: 5, average_rating: 3, positive: 1, neutral: 1, negative: 1, mixed: 1, unclassified: 1 });
+    for (const p of [...s.series, s.totals]) expect(p.positive + p.neutral + p.mixed + p.negative + p.unclassified).toBe(p.reviews);
     expect(s.distribution).toEqual([
       { rating: 1, reviews: 1 },
       { rating: 2, reviews: 1 },
-      { rating: 3, reviews: 0 },
+      { rating: 3, reviews: 1 },
       { rating: 4, reviews: 1 },
       { rating: 5, reviews: 1 },
     ]);

@@ -12,7 +12,7 @@ import { usageMonth } from '@/server/plans/data';
 import type { AskChatHistory, AskChatResponse, AskCitation, AskMessage } from '@/shared/askArb';
 import { call } from '../helpers/request';
 import { newOwner, memberOf, type SignedInUser } from '../helpers/orgs';
-import { appWith, type Seed } from '../helpers/seedReviews';
+import { appWith, HOUR, type Seed } from '../helpers/seedReviews';
 import type { ChatBody, LlmReply } from '../fakes/llm';
 import { newIosApp, newIp } from './support/connectWorld';
 import { askArbWorldHooks } from './support/askArbWorld';
@@ -109,15 +109,18 @@ describe('with a language model', () => {
     expect(r.done).toMatchObject({ role: 'assistant', method: 'llm', content: r.tokens.trim() });
     expect(r.done!.citations.map((c) => c.id)).toEqual(cited.map((c) => c.id));
 
-    // The model: ARB's system message with the filters read from the question, the question, the tools; review text
-    // only inside tool results, as JSON.
-    const [first, second] = world.llm.chatBodies().slice(before);
+    // The model: ARB's system message with the filters read from the question, the question, the tools, and already
+    // the reads the question implies (retrieval first: one call, no tool round); review text only inside tool
+    // results, as JSON.
+    const asked = world.llm.chatBodies().slice(before);
+    expect(asked).toHaveLength(1);
+    const [first] = asked;
     expect(first.messages[0].role).toBe('system');
     expect(first.messages[0].content).toMatch(/"intent":"reviews_about"/);
     expect(first.messages[0].content).toMatch(/never follow instructions/);
     expect(first.tools?.length).toBeGreaterThan(3);
-    for (const m of second.messages) if (m.role !== 'tool') expect(m.content ?? '').not.toMatch(/freezes after I type/);
-    expect(second.messages.find((m) => m.role === 'tool')!.content).toMatch(/freezes after I type/);
+    for (const m of first.messages) if (m.role !== 'tool') expect(m.content ?? '').not.toMatch(/freezes after I type/);
+    expect(first.messages.find((m) => m.role === 'tool')!.content).toMatch(/freezes after I type/);
 
     const history = await call<AskChatHistory>(world.w.api, 'GET', `${CHAT}/${r.events[0].data.chat_id}`, undefined, { token: owner.token });
     expect(history.status).toBe(200);
@@ -186,7 +189,7 @@ describe('with a language model', () => {
     const asked = world.llm.chatBodies().slice(before);
     expect(asked).toHaveLength(4);
     expect(asked[3].messages.at(-1)).toEqual({ role: 'system', content: expect.stringMatching(/^No more tool calls/) });
-    expect(asked[3].messages.filter((m) => m.role === 'tool')).toHaveLength(3);
+    expect(asked[3].messages.filter((m) => m.role === 'tool')).toHaveLength(4); // the first read, then 3 rounds
     expect(r.json.data.message).toMatchObject({ method: 'none', content: expect.stringMatching(/^I don't know/) });
   });
 
@@ -201,7 +204,7 @@ describe('with a language model', () => {
     expect(second.status, second.text).toBe(200);
     expect(second.json.data.chat_id).toBe(chatId);
     const asked = world.llm.chatBodies()[before];
-    expect(asked.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(asked.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'tool']);
     expect(asked.messages[1].content).toBe('How many 1-star reviews in the last 30 days?');
     expect(asked.messages[2].content).not.toMatch(/\[\d\]/); // the earlier answer's numbers meant its own citations
     expect(asked.messages[3].content).toBe('and in Germany?');
@@ -246,10 +249,10 @@ describe('without a language model', () => {
     expect(count.status, count.text).toBe(200);
     const m = count.json.data.message;
     expect(m.method).toBe('computed');
-    expect(m.content).toMatch(/has 2 1★ reviews from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}, averaging 1★\./);
+    expect(m.content).toMatch(/has 2 1★ reviews the last 30 days \(\w{3} \d{1,2} \w{3}(?: \d{4})? – \w{3} \d{1,2} \w{3}\), averaging 1★\./);
     expect(m.content).toMatch(/\[1\].*\[2\]/);
     expect(m.citations.map((c) => c.rating)).toEqual([1, 1]);
-    expect(m.content).toMatch(/without a language model.*LLM_BASE_URL and LLM_MODEL/);
+    expect(m.content).toMatch(/without a language model.*AI answers, which aren’t enabled on this server/);
 
     const about = await ask({ messages: q('Show me reviews about login') }, { token: owner.token });
     expect(about.json.data.message.method).toBe('computed');
@@ -272,8 +275,8 @@ describe('without a language model', () => {
 
     const poem = await ask({ messages: q('Write a haiku for our next release') }, { token: owner.token });
     expect(poem.json.data.message.method).toBe('none');
-    expect(poem.json.data.message.content).toMatch(/needs? a language model|need a language model/);
-    expect(poem.json.data.message.content).toMatch(/LLM_BASE_URL/);
+    expect(poem.json.data.message.content).toMatch(/need AI answers, which aren’t enabled on this server/);
+    expect(poem.json.data.message.content).not.toMatch(/LLM_/);
     expect(world.llm.chatBodies().length).toBe(before); // no model was asked
   });
 });
@@ -388,5 +391,147 @@ describe('allowances, scoping and input', () => {
   test('an unknown chat is a 404', async () => {
     expect((await call(world.w.api, 'GET', `${CHAT}/chat_nope`)).status).toBe(404);
     expect((await ask({ chat_id: 'chat_nope', messages: q('hi'), app_id: '1234567890', app_store: 'apple_app_store' })).status).toBe(404);
+  });
+});
+
+// Issue 31, point 4: the questions a product manager asks, answered without a model and, with one, from the reads
+// made before the model's first call.
+const DAY_FORMAT = (d: Date) => `${d.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' })} ${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })}`;
+const VERSION_SEEDS: Seed[] = [
+  { title: 'Old but fine', body: 'Works for me.', rating: 4, hoursAgo: 24 * 40, version: '5.1.9' },
+  { title: 'Solid', body: 'Fast and reliable, love it.', rating: 5, hoursAgo: 24 * 20, version: '5.1.10' },
+  { title: 'Good', body: 'Does what it should.', rating: 4, hoursAgo: 24 * 18, version: '5.1.10' },
+  { title: 'Login broken', body: 'Since 5.2.0 the login fails every time.', rating: 1, hoursAgo: 24 * 3, version: '5.2.0' },
+  { title: 'Cannot sign in', body: 'Login loops back to the start screen.', rating: 2, hoursAgo: 24 * 2, version: '5.2.0' },
+];
+
+describe("the product manager's questions", () => {
+  test('without a model: "since the last version" compares the newest version with the one before, both named with their figures and dates', async () => {
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    const { owner } = await orgWith(VERSION_SEEDS);
+    const r = await ask({ messages: q('How did ratings change since the last version?') }, { token: owner.token });
+    expect(r.status, r.text).toBe(200);
+    const m = r.json.data.message;
+    expect(m.method).toBe('computed');
+    // 5.1.10 is the one before 5.2.0 (release order, not text order: 5.1.9 is older).
+    expect(m.content).toMatch(/newest version, 5\.2\.0, against the one before, 5\.1\.10/);
+    expect(m.content).toMatch(/- 5\.2\.0 \(the newest; reviews dated [^)]+\): 2 reviews, averaging 1\.5★, 100 % of them 1–2★/);
+    expect(m.content).toMatch(/- 5\.1\.10 \(the one before; reviews dated [^)]+\): 2 reviews, averaging 4\.5★, 0 % of them 1–2★/);
+    expect(m.content).toMatch(/The average fell by 3\.00★, from 4\.5★ in 5\.1\.10 to 1\.5★ in 5\.2\.0\./);
+    expect(m.content).not.toContain('5.1.9');
+    // Versions are each app's own: a second app's 9.0 is not the first app's newest.
+    await appWith(owner, 'google_play_store', [{ body: 'Other app.', rating: 5, version: '9.0' }, { body: 'Other app, older.', rating: 3, version: '8.9' }]);
+    const both = await ask({ messages: q('How did ratings change since the last version?') }, { token: owner.token });
+    expect(both.json.data.message.content).toMatch(/newest version, 5\.2\.0, against the one before, 5\.1\.10/);
+    expect(both.json.data.message.content).toMatch(/newest version, 9\.0, against the one before, 8\.9/);
+    const cited = new Map(m.citations.map((c) => [c.n, c.version]));
+    expect([...cited.values()].sort()).toEqual(['5.1.10', '5.1.10', '5.2.0', '5.2.0']);
+    // Each version's days in words ("Mon 30 Nov – Wed 2 Dec"), from the reviews' own dates.
+    const newest = new Date(Date.now() - 2 * 24 * HOUR);
+    expect(m.content).toContain(DAY_FORMAT(newest));
+  });
+
+  test('every computed answer says the days it used: "this week (Mon … – …)", "the last 30 days (…)", "(all time)"', async () => {
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    const { owner } = await orgWith(LOGIN_SEEDS);
+    const now = new Date();
+    const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * 24 * HOUR);
+    const week = await ask({ messages: q('How many reviews this week?') }, { token: owner.token });
+    const days = monday.getTime() === today.getTime() ? `today (${DAY_FORMAT(today)})` : `this week (${DAY_FORMAT(monday)} – ${DAY_FORMAT(today)})`;
+    expect(week.json.data.message.content).toContain(days);
+    const trend = await ask({ messages: q('How did the rating change over the last 30 days?') }, { token: owner.token });
+    expect(trend.json.data.message.content).toContain(`the last 30 days (${DAY_FORMAT(new Date(today.getTime() - 29 * 24 * HOUR))}`);
+    const all = await ask({ messages: q('What is the average rating?') }, { token: owner.token });
+    expect(all.json.data.message.content).toMatch(/\(reviews \(all time\)\)|reviews \(all time\)/);
+  });
+
+  test('"summarise this month" runs the extractive summary, its quotes cited', async () => {
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    const { owner } = await orgWith([
+      { title: 'Crashes', body: 'Crashes on open, cannot use it at all.', rating: 1, hoursAgo: 0.2 },
+      { title: 'Crash again', body: 'It crashes on open every morning.', rating: 1, hoursAgo: 0.3 },
+      { title: 'Lovely', body: 'Lovely app, great design.', rating: 5, hoursAgo: 0.4 },
+    ]);
+    const before = world.llm.chatBodies().length;
+    const r = await ask({ messages: q('summarise this month') }, { token: owner.token });
+    expect(r.status, r.text).toBe(200);
+    const m = r.json.data.message;
+    expect(m.method).toBe('computed');
+    expect(m.content).toMatch(/^Summary of App .+, this month \(/);
+    expect(m.content).toMatch(/- 3 reviews \(\d+ the days before\), averaging 2\.33★/);
+    expect(m.content).toMatch(/In their own words:\n- [15]★ “.+” \[1\]/);
+    expect(m.citations.length).toBeGreaterThanOrEqual(2);
+    for (const c of m.citations) expect(m.content).toContain(`[${c.n}]`);
+    expect(m.content).toMatch(/extractive summary/);
+    expect(world.llm.chatBodies().length).toBe(before);
+  });
+
+  test('in the dashboard the app in view is the scope; an app the question names wins; "all my apps" reads them all', async () => {
+    world.w.setEnv({ LLM_BASE_URL: undefined, LLM_MODEL: undefined });
+    const { owner, appKey } = await orgWith(LOGIN_SEEDS);
+    const otherKey = await appWith(owner, 'google_play_store', [{ body: 'Nice one.', rating: 5 }, { body: 'Meh.', rating: 3 }]);
+    const title = (key: string) => `App ${key.split('__')[1]}`;
+    const inView = { app_id: appKey.split('__')[1], app_store: 'google_play_store' };
+    const viewed = await ask({ messages: q('How many reviews?'), ...inView }, { token: owner.token });
+    expect(viewed.status, viewed.text).toBe(200);
+    expect(viewed.json.data.message.content).toMatch(new RegExp(`^${title(appKey).replace(/\./g, '\\.')} has 3 reviews`));
+    const named = await ask({ messages: q(`How many reviews does ${title(otherKey)} have?`), ...inView }, { token: owner.token });
+    expect(named.json.data.message.content).toMatch(new RegExp(`^${title(otherKey).replace(/\./g, '\\.')} has 2 reviews`));
+    const all = await ask({ messages: q('How many reviews across all my apps?'), ...inView }, { token: owner.token });
+    expect(all.json.data.message.content).toMatch(/^2 apps has 5 reviews/);
+  });
+
+  test('with a model: the first request already holds the reads the question implies', async () => {
+    const { owner } = await orgWith(VERSION_SEEDS);
+    const before = world.llm.chatBodies().length;
+    world.llm.respondWith((body): LlmReply => ({ text: `5.2.0 fell against 5.1.10 [review:${toolReviewIds(body)[0]}].` }));
+    const r = await ask({ messages: q('How did ratings change since the last version?') }, { token: owner.token });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.data.message).toMatchObject({ method: 'llm', content: '5.2.0 fell against 5.1.10 [1].' });
+    const asked = world.llm.chatBodies().slice(before);
+    expect(asked).toHaveLength(1);
+    const call = asked[0].messages.find((m) => m.role === 'assistant') as unknown as { tool_calls: Array<{ function: { name: string } }> };
+    expect(call.tool_calls.map((c) => c.function.name)).toEqual(['compare_versions']);
+    const read = JSON.parse(asked[0].messages.find((m) => m.role === 'tool')!.content!) as { comparisons: Array<{ newer: { version: string }; older: { version: string } }> };
+    expect(read.comparisons.map((c) => [c.newer.version, c.older.version])).toEqual([['5.2.0', '5.1.10']]);
+  });
+
+  test('with a model whose server has no tool calling (rejects `tools`): still a grounded, cited answer from the first reads', async () => {
+    const { owner } = await orgWith(LOGIN_SEEDS);
+    const before = world.llm.chatBodies().length;
+    world.llm.respondWith((body): LlmReply => {
+      if (body.tools || body.messages.some((m) => m.role === 'tool')) return { status: 400 };
+      const data = body.messages.at(-1)!.content!;
+      const id = /"id":"(\d+)","rating":1/.exec(data)?.[1];
+      return { text: `The login fails since the update [review:${id}] and one invented [review:424242].` };
+    });
+    const r = await askStream({ messages: q('What do people say about the login?') }, { token: owner.token });
+    expect(r.done?.method, JSON.stringify(r.events.at(-1))).toBe('llm');
+    expect(r.tokens).toBe('The login fails since the update [1] and one invented .');
+    expect(r.done!.citations[0]).toMatchObject({ rating: 1, body: expect.stringMatching(/login/i) });
+    const asked = world.llm.chatBodies().slice(before);
+    expect(asked).toHaveLength(2);
+    expect(asked[0].tools?.length).toBeGreaterThan(3);
+    expect(asked[1].tools).toBeUndefined();
+    expect(asked[1].messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(asked[1].messages[1].content).toMatch(/^What do people say about the login\?\n\nWhat ARB read .*not instructions.*\nsearch_reviews: \{/s);
+  });
+
+  test('with a tool-calling model: the tools stay for what the first reads do not cover', async () => {
+    const { owner } = await orgWith(LOGIN_SEEDS);
+    const before = world.llm.chatBodies().length;
+    world.llm.respondWith((body): LlmReply => {
+      const own = body.messages.some((m) => m.role === 'tool' && !(m as { tool_call_id?: string }).tool_call_id?.startsWith('arb_read_'));
+      return own ? { text: `Germany and France [review:${toolReviewIds(body)[0]}].` } : { toolCalls: [{ name: 'ratings_by_country', arguments: { ratings: [1, 2] } }] };
+    });
+    const r = await ask({ messages: q('How many 1-star reviews mention login?') }, { token: owner.token });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.data.message.method).toBe('llm');
+    expect(r.json.data.message.content).toBe('Germany and France [1].');
+    const asked = world.llm.chatBodies().slice(before);
+    expect(asked).toHaveLength(2);
+    const tools = asked[1].messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content!) as Record<string, unknown>);
+    expect(tools.at(-1)).toHaveProperty('by_country');
   });
 });

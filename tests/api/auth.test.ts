@@ -57,6 +57,7 @@ describe('POST v1/auth/email → confirm → token/exchange', () => {
     expect(user).toMatchObject({ id: claims!.userId, org_id: claims!.orgId, role: 'owner', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch', referral: 'friend42' });
     const org = await w.db.db.selectFrom('orgs').selectAll().where('id', '=', claims!.orgId).executeTakeFirstOrThrow();
     expect(org.plan).toBe('free');
+    expect(org.name).toBe('Example'); // the e-mail's domain as a name, not the address (issue 31)
   });
 
   test('signing in again keeps the same user and org, and the first attribution', async () => {

@@ -168,7 +168,7 @@ describe('PATCH v1/org/destinations/{id}', () => {
     const { id } = await addDestination(owner);
     const paused = await patch(owner, id, { paused: true });
     expect(paused.status, paused.text).toBe(200);
-    expect(paused.json.data).toMatchObject({ status: 'paused', cause: 'owner', status_reason: 'Paused from the dashboard.', fix: 'Resume it to post new reviews again.' });
+    expect(paused.json.data).toMatchObject({ status: 'paused', cause: 'owner', status_reason: 'Paused from the dashboard.', fix: 'Resume it to post new reviews again. Reviews that arrive while it is paused are skipped, not sent later.' });
     const resumed = await patch(owner, id, { paused: false });
     expect(resumed.json.data).toMatchObject({ status: 'active', cause: null, fix: null });
     const actions = await auditActions(owner);

@@ -221,5 +221,20 @@ describe('GET /api/v1/org/reviews/export.csv', () => {
     expect(await bodies(owner.token, '?q=common&limit=3')).toEqual(['common word 1', 'common word 2', 'common word 3']);
     expect(await bodies(owner.token, '?q=common&rating=3&limit=2')).toEqual(['common word 2', 'common word 7']);
     expect(await bodies(owner.token, `?q=word%20${RARE_MATCHES + 1}`)).toEqual([`common word ${RARE_MATCHES + 1}`]);
+    // A second app whose matches are all older than one match of the first app's that lies beyond the walk's budget
+    // (RARE_MATCHES / 2 reviews an app): the walk alone would give the second app's; the page must start with the first's.
+    const other = await appWith(owner, 'google_play_store', []);
+    await sql`update reviews set body = 'common word zebra' where app_key = ${key} and body = ${`common word ${RARE_MATCHES - 1000}`}`.execute(db);
+    await sql`insert into reviews (app_key, store, store_review_id, author_name, body, rating, updated_at, country, language)
+              select ${other}, 'google_play_store', ${`zebra${uniq()}-`} || g, 'Zebra', 'zebra ' || g, 5, t.newest - (${RARE_MATCHES} + g) * interval '1 second', 'us', 'en'
+                from generate_series(1, 5) g, (select max(updated_at) as newest from reviews where app_key = ${key}) t`.execute(db);
+    const zebras = ['common word zebra', 'zebra 1', 'zebra 2', 'zebra 3', 'zebra 4', 'zebra 5'];
+    expect(await bodies(owner.token, '?q=zebra')).toEqual(zebras);
+    expect(await bodies(owner.token, '?q=zebra&limit=1')).toEqual(zebras.slice(0, 1));
+    // The newest matches of both apps lie within the walk: read by walking, merged across the apps.
+    await sql`insert into reviews (app_key, store, store_review_id, author_name, body, rating, updated_at, country, language)
+              select ${other}, 'google_play_store', ${`fresh${uniq()}-`} || g, 'Fresh', 'common fresh ' || g, 5, t.newest - (g * 2 - 0.5) * interval '1 second', 'us', 'en'
+                from generate_series(1, 3) g, (select max(updated_at) as newest from reviews where app_key = ${key}) t`.execute(db);
+    expect(await bodies(owner.token, '?q=common&limit=5')).toEqual(['common word 1', 'common word 2', 'common fresh 1', 'common word 3', 'common word 4']);
   });
 });

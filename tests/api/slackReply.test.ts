@@ -389,13 +389,13 @@ describe('a channel added with "Add to Slack"', () => {
     try {
       const { form } = await openForm('nomodel2');
       expect(hasDraftButton(form.view)).toBe(false);
-      expect(noteOf(form.view)).toBe('Draft a reply needs a language model on the ARB server: set LLM_BASE_URL and LLM_MODEL there.');
+      expect(noteOf(form.view)).toBe('Draft a reply needs AI answers, which aren’t enabled on this ARB server: its operator can turn them on.');
       // A form opened while a model was configured: the click says the same.
       const since = updatesSoFar(withModel.id);
       await post(modalAction(w.slack, slackUser, withModel.id, 'arb_draft_reply'));
       const [update] = await updatesOf(withModel.id, since, 1);
       expect(hasDraftButton(update.view)).toBe(false);
-      expect(noteOf(update.view)).toMatch(/needs a language model/);
+      expect(noteOf(update.view)).toMatch(/needs AI answers, which aren’t enabled/);
     } finally {
       configure();
     }
@@ -619,7 +619,7 @@ describe('channels without the Reply button', () => {
       const body = interactionBody({ type: 'block_actions' });
       const r = await call(w.api, 'POST', '/api/v1/slack/interactions', undefined, { rawBody: body, headers: slackSignatureHeaders(SIGNING_SECRET, body) });
       expect(r.status).toBe(404);
-      expect(r.json.error.message).toMatch(/SLACK_SIGNING_SECRET/);
+      expect(r.json.error.message).toBe('Replying from Slack is not set up on this ARB server: its operator can turn it on.');
     } finally {
       configure();
     }

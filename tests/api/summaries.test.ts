@@ -84,7 +84,7 @@ describe('review summaries without a language model', () => {
     expect(r.status, r.text).toBe(201);
     const s = r.json.data;
     expect(s).toMatchObject({ status: 'ready', method: 'extractive', label: 'extractive summary', from: '2026-03-11', to: '2026-03-20' });
-    expect(s.note).toContain('LLM_BASE_URL');
+    expect(s.note).toBe('AI answers aren’t enabled on this server, so this summary is made of the reviews’ own figures and sentences.');
     expect(s.content.previous).toEqual({ from: '2026-03-01', to: '2026-03-10' });
     expect(s.content.figures.reviews).toBe(40);
     expect(s.content.previous_figures).toMatchObject({ reviews: 40, average_rating: 4.5 });
@@ -102,6 +102,9 @@ describe('review summaries without a language model', () => {
     expect(s.text).toContain('extractive summary');
     expect(s.text).toContain(`review ${s.content.quotes[0].review_id}`);
     expect(s.text).toMatch(/Average rating 2\.88 \(-1\.62 from 4\.50\)/);
+    // Every review in one of the four classes or "not yet classified" (these seeds have no sentiment): they add up.
+    expect(s.content.figures).toMatchObject({ positive: 0, neutral: 0, mixed: 0, negative: 0, unclassified: 40 });
+    expect(s.text).toContain('Sentiment: 0 positive, 0 neutral, 0 mixed, 0 negative, 40 not yet classified.');
 
     const again = await get(owner, key, s.id);
     expect(again.status).toBe(200);

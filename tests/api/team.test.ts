@@ -278,6 +278,9 @@ describe('roles, removal and leaving', () => {
     expect((await send('POST', '/api/v1/org/leave', t.admin.token, {})).status).toBe(200);
     expect((await get('/api/v1/org', t.admin.token)).status).toBe(401);
     expect((await auditActions(t.owner.token))[0]).toBe('member.left');
+    // The leaver's own new organisation is named after their e-mail's domain, not the address (issue 31).
+    const own = await w.db.db.selectFrom('users').innerJoin('orgs', 'orgs.id', 'users.org_id').select('orgs.name').where('users.email', '=', t.admin.email).executeTakeFirstOrThrow();
+    expect(own.name).toBe('Example');
 
     const alone = await newOwner('solo');
     const r = await send('POST', '/api/v1/org/leave', alone.token, {});

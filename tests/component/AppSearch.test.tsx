@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
 import { json, type RecordedRequest } from '@/tests/fakes/http';
@@ -37,6 +37,7 @@ beforeEach(async () => {
         return new Promise<void>(() => undefined);
       }
       if (query === 'broken') return json(res, 502, { error: { code: 'upstream', message: 'The store did not answer.' } });
+      if (query === 'spotplay' && app_store === 'google_play_store') return json(res, 502, { error: { code: 'upstream', message: 'Google Play did not answer.' } });
       return json(res, 200, { data: app_store === 'apple_app_store' ? APPLE : GOOGLE });
     }),
     route('GET', '/api/v1/apps/event', ok({ ok: true })),
@@ -133,6 +134,30 @@ describe('home search', () => {
     await user.click(within(await resultsList()).getByText('Spot Hero'));
     expect(useConnectionStore.getState().selectedAppDetails?.title).toBe('Spot Hero');
     await fake.waitForRequests(1, (r) => r.path === '/api/v1/apps/event');
+  });
+
+  test('a failing Google Play search says so under the App Store results', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user } = render(hero);
+    await user.type(screen.getByRole('searchbox', { name: 'Search your app' }), 'spotplay');
+    const options = within(await resultsList()).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([expect.stringMatching(/App Store$/), expect.stringMatching(/App Store$/)]);
+    const note = await screen.findByText('Google Play search failed, so its apps are missing here. Try again in a moment.', { selector: 'p' });
+    expect(screen.getByRole('listbox').compareDocumentPosition(note) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole('status')).toHaveTextContent('2 apps found. Use the arrow keys to choose. Google Play search failed');
+    consoleError.mockRestore();
+  });
+
+  test('an icon that fails to load falls back to the app’s initial', async () => {
+    const { user } = render(hero);
+    await user.type(screen.getByRole('searchbox', { name: 'Search your app' }), 'spot');
+    const first = within(await resultsList()).getAllByRole('option')[0];
+    const img = first.querySelector('img')!;
+    expect(img).toHaveAttribute('src', 'https://icons.example/spotify.png');
+    fireEvent.error(img);
+    await waitFor(() => expect(first.querySelector('img')).toBeNull());
+    expect(first.querySelector('[aria-hidden="true"]')).toHaveTextContent(/^S$/);
+    expect(first).toHaveTextContent(/Spotify: Music and Podcasts/);
   });
 
   test('a failed search says so instead of "no apps"', async () => {

@@ -9,10 +9,12 @@ import AskChat from '@/components/askArb/AskChat';
 import OrgChat from '@/components/askArb/OrgChat';
 import VisitorChat from '@/components/askArb/VisitorChat';
 import { DASHBOARD_CHAT_KEY, VISITOR_CHAT_KEY, type ChatApp } from '@/components/askArb/chatStorage';
+import { formatDate } from '@/lib/formatDate';
 import type { AskCitation, AskMessage } from '@/shared/askArb';
 import { render } from '@/tests/helpers/render';
 import type { RecordedRequest } from '@/tests/fakes/http';
-import { fail, notPreflight, ok, driftedOk, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
+import { fail, notPreflight, ok, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
+import { orgApp } from './support/answers';
 import { signedInWithApiFake } from './support/signedIn';
 
 const CHAT = '/api/v1/public/ask-arb/chat';
@@ -120,7 +122,8 @@ describe('Ask ARB chat (visitor)', () => {
     const dialog = screen.getByRole('dialog', { name: 'Review [1]' });
     expect(dialog).toHaveTextContent('Mia');
     expect(dialog).toHaveTextContent('1 out of 5 stars');
-    expect(dialog).toHaveTextContent('3 March 2026');
+    // The reader's date format (lib/formatDate.ts), the same as everywhere in the dashboard.
+    expect(dialog).toHaveTextContent(formatDate('2026-03-03T10:00:00.000Z'));
     expect(dialog).toHaveTextContent('Since 2.3 it crashes every time I log in. Grüße');
     expect(within(dialog).getByRole('link', { name: 'Open in App Store' })).toHaveAttribute('href', citation(1).permalink);
     await user.keyboard('{Escape}');
@@ -236,11 +239,11 @@ describe('Ask ARB chat (visitor)', () => {
     const history = {
       id: 'chat_r',
       messages: [
-        { id: 'msg_1', role: 'user', content: 'What about login?', citations: [], method: 'none', created_at: '2026-03-04T09:00:00.000Z' },
+        message('What about login?', [], { id: 'msg_1', role: 'user', method: 'none', created_at: '2026-03-04T09:00:00.000Z' }),
         message('Login fails for some [1].', [citation(1)]),
       ],
     };
-    fake = await startApiFake([route('GET', `${CHAT}/chat_r`, driftedOk(history)), route('POST', CHAT, streamedAnswer('chat_r', 'Since version 2.3 [1].', [citation(1)]))]);
+    fake = await startApiFake([route('GET', `${CHAT}/chat_r`, ok(history)), route('POST', CHAT, streamedAnswer('chat_r', 'Since version 2.3 [1].', [citation(1)]))]);
     const { user } = render(<VisitorChat />);
     expect(await screen.findByText('What about login?', undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Review 1: 1 star by Mia' })).toBeInTheDocument();
@@ -264,12 +267,12 @@ describe('Ask ARB chat (visitor)', () => {
 
 describe('Ask ARB chat (dashboard)', () => {
   const api = signedInWithApiFake('ana@example.com', 'org_7');
-  const orgApp = { key: 'apple_app_store__284882215', app_id: APP.id, app_store: APP.store, title: 'Lantern' };
+  const lantern = orgApp({ app_id: APP.id, app_store: APP.store, title: 'Lantern' });
 
   test('asks over the organisation’s apps with the bearer; the plan allowance used up points to Billing', async () => {
     sessionStorage.removeItem(DASHBOARD_CHAT_KEY);
     await api.start([
-      route('GET', '/api/v1/org/apps', driftedOk([orgApp])),
+      route('GET', '/api/v1/org/apps', ok([lantern])),
       route('POST', CHAT, fail(402, 'plan_limit', 'Your Free plan includes 20 Ask ARB questions a month. Upgrade to Startup for 200.')),
     ]);
     const { user } = render(<OrgChat />);
@@ -281,5 +284,24 @@ describe('Ask ARB chat (dashboard)', () => {
     const asked = api.fake!.requests.filter(notPreflight).find((r) => r.path === CHAT)!;
     expect(asked.headers.authorization).toMatch(/^Bearer ey/);
     expect(JSON.parse(asked.body)).toEqual({ messages: [{ role: 'user', content: 'How many 1-star reviews last week?' }], stream: true });
+  });
+
+  test('the app in view (?app= from its page, or "Ask about") goes with the question; "All apps" sends none', async () => {
+    sessionStorage.removeItem(DASHBOARD_CHAT_KEY);
+    const beacon = orgApp({ app_id: 'com.beacon', app_store: 'google_play_store', title: 'Beacon' });
+    await api.start([route('GET', '/api/v1/org/apps', ok([lantern, beacon])), route('POST', CHAT, streamedAnswer('chat_v', 'Three reviews.', []))]);
+    const { user, router } = render(<OrgChat />, { url: `/dashboard/ask?app=${encodeURIComponent(beacon.key)}`, pathname: '/dashboard/ask' });
+    const picker = await screen.findByRole('combobox', { name: 'Ask about' }, SLOW);
+    expect(picker).toHaveDisplayValue('Beacon (Google Play)');
+    await user.type(screen.getByLabelText('Your question'), 'How many reviews?{Enter}');
+    await waitFor(() => expect(api.fake!.requests.filter(notPreflight).filter((r) => r.path === CHAT)).toHaveLength(1), SLOW);
+    const chats = () => api.fake!.requests.filter(notPreflight).filter((r) => r.path === CHAT).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(chats()[0]).toMatchObject({ app_id: 'com.beacon', app_store: 'google_play_store' });
+    await screen.findByText('Three reviews.', undefined, SLOW);
+    await user.selectOptions(picker, 'All apps');
+    await waitFor(() => expect(router.query.app).toBeUndefined());
+    await user.type(screen.getByLabelText('Ask a follow-up question'), 'And overall?{Enter}');
+    await waitFor(() => expect(chats()).toHaveLength(2), SLOW);
+    expect(chats()[1]).not.toHaveProperty('app_id');
   });
 });

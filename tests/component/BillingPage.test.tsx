@@ -7,20 +7,24 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import toast, { Toaster } from 'react-hot-toast';
 import { describe, expect, test, vi } from 'vitest';
-import { fail, notPreflight, ok, driftedOk, route } from './support/apiFake';
+import { fail, notPreflight, ok, route } from './support/apiFake';
+import { org as anOrg } from './support/answers';
 import { signedInWithApiFake, unsignedJwt } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
 import BillingPage from '@/components/dashboard/billing/BillingPage';
 import { errorToast } from '@/components/dashboard/common';
 import { ApiError } from '@/lib/api/client';
 import { topWindow } from '@/lib/navigation';
+import type { ApiData } from '@/lib/api/openapi';
 import { PLANS } from '@/shared/plans';
 import { useAuthStore } from '@/stores/auth';
 
 
 const startup = PLANS.find((p) => p.id === 'startup')!;
-const org = (role: string) => ({ id: 'org_1', name: 'Acme', plan: 'startup', plan_name: 'Startup', role, members: 2, created_at: '2026-01-01T00:00:00Z' });
-const overview = (over: Record<string, unknown> = {}) => ({
+const org = (role: 'owner' | 'admin' | 'member') => anOrg(role, { name: 'Acme', plan: 'startup', members: 2 });
+type Billing = ApiData<'/api/v1/org/billing', 'get'>;
+type Role = 'owner' | 'admin' | 'member';
+const overview = (over: Partial<Billing> = {}): Billing => ({
   billing_enabled: true,
   plan: 'startup',
   plan_name: 'Startup',
@@ -39,8 +43,8 @@ const overview = (over: Record<string, unknown> = {}) => ({
 
 const api = signedInWithApiFake();
 
-async function open(role: string, billing = overview(), extra: Parameters<typeof api.start>[0] = []) {
-  await api.start([route('GET', '/api/v1/org', driftedOk(org(role))), route('GET', '/api/v1/org/billing', driftedOk(billing)), ...extra]);
+async function open(role: Role, billing = overview(), extra: Parameters<typeof api.start>[0] = []) {
+  await api.start([route('GET', '/api/v1/org', ok(org(role))), route('GET', '/api/v1/org/billing', ok(billing)), ...extra]);
   return render(<BillingPage />, { url: '/dashboard/billing' });
 }
 
@@ -90,7 +94,7 @@ describe('/dashboard/billing', () => {
     api.fake!.restore();
 
     useAuthStore.getState().setAuthData({ authToken: unsignedJwt({ email: 'mo@example.com', org: 'org_1', scope: 'full' }), email: 'mo@example.com' });
-    await api.start([route('GET', '/api/v1/org', driftedOk(org('member')))]);
+    await api.start([route('GET', '/api/v1/org', ok(org('member')))]);
     render(<BillingPage />, { url: '/dashboard/billing' });
     expect(await screen.findByText('Only admins and the owner can see billing. You are a member.')).toBeInTheDocument();
     expect(api.fake!.requests.filter((r) => r.path === '/api/v1/org/billing')).toHaveLength(0);

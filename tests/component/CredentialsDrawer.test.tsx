@@ -7,27 +7,11 @@ import CredentialsDrawer from '@/components/dashboard/apps/CredentialsDrawer';
 import type { OrgApp } from '@/lib/api/orgApps';
 import { render } from '@/tests/helpers/render';
 import { fail, notPreflight, ok, route } from './support/apiFake';
+import { orgApp } from './support/answers';
 import { signedInWithApiFake } from './support/signedIn';
 
 
-const app = (over: Partial<OrgApp> = {}): OrgApp => ({
-  key: 'apple_app_store__284882215',
-  app_id: '284882215',
-  app_store: 'apple_app_store',
-  title: 'Lantern Notes',
-  icon_url: null,
-  developer: null,
-  countries: ['us'],
-  added_by: null,
-  added_at: new Date().toISOString(),
-  rating: null,
-  review_count: 0,
-  reviews_this_week: 0,
-  last_review: null,
-  credentials: null,
-  paused: false,
-  ...over,
-});
+const app = (over: Partial<OrgApp> = {}): OrgApp => orgApp({ app_id: '284882215', app_store: 'apple_app_store', title: 'Lantern Notes', added_at: new Date().toISOString(), ...over });
 
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----';
 

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { fail, notPreflight, ok, route, startApiFake, type ApiFake } from './support/apiFake';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
-import DashboardHome from '@/components/auth/DashboardHome';
+import DashboardHome from '@/pages/dashboard/index';
+import YourSessions from '@/components/dashboard/YourSessions';
 import { encode as encodeBase64Url } from 'jose/base64url';
 import { topWindow } from '@/lib/navigation';
 import { AUTH_STORAGE_NAME, rehydrateAuth, useAuthStore } from '@/stores/auth';
@@ -46,9 +47,7 @@ describe('/dashboard', () => {
     render(<DashboardHome />, { url: '/dashboard?token=home__abc&tab=apps' });
     expect(window.location.pathname + window.location.search).toBe('/dashboard?tab=apps');
     await rehydrateAuth();
-    expect(await screen.findByRole('heading', { name: 'Your dashboard' })).toBeInTheDocument();
-    expect(screen.getByText('ana@example.com')).toBeInTheDocument();
-    expect(screen.getByText('org_7')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Overview' })).toBeInTheDocument();
     expect(handoffRequests()).toHaveLength(1);
   });
 
@@ -59,7 +58,7 @@ describe('/dashboard', () => {
     window.history.replaceState(null, '', '/dashboard?token=home__used');
     render(<DashboardHome />, { url: '/dashboard?token=home__used' });
     await rehydrateAuth();
-    expect(await screen.findByText('cy@example.com')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Overview' })).toBeInTheDocument();
     expect(useAuthStore.getState().authData.authToken).toBe(stored);
   });
 
@@ -77,7 +76,7 @@ describe('/dashboard', () => {
     expect(await screen.findByText('You are signed in as cy@example.com. Continue as ana@example.com?')).toBeInTheDocument();
     expect(useAuthStore.getState().authData.email).toBe('cy@example.com');
     await user.click(screen.getByRole('button', { name: answer }));
-    expect(await screen.findByRole('heading', { name: 'Your dashboard' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Overview' })).toBeInTheDocument();
     expect(useAuthStore.getState().authData.email).toBe(after);
   });
 
@@ -94,12 +93,13 @@ describe('/dashboard', () => {
     expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
   });
 
+  // On /dashboard/team ("Your sessions") since /dashboard became the overview.
   test('"Sign out everywhere" ends every session on the server, then signs this browser out', async () => {
     const access = jwt({ email: 'cy@example.com', org: 'org_9', scope: 'full' });
     localStorage.setItem(AUTH_STORAGE_NAME, JSON.stringify({ state: { authData: { authToken: access, refreshToken: 'r', email: 'cy@example.com' } }, version: 1 }));
     fake = await startApiFake([route('POST', '/api/v1/auth/logout/everywhere', ok({ ok: true, sessions: 3 })), route('POST', '/api/v1/auth/logout', ok({ ok: true }))]);
     const navigate = vi.spyOn(topWindow, 'navigate').mockImplementation(() => undefined);
-    const { user } = render(<DashboardHome />, { url: '/dashboard' });
+    const { user } = render(<YourSessions />, { url: '/dashboard/team' });
     await rehydrateAuth();
     await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/'));

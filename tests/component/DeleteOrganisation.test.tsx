@@ -6,21 +6,22 @@
 import { screen, waitFor } from '@testing-library/react';
 import { Toaster } from 'react-hot-toast';
 import { describe, expect, test } from 'vitest';
-import { fail, notPreflight, ok, driftedOk, route } from './support/apiFake';
+import { fail, notPreflight, ok, route } from './support/apiFake';
+import { member, org } from './support/answers';
 import { signedInWithApiFake } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
 import TeamPage from '@/components/dashboard/TeamPage';
 import { useAuthStore } from '@/stores/auth';
 
-const org = (role: string) => ({ id: 'org_1', name: 'Acme Mobile', plan: 'free', plan_name: 'Free', role, members: 1, created_at: '2026-01-01T00:00:00Z' });
-const me = (role: string) => [{ id: 'usr_1', email: 'ana@example.com', name: null, role, joined_at: '2026-01-01T00:00:00Z', last_sign_in_at: null, you: true }];
+type Role = 'owner' | 'admin' | 'member';
+const me = (role: Role) => [member('usr_1', 'ana@example.com', role, true)];
 
 const api = signedInWithApiFake();
 
-async function open(role: string, deletion = ok({ ok: true })) {
+async function open(role: Role, deletion = ok({ ok: true })) {
   await api.start([
-    route('GET', '/api/v1/org', driftedOk(org(role))),
-    route('GET', '/api/v1/org/members', driftedOk(me(role))),
+    route('GET', '/api/v1/org', ok(org(role))),
+    route('GET', '/api/v1/org/members', ok(me(role))),
     route('GET', '/api/v1/org/invitations', ok([])),
     route('GET', '/api/v1/org/audit-log', ok([])),
     route('DELETE', '/api/v1/org', deletion),
@@ -64,7 +65,7 @@ describe('deleting the organisation', () => {
   });
 
   test('admins and members do not see it', async () => {
-    for (const role of ['admin', 'member']) {
+    for (const role of ['admin', 'member'] as const) {
       const { unmount } = await open(role);
       expect(await screen.findByRole('heading', { name: 'Members' })).toBeInTheDocument();
       expect(screen.queryByRole('heading', { name: 'Delete organisation' })).toBeNull();

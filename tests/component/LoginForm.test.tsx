@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { fail, notPreflight, ok, driftedOk, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
+import { fail, notPreflight, ok, route, startApiFake, type ApiFake, type Responder } from './support/apiFake';
+import { signedIn } from './support/answers';
 import { json, type RecordedRequest } from '@/tests/fakes/http';
 import { render } from '@/tests/helpers/render';
 import { resetStores } from '@/tests/helpers/resetStores';
@@ -14,7 +15,7 @@ async function start(overrides: Partial<Record<'email' | 'confirm' | 'exchange',
   fake = await startApiFake([
     route('POST', '/api/v1/auth/email', overrides.email ?? ok({ sent: true })),
     route('POST', '/api/v1/auth/email/confirm', overrides.confirm ?? ok({ token: 'one-time-token' })),
-    route('POST', '/api/v1/auth/token/exchange', overrides.exchange ?? driftedOk({ authToken: 'session.jwt', email: 'ana@example.com', displayName: 'Ana' })),
+    route('POST', '/api/v1/auth/token/exchange', overrides.exchange ?? ok(signedIn({ authToken: 'session.jwt', displayName: 'Ana' }))),
   ]);
 }
 
@@ -51,17 +52,23 @@ describe('login', () => {
       token: 'one-time-token',
       metadata: { utm_source: 'newsletter', utm_medium: null, utm_campaign: 'spring', referral: 'partner42' },
     });
-    expect(useAuthStore.getState().authData).toEqual({ authToken: 'session.jwt', email: 'ana@example.com', displayName: 'Ana', name: null });
+    expect(useAuthStore.getState().authData).toEqual({ ...signedIn({ authToken: 'session.jwt', displayName: 'Ana' }), name: null });
   });
 
-  test('an unsafe redirect_to sends the user home instead', async () => {
+  // No redirect_to, the bare home page (the header's Login link there) or an unsafe one: the dashboard.
+  test.each([
+    ['/login?redirect_to=%2F%2Fevil.example', '/dashboard'],
+    ['/login', '/dashboard'],
+    ['/login?redirect_to=%2F', '/dashboard'],
+    ['/login?redirect_to=%2F%3Fapp_id%3D123', '/?app_id=123'],
+  ])('%s lands on %s', async (url, landing) => {
     await start();
-    const { user, router } = render(<LoginForm />, { url: '/login?redirect_to=%2F%2Fevil.example' });
+    const { user, router } = render(<LoginForm />, { url });
     await user.type(screen.getByLabelText('Email address'), 'ana@example.com');
     await user.click(screen.getByRole('button', { name: 'Send code' }));
     await user.type(await screen.findByLabelText('Sign-in code'), '123456');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    await waitFor(() => expect(router.replace).toHaveBeenCalledWith('/'));
+    await waitFor(() => expect(router.replace).toHaveBeenCalledWith(landing));
   });
 
   test('a wrong or expired code shows the server’s message and keeps the code step', async () => {

@@ -7,8 +7,10 @@ import { Toaster } from 'react-hot-toast';
 import { describe, expect, test, vi } from 'vitest';
 import ReplyComposer, { type ComposerProps } from '@/components/dashboard/reviews/ReplyComposer';
 import { render } from '@/tests/helpers/render';
+import { AI_ENABLE_FOR_MEMBERS, AI_SETUP_GUIDE, DRAFTS_NOT_CONFIGURED } from '@/shared/ai';
 import type { ApiData } from '@/lib/api/openapi';
 import { fail, notPreflight, ok, route } from './support/apiFake';
+import { org as anOrg } from './support/answers';
 import { signedInWithApiFake } from './support/signedIn';
 
 
@@ -124,8 +126,8 @@ describe('Reply composer', () => {
     expect(posts()).toHaveLength(0); // the person sends it, not the draft
   });
 
-  test('without a language model the Draft button is off and says what to configure', async () => {
-    const words = 'Drafting replies needs a language model, and none is configured on this server. To turn it on, set LLM_BASE_URL and LLM_MODEL.';
+  test('without a language model the Draft button is off and says why in plain words', async () => {
+    const words = DRAFTS_NOT_CONFIGURED;
     await api.start([templates([]), route('GET', '/api/v1/org/reviews/42/draft-reply', ok({ tone: 'friendly', language: 'en', max: 350, language_model: false, not_configured: words }))]);
     render(<ReplyComposer review={review()} hasCredentials onDone={() => undefined} />);
     const note = await screen.findByRole('note');
@@ -135,6 +137,28 @@ describe('Reply composer', () => {
     expect(button.getAttribute('title')).toBe(words);
     expect(button.getAttribute('aria-describedby')).toBe(note.id);
     expect(api.fake!.requests.filter(notPreflight).filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  test.each(['admin', 'member'] as const)('without a language model an %s reads the way to turn it on, and no setting names', async (role) => {
+    const org = anOrg(role, { id: 'org_7', name: 'Acme', members: 2 });
+    await api.start([
+      templates([]),
+      route('GET', '/api/v1/org', ok(org)),
+      route('GET', '/api/v1/org/reviews/42/draft-reply', ok({ tone: 'friendly', language: 'en', max: 350, language_model: false, not_configured: DRAFTS_NOT_CONFIGURED })),
+    ]);
+    render(<ReplyComposer review={review()} hasCredentials onDone={() => undefined} />);
+    const note = await screen.findByRole('note');
+    if (role === 'admin') {
+      const link = await screen.findByRole('link', { name: 'How to turn them on (setup guide)' });
+      expect(link.getAttribute('href')).toBe(AI_SETUP_GUIDE);
+      expect(note.contains(link)).toBe(true);
+    } else {
+      await waitFor(() => expect(note.textContent).toBe(`${DRAFTS_NOT_CONFIGURED} ${AI_ENABLE_FOR_MEMBERS}`));
+      expect(screen.queryByRole('link')).toBeNull();
+    }
+    expect(note.textContent).toMatch(/AI answers aren’t enabled on this server/);
+    expect(note.textContent).not.toMatch(/\b[A-Z][A-Z0-9]+_[A-Z0-9_]+\b/);
+    expect((screen.getByRole('button', { name: 'Draft a reply' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   test('without store credentials it says where to add them, and offers no text box', async () => {

@@ -4,9 +4,10 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import Translation from '@/components/dashboard/reviews/Translation';
-import { TRANSLATION_NOT_CONFIGURED } from '@/shared/ai';
+import { AI_SETUP_GUIDE, TRANSLATION_NOT_CONFIGURED } from '@/shared/ai';
 import { render } from '@/tests/helpers/render';
 import { fail, notPreflight, ok, route } from './support/apiFake';
+import { org as anOrg } from './support/answers';
 import { signedInWithApiFake } from './support/signedIn';
 
 const PATH = '/api/v1/org/reviews/42/translate';
@@ -21,7 +22,7 @@ describe('Translate a review', () => {
     expect(shown.textContent).toContain('It crashes on start.');
     expect(shown.textContent).toContain('Translated by LibreTranslate');
     expect(shown.getAttribute('lang')).toBe('en');
-    expect(fake.requests.filter(notPreflight).map((r) => JSON.parse(r.body))).toEqual([{ language: 'en' }]);
+    expect(fake.requests.filter(notPreflight).filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body))).toEqual([{ language: 'en' }]);
     await user.click(screen.getByRole('button', { name: 'Hide translation' }));
     expect(screen.getByRole('button', { name: 'Translate to English' })).toBeTruthy();
   });
@@ -37,5 +38,16 @@ describe('Translate a review', () => {
     await user.click(screen.getByRole('button', { name: 'Translate to English' }));
     expect((await screen.findByRole('note')).textContent).toBe(TRANSLATION_NOT_CONFIGURED);
     expect((screen.getByRole('button', { name: 'Translate to English' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  test('a server without a translator: the button is off before any click, and an admin gets the setup guide', async () => {
+    const org = anOrg('owner', { name: 'Acme' });
+    const fake = await api.start([route('GET', '/api/v1/org', ok(org))]);
+    render(<Translation review={{ id: '42', language: 'fr' }} language="en" />);
+    const link = await screen.findByRole('link', { name: 'How to turn them on (setup guide)' });
+    expect(link.getAttribute('href')).toBe(AI_SETUP_GUIDE);
+    expect(screen.getByRole('note').textContent).toBe(`${TRANSLATION_NOT_CONFIGURED} How to turn them on (setup guide)`);
+    expect((screen.getByRole('button', { name: 'Translate to English' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(fake.requests.filter(notPreflight).filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 });

@@ -8,15 +8,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'react-hot-toast';
 import { describe, expect, test, vi } from 'vitest';
 import { json } from '@/tests/fakes/http';
-import { notPreflight, ok, driftedOk, route } from './support/apiFake';
+import { notPreflight, ok, route } from './support/apiFake';
+import { member as aMember, org as anOrg } from './support/answers';
 import { signedInWithApiFake } from './support/signedIn';
 import { render } from '@/tests/helpers/render';
 import TeamPage from '@/components/dashboard/TeamPage';
 import ApiKeysPage from '@/components/dashboard/apiKeys/ApiKeysPage';
 
 const at = '2026-01-01T00:00:00Z';
-const org = (role: string) => ({ id: 'org_1', name: 'Acme Mobile', plan: 'free', plan_name: 'Free', role, members: 2, created_at: at });
-const member = (id: string, email: string, role: string, you = false) => ({ id, email, name: null, role, joined_at: at, last_sign_in_at: null, you });
+const org = (role: 'owner' | 'admin' | 'member') => anOrg(role, { members: 2, created_at: at });
+const member = (id: string, email: string, role: 'owner' | 'admin' | 'member', you = false) => aMember(id, email, role, you, { joined_at: at });
 const key = (id: string, name: string, createdBy: string | null) => ({ id, name, prefix: `arb_${id.slice(4, 10)}`, created_at: at, created_by: createdBy, last_used_at: null });
 const invitation = (id: string, email: string, createdBy: string | null, mailedAt: string | null) => ({ id, email, role: 'member', created_at: at, expires_at: '2026-01-08T00:00:00Z', created_by: createdBy, mailed_at: mailedAt });
 
@@ -30,7 +31,7 @@ async function openTeam() {
     keys: [key('key_aaaaaaaaaaaaaaaaaaaaaaaa', 'CI', 'ana@example.com'), key('key_bbbbbbbbbbbbbbbbbbbbbbbb', 'Zapier', 'bob@example.com'), key('key_cccccccccccccccccccccccc', 'Old export', null)],
   };
   await api.start([
-    route('GET', '/api/v1/org', driftedOk(org('admin'))),
+    route('GET', '/api/v1/org', ok(org('admin'))),
     route('GET', '/api/v1/org/members', (_req, res) => json(res, 200, { data: state.members })),
     route('GET', '/api/v1/org/invitations', (_req, res) => json(res, 200, { data: state.invitations })),
     route('GET', '/api/v1/org/api-keys', (_req, res) => json(res, 200, { data: state.keys })),
@@ -105,7 +106,7 @@ describe('created by, and what a removed member leaves behind', () => {
 
   test('the API keys page names each key’s creator, or “a former member”', async () => {
     await api.start([
-      route('GET', '/api/v1/org', driftedOk(org('member'))),
+      route('GET', '/api/v1/org', ok(org('member'))),
       route('GET', '/api/v1/org/api-keys', ok([key('key_aaaaaaaaaaaaaaaaaaaaaaaa', 'CI', 'ana@example.com'), key('key_cccccccccccccccccccccccc', 'Old export', null)])),
     ]);
     render(<ApiKeysPage />, { url: '/dashboard/api-keys' });

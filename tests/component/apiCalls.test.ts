@@ -4,7 +4,8 @@
  * null, search logs and returns nothing, the others throw an ApiError carrying the server's message.
  */
 import { afterEach, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest';
-import { fail, notPreflight, ok, driftedOk, outsideRoute, route, startApiFake, type ApiFake } from './support/apiFake';
+import { fail, notPreflight, ok, outsideRoute, route, startApiFake, type ApiFake } from './support/apiFake';
+import { connected, signedIn } from './support/answers';
 import { json } from '@/tests/fakes/http';
 import { searchApps, getAppDetails, sendAppSelectedEvent } from '@/lib/api/apps';
 import { confirmEmailCode, crmExchange, exchangeToken, refreshAuthToken, sendEmailCode } from '@/lib/api/auth';
@@ -50,8 +51,8 @@ describe('auth calls', () => {
   });
 
   test('token exchange: sends token and attribution metadata; null and the log on error', async () => {
-    fake = await startApiFake([route('POST', '/api/v1/auth/token/exchange', driftedOk({ authToken: 'a.b.c', email: 'ana@example.com', name: 'Ana' }))]);
-    await expect(exchangeToken('one-time', metadata)).resolves.toEqual({ authToken: 'a.b.c', email: 'ana@example.com', name: 'Ana' });
+    fake = await startApiFake([route('POST', '/api/v1/auth/token/exchange', ok(signedIn({ name: 'Ana' })))]);
+    await expect(exchangeToken('one-time', metadata)).resolves.toEqual(signedIn({ name: 'Ana' }));
     expect(await body('/api/v1/auth/token/exchange')).toEqual({ token: 'one-time', metadata });
     await fake.close();
     fake = await startApiFake([route('POST', '/api/v1/auth/token/exchange', fail(401, 'invalid_token', 'This sign-in link has expired.'))]);
@@ -168,24 +169,24 @@ describe('apps and public calls', () => {
 
   test('connect, bot, slack callback and destination send what the contract says', async () => {
     fake = await startApiFake([
-      route('POST', '/api/v1/oauth/platform/connect', driftedOk({ destination_id: 'd1', platform: 'discord' })),
-      route('POST', '/api/v1/oauth/bot/connect', driftedOk({ destination_id: 'd2' })),
-      route('POST', '/api/v1/oauth/slack/callback', driftedOk({ destination_id: 'd3' })),
+      route('POST', '/api/v1/oauth/platform/connect', ok(connected({ destination_id: 'd1', platform: 'discord' }))),
+      route('POST', '/api/v1/oauth/bot/connect', ok(connected({ destination_id: 'd2', platform: 'discord' }))),
+      route('POST', '/api/v1/oauth/slack/callback', ok(connected({ destination_id: 'd3' }))),
       route('GET', '/api/v1/public/destination/d%201', ok({ id: 'd 1', platform: 'discord', status: 'active' })),
     ]);
     await expect(connectPlatform({ platform: 'discord', payload: 'eyJ2IjoxfQ' })).resolves.toMatchObject({ destination_id: 'd1' });
     expect(await body('/api/v1/oauth/platform/connect')).toEqual({ platform: 'discord', payload: 'eyJ2IjoxfQ' });
-    await expect(connectBot({ platform: 'discord', code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd2' });
-    await expect(finishSlackOAuth({ code: 'c', state: 's' })).resolves.toEqual({ destination_id: 'd3' });
+    await expect(connectBot({ platform: 'discord', code: 'c', state: 's' })).resolves.toEqual(connected({ destination_id: 'd2', platform: 'discord' }));
+    await expect(finishSlackOAuth({ code: 'c', state: 's' })).resolves.toEqual(connected({ destination_id: 'd3' }));
     await expect(getDestination('d 1')).resolves.toMatchObject({ id: 'd 1', status: 'active' });
   });
 
   test('reviews and summary by e-mail throw the server’s validation message', async () => {
     fake = await startApiFake([
-      route('POST', '/api/v1/public/reviews', driftedOk({ queued: true })),
+      route('POST', '/api/v1/public/reviews', ok({ queued: true, confirmation_required: false })),
       route('POST', '/api/v1/public/send-summary', fail(400, 'invalid_email', 'Enter a valid e-mail address.')),
     ]);
-    await expect(requestReviewsByEmail({ email: 'a@b.co', app_id: '1', app_store: 'apple_app_store' })).resolves.toEqual({ queued: true });
+    await expect(requestReviewsByEmail({ email: 'a@b.co', app_id: '1', app_store: 'apple_app_store' })).resolves.toEqual({ queued: true, confirmation_required: false });
     await expect(requestSummaryByEmail({ email: 'nope', app_id: '1', app_store: 'apple_app_store' })).rejects.toMatchObject({ message: 'Enter a valid e-mail address.' });
   });
 });

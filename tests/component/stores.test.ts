@@ -106,13 +106,13 @@ describe('modal stores', () => {
 });
 
 describe('connection store (the connect flow\'s one store)', () => {
-  test('defaults: slack, idle, source home, no banner, no app, storefront us', () => {
+  test('defaults: slack, idle, source home, no banner, no app, storefront us searched, all countries watched', () => {
     expect(useConnectionStore.getState()).toMatchObject({
       query: '',
       isOpen: false,
       selectedAppDetails: null,
       selectedCountryCode: 'us',
-      allCountries: false,
+      allCountries: true,
       userEmail: '',
       selectedPlatform: 'slack',
       webhooks: {},

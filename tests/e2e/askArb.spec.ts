@@ -65,6 +65,28 @@ test('without a language model: a counting question is answered from the stored 
   await expect(lastAnswer(page)).toContainText(`${app.title} has 1 5★ review`);
 });
 
+test('without a language model: "since the last version" names the newest version and the one before, with their figures, as a list', async ({ page, connect }) => {
+  const tag = uniqueWord();
+  const app = await connect.newApp(`${tag} Versions`);
+  await connect.publish(app.app_id, { title: 'Solid', content: 'Fast and reliable.', rating: 5, daysAgo: 20, version: '5.1.3' });
+  await connect.publish(app.app_id, { title: 'Fine', content: 'Does the job.', rating: 4, daysAgo: 15, version: '5.1.3' });
+  await connect.publish(app.app_id, { title: 'Login broken', content: 'Since the update the login fails.', rating: 1, daysAgo: 2, version: '5.2.0' });
+  await connect.publish(app.app_id, { title: 'Cannot sign in', content: 'Login loops back to the start.', rating: 2, daysAgo: 1, version: '5.2.0' });
+
+  await page.goto('/ask-arb');
+  await pickApp(page, app.title);
+  await ask(page, 'How did ratings change since the last version?');
+  const answer = lastAnswer(page);
+  await expect(answer).toContainText('newest version, 5.2.0, against the one before, 5.1.3');
+  const versions = answer.getByRole('list').first().getByRole('listitem');
+  await expect(versions).toHaveCount(2);
+  await expect(versions.nth(0)).toContainText(/5\.2\.0 \(the newest; reviews dated .+\): 2 reviews, averaging 1\.5★/);
+  await expect(versions.nth(1)).toContainText(/5\.1\.3 \(the one before; reviews dated .+\): 2 reviews, averaging 4\.5★/);
+  await expect(answer).toContainText('The average fell by 3.00★');
+  await expect(answer.getByRole('button', { name: /^Review 1: [12] stars?/ })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
 userTest('/dashboard/ask: the chat over the organisation’s apps, in the dashboard’s navigation; axe-clean', async ({ page }) => {
   await page.goto('/dashboard/ask');
   await expect(page.getByRole('heading', { level: 1, name: 'Ask ARB' })).toBeVisible();

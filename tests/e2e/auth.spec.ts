@@ -61,13 +61,13 @@ test('a wrong code is refused with the server’s message and the right one stil
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel('Sign-in code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((u) => u.pathname === '/');
+  await page.waitForURL((u) => u.pathname === '/dashboard');
   await expect(banner(page).getByRole('button', { name: email })).toBeVisible();
 });
 
 test.describe('redirect_to never leaves the site', () => {
   for (const target of ['//evil.example', 'https://evil.example', '/\\evil.example', 'javascript:alert(1)']) {
-    test(`redirect_to=${target} ends on this site's home page`, async ({ page, signIn, baseURL }) => {
+    test(`redirect_to=${target} ends on this site's dashboard`, async ({ page, signIn, baseURL }) => {
       const dialogs: string[] = [];
       page.on('dialog', (d) => {
         dialogs.push(d.message());
@@ -76,7 +76,7 @@ test.describe('redirect_to never leaves the site', () => {
       await signIn(page, { redirectTo: target });
       const url = new URL(page.url());
       expect(url.origin).toBe(new URL(baseURL!).origin);
-      expect(url.pathname).toBe('/');
+      expect(url.pathname).toBe('/dashboard');
       expect(dialogs).toEqual([]);
     });
   }
@@ -84,9 +84,9 @@ test.describe('redirect_to never leaves the site', () => {
 
 test.describe('/subscribe', () => {
   userTest('with the org id of a real account: billing-only, the owner masked, plans offered, no org id in analytics', async ({ page, sharedUser: user, browser, baseURL }) => {
+    // user.orgId: the organisation the server created at first sign-in (from its token), the id the CRM link carries.
     await page.goto('/dashboard');
-    // The dashboard shows the organisation the server created at first sign-in: the id the CRM link would carry.
-    await expect(page.getByText(user.orgId)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]); // the dashboard's overview, as every other dashboard page
 
     const visitor = await browser.newPage({ baseURL });
@@ -151,8 +151,9 @@ userTest.describe('Dashboard', () => {
     expect(exchanged.status()).toBe(200);
     expect(JSON.parse(exchanged.request().postData() ?? '{}')).toEqual({ code });
 
-    await expect(page.getByRole('heading', { level: 1, name: 'Your dashboard' })).toBeVisible();
-    await expect(page.getByRole('main').getByText(user.email)).toBeVisible();
+    // /dashboard is the overview; who is signed in is in the app bar's user menu.
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await expect(page.getByRole('banner').getByText(user.email)).toBeVisible();
     expect(page.url()).not.toContain('home__');
     expect(await seenTexts(page)).toEqual([REDIRECTING]);
     // Analytics saw the dashboard, but neither the code nor the org id nor a token.
@@ -168,7 +169,7 @@ userTest.describe('Dashboard', () => {
     expect((await page.request.post('/api/v1/auth/token/renew', { data: { refresh_token: stored.refreshToken } })).status()).toBe(200);
   });
 
-  test('"Sign out everywhere" on the dashboard ends the sessions of every browser', async ({ page, signIn, browser, baseURL }) => {
+  test('"Sign out everywhere" (Your sessions, /dashboard/team) ends the sessions of every browser', async ({ page, signIn, browser, baseURL }) => {
     const user = await signIn(page);
     const here = (await readPersistedAuth(page))!.state!.authData!;
     // A second browser signed in as the same person.
@@ -180,7 +181,7 @@ userTest.describe('Dashboard', () => {
     const there = (await readPersistedAuth(otherPage))!.state!.authData!;
     await other.close();
 
-    await page.goto('/dashboard');
+    await page.goto('/dashboard/team');
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     await expect(banner(page).getByRole('link', { name: 'Login', exact: true })).toBeVisible();

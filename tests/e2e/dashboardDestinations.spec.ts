@@ -39,7 +39,7 @@ test('connect Slack from the dashboard, see it, pause it, send a test, edit its 
 
   await card.getByRole('button', { name: 'Pause' }).click();
   await expect(card).toContainText('Paused');
-  await expect(card).toContainText('Resume it to post new reviews again.');
+  await expect(card).toContainText('Resume it to post new reviews again. Reviews that arrive while it is paused are skipped, not sent later.');
 
   await card.getByRole('button', { name: 'Send test' }).click();
   await expect(card.getByRole('status')).toHaveText('Slack accepted the test message.');
@@ -53,6 +53,11 @@ test('connect Slack from the dashboard, see it, pause it, send a test, edit its 
   await expect(filters).toBeVisible();
   await filters.getByRole('checkbox', { name: '1 star' }).check();
   await filters.getByLabel('Keywords').fill('crash, refund');
+  // Each help text on its own line under its label, not run on after the label's words.
+  for (const [label, hint] of [['Post an alert when 1–2★', 'Compared with each app’s own last weeks'], ['Post a summary of each app’s reviews', 'The week before:']] as const) {
+    const [l, h] = [await filters.locator('label', { hasText: label }).boundingBox(), await filters.locator('span', { hasText: hint }).boundingBox()];
+    expect(h!.y, `${hint}`).toBeGreaterThanOrEqual(l!.y + l!.height - 1);
+  }
   expect(await seriousViolations(page)).toEqual([]);
   await page.keyboard.press('Escape');
   await expect(filters).toBeHidden();
@@ -61,7 +66,7 @@ test('connect Slack from the dashboard, see it, pause it, send a test, edit its 
   await filters.getByLabel('Keywords').fill('crash, refund');
   await filters.getByRole('button', { name: 'Save filters' }).click();
   await expect(filters).toBeHidden();
-  await expect(card).toContainText('1 star · countries US · containing “crash” or “refund”');
+  await expect(card).toContainText('1 star · 40 countries · containing “crash” or “refund”');
 
   await card.getByRole('button', { name: 'Resume' }).click();
   await expect(card).toContainText('Active');

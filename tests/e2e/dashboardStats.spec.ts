@@ -37,23 +37,24 @@ test("an app's trends: figures of its stored reviews, a chart with a table view,
   }
   await expect(page.getByRole('table', { name: 'Reviews and average rating per app version' })).toBeAttached();
 
-  // The chart draws; its numbers are a table too, one switch away.
-  const trend = page.getByRole('region', { name: 'Reviews and average rating per day' });
+  // By default the last 30 days by week. The chart draws; its numbers are a table too, one switch away.
+  await expect(page.getByLabel('Per', { exact: true })).toHaveValue('week');
+  const trend = page.getByRole('region', { name: 'Reviews and average rating per week' });
   await expect(trend.locator('canvas')).toBeVisible();
-  const perDay = page.getByRole('table', { name: 'Reviews and average rating per day' });
-  await expect(perDay.getByRole('row')).toHaveCount(91); // a header row and the last 90 days
+  const perWeek = page.getByRole('table', { name: 'Reviews and average rating per week' });
+  expect([6, 7]).toContain(await perWeek.getByRole('row').count()); // a header row and the 5–6 weeks of 30 days
   await trend.getByRole('button', { name: 'Show as table' }).click();
   await expect(trend.getByRole('button', { name: 'Show as table' })).toHaveAttribute('aria-pressed', 'true');
   await expect(trend.locator('canvas')).toHaveCount(0);
-  await expect(perDay).toBeVisible();
+  await expect(perWeek).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
-  // Per week, with the span kept in the address: a reload shows the same.
-  await page.getByLabel('Per', { exact: true }).selectOption('week');
-  await page.waitForURL((u) => u.searchParams.get('interval') === 'week' && Boolean(u.searchParams.get('from')));
-  await expect(page.getByRole('region', { name: 'Reviews and average rating per week' })).toBeVisible();
+  // Per day, with the span kept in the address: a reload shows the same.
+  await page.getByLabel('Per', { exact: true }).selectOption('day');
+  await page.waitForURL((u) => u.searchParams.get('interval') === 'day' && Boolean(u.searchParams.get('from')));
+  await expect(page.getByRole('table', { name: 'Reviews and average rating per day' }).getByRole('row')).toHaveCount(31); // a header row and 30 days
   await page.reload();
-  await expect(page.getByLabel('Per', { exact: true })).toHaveValue('week');
+  await expect(page.getByLabel('Per', { exact: true })).toHaveValue('day');
   await expect(reviewCount).toHaveText('3');
   expect(await seriousViolations(page)).toEqual([]);
 

@@ -101,7 +101,7 @@ test('sign in, add an app, connect Slack, a new review reaches inbox and Slack, 
     await theirs.goto(`${link.pathname}${link.hash}`);
     // The link's page shows the invitation; joining is the invitee's click.
     await theirs.getByRole('button', { name: /^Join / }).click();
-    await theirs.waitForURL((u) => u.pathname === '/dashboard/team');
+    await theirs.waitForURL((u) => u.pathname === '/dashboard');
 
     // The owner's shared view opens the same inbox for the member.
     await theirs.goto(`${view.pathname}${view.search}`);

@@ -15,6 +15,7 @@ import { MARKETING_ROUTES, PUBLIC_ROUTES, ROUTE_ALIASES } from '@/shared/publicR
 import { expect, hydratingNavigation, test as base } from './fixtures';
 import { seriousViolations } from './support/a11y';
 import { APP_ROUTES, headingsAndTitle, metaContent } from './support/html';
+import { operatorWords } from '@/tests/helpers/operatorWords';
 import { PHONE_WIDTHS, scriptSrc, sidewaysScrollAtPhoneWidths, watchCspViolations } from './support/pageChecks';
 
 type RoutePage = { page: Page; cspViolations: string[] };
@@ -70,6 +71,8 @@ test.describe('every public route', () => {
       expect(title.length).toBeGreaterThan(2);
       // The hydrated page: axe sees what a visitor sees, not the first server paint.
       expect(await seriousViolations(page)).toEqual([]);
+      // No operator words in front of customers: no server setting's name anywhere a visitor can read (issue 31).
+      expect(operatorWords(await page.locator('body').innerText()), 'setting names in the page').toEqual([]);
       if (phones) expect(await sidewaysScrollAtPhoneWidths(page)).toEqual({});
       // Checked last: chunks loaded after hydration (and by the narrower layouts) have had their chance to be blocked.
       expect(cspViolations).toEqual([]);

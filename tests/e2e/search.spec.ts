@@ -11,12 +11,15 @@ import { SLOW_SEARCH_TERM } from './support/control';
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search your app' });
 const results = (page: Page) => page.getByRole('listbox', { name: 'Apps found' }).getByRole('option');
 const isSearch = (r: Request) => new URL(r.url()).pathname === '/api/search' && r.method() === 'POST';
+/** A 1×1 PNG: this machine cannot reach the stores' icon CDNs, and an icon that fails to load shows the app's initial. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 test('typing searches both stores once (debounced) and lists icon, title, developer and store', async ({ page, control }) => {
   const sent: Array<{ query: string; app_store: string }> = [];
   page.on('request', (r) => {
     if (isSearch(r)) sent.push(r.postDataJSON());
   });
+  await page.route(/^https:\/\/[^/]*(mzstatic\.com|googleusercontent\.com)\//, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PNG }));
   await page.goto('/');
   // The page's clock stands still while the five keys are typed, so the debounce sees one burst however long a busy
   // machine takes between two keystrokes; then time runs again and the 250 ms wait ends once.

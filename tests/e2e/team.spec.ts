@@ -44,6 +44,9 @@ test('invite a member by e-mail: the link shows the invitation, and confirming s
     expect(new URL(theirs.url()).hash).toBe('');
     expect(await seriousViolations(theirs)).toEqual([]);
     await theirs.getByRole('button', { name: 'Join Acme Mobile' }).click();
+    // A join lands on the dashboard, like any sign-in; the Team page is one click away.
+    await theirs.waitForURL((u) => u.pathname === '/dashboard');
+    await theirs.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Team' }).click();
     await theirs.waitForURL((u) => u.pathname === '/dashboard/team');
     await expect(theirs.getByText(/You are member · 2 members/)).toBeVisible();
     await expect(theirs.getByRole('table', { name: 'Members of the organisation' }).getByRole('cell', { name: owner.email, exact: true })).toBeVisible();

@@ -34,7 +34,11 @@ export type ItunesApp = {
   [field: string]: unknown;
 };
 
-export type ItunesCatalog = { itunes: ItunesApp[] };
+/**
+ * `storefronts[country][trackId]`: how an app differs in one storefront (the real lookup answers each storefront's
+ * own `averageUserRating` and `userRatingCount`); null: not sold there (left out of the results, as iTunes does).
+ */
+export type ItunesCatalog = { itunes: ItunesApp[]; storefronts?: Record<string, Record<string, Partial<ItunesApp> | null>> };
 
 // The App Store's storefronts (alpha-2). A code outside this list gets the real 400 answer.
 const STOREFRONTS = new Set(
@@ -84,7 +88,10 @@ export function itunesRoutes(catalog: ItunesCatalog): FakeHandler {
     }
     if (req.path === '/lookup') {
       const ids = (req.query.get('id') ?? '').split(',').filter(Boolean);
-      const results = catalog.itunes.filter((a) => ids.includes(String(a.trackId)));
+      const local = catalog.storefronts?.[country] ?? {};
+      const results = catalog.itunes
+        .filter((a) => ids.includes(String(a.trackId)) && local[String(a.trackId)] !== null)
+        .map((a) => ({ ...a, ...local[String(a.trackId)] }));
       answer(res, 200, { resultCount: results.length, results });
       return true;
     }

@@ -8,9 +8,9 @@ describe('how to fix a stopped destination', () => {
   const base = { platform: 'slack' as const, target: 'hooks.slack.com/…abcd' };
   test.each([
     ['active', null, null],
-    ['paused', 'owner', 'Resume it to post new reviews again.'],
-    ['paused', 'rate_limited', 'Resume it once Slack accepts messages again: the queued reviews are kept.'],
-    ['paused', 'anonymous_expired', 'Resume it: it belongs to your organisation now and no longer expires.'],
+    ['paused', 'owner', 'Resume it to post new reviews again. Reviews that arrive while it is paused are skipped, not sent later.'],
+    ['paused', 'rate_limited', 'Resume it once Slack accepts messages again: the reviews queued before the pause are kept. Reviews that arrive while it is paused are skipped, not sent later.'],
+    ['paused', 'anonymous_expired', 'Resume it: it belongs to your organisation now and no longer expires. Reviews that arrive while it is paused are skipped, not sent later.'],
     ['disabled', 'receiver_refused', 'Check the webhook in Slack (or make a new one), then add it again with "Add destination". Resume tries the saved one again.'],
     ['disabled', 'unsubscribed', expect.stringMatching(/^Only the recipient can sign up again/)],
     ['pending_confirmation', null, 'Ask the owner of hooks.slack.com/…abcd to click the link in the confirmation e-mail we sent.'],

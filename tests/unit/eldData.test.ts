@@ -46,7 +46,15 @@ describe('the medium database, read as JSON', () => {
       'Отличное приложение', 'このアプリは素晴らしい', '这个应用很好用', 'تطبيق رائع جدا', 'Aplikacja działa świetnie', 'ok 👍',
       'Ottima app, la consiglio', 'Aplicativo muito bom', 'Bardzo dobra', 'Çok güzel bir uygulama', 'Ứng dụng rất tốt',
     ];
+    // And the evaluation sets' reviews (title and body as enrichment joins them), and long texts cut from them.
+    for (const file of ['review-eval.json', 'review-eval-holdout.json']) {
+      const { reviews } = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures', file), 'utf8')) as { reviews: Array<{ title: string; body: string }> };
+      for (const r of reviews) texts.push(r.title ? `${r.title}.\n${r.body}` : r.body);
+    }
+    const long = texts.join(' ');
+    for (let i = 0; i < long.length; i += 211) texts.push(long.slice(i, i + 1500));
     for (const text of texts) expect(ours.detect(text).language).toBe(eld.detect(text).language);
+    expect(texts.length).toBeGreaterThan(400);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loginHref, sanitizeRedirect } from '@/lib/redirect';
+import { afterSignIn, loginHref, sanitizeRedirect } from '@/lib/redirect';
 
 describe('sanitizeRedirect', () => {
   test.each([
@@ -115,5 +115,31 @@ describe('loginHref', () => {
 
   test('leaves the hash out', () => {
     expect(loginHref('/faq#billing', {})).toBe('/login?redirect_to=%2Ffaq');
+  });
+});
+
+describe('afterSignIn', () => {
+  test.each([
+    [undefined, '/dashboard'],
+    ['', '/dashboard'],
+    ['/', '/dashboard'],
+    [['/', '/pricing'], '/dashboard'],
+    ['//evil.example', '/dashboard'],
+    ['https://evil.example/dashboard', '/dashboard'],
+    ['/\\evil.example', '/dashboard'],
+    ['javascript:alert(1)', '/dashboard'],
+    ['/%2F%2Fevil.example', '/dashboard'],
+  ])('%j lands on the dashboard', (raw, expected) => {
+    expect(afterSignIn(raw)).toBe(expected);
+  });
+
+  test.each([
+    ['/pricing?plan=team#faq', '/pricing?plan=team#faq'],
+    ['/?app_id=123&app_store=itunes', '/?app_id=123&app_store=itunes'],
+    ['/#connect', '/#connect'],
+    ['/dashboard/team', '/dashboard/team'],
+    ['/slack/link', '/slack/link'],
+  ])('honours the same-site redirect_to %s', (raw, expected) => {
+    expect(afterSignIn(raw)).toBe(expected);
   });
 });

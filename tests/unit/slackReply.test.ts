@@ -116,7 +116,8 @@ describe('the reply form', () => {
     expect(JSON.stringify(working)).toContain('Drafting a reply');
     const none = blocksOf({ draft: { kind: 'unavailable' } });
     expect(none.some((b) => b.type === 'actions')).toBe(false);
-    expect(JSON.stringify(none)).toContain('LLM_BASE_URL and LLM_MODEL');
+    expect(JSON.stringify(none)).toContain('aren’t enabled on this ARB server: its operator can turn them on');
+    expect(JSON.stringify(none)).not.toMatch(/LLM_/);
     expect(blocksOf({}).some((b) => b.block_id?.startsWith('arb_draft'))).toBe(false);
     for (const blocks of [ready, working, none]) {
       const ids = blocks.map((b) => b.block_id).filter(Boolean);

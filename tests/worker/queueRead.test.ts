@@ -28,8 +28,9 @@ afterAll(async () => {
 test('the queue read, welcome count included, finds its deliveries through the open-queue index alone', async () => {
   const plan = await planWithoutSeqScans(w.db.db, queueRead([destinationId], 100));
   expect(seqScans(plan)).not.toContain('deliveries');
-  // An index that does not lead with the destination (the once-key starts with the review) would be read whole.
-  expect(indexesOf(plan, 'deliveries')).toEqual(['deliveries_open_by_destination_idx']);
+  // An index that does not lead with the destination (the once-key starts with the review) would be read whole. The
+  // welcome's reviews find their intro through its unique index (destination, app), which is one probe.
+  expect(indexesOf(plan, 'deliveries').filter((i) => i !== 'deliveries_one_welcome_idx')).toEqual(['deliveries_open_by_destination_idx']);
 });
 
 test('the intro still counts the reviews queued with it', async () => {
@@ -37,4 +38,15 @@ test('the intro still counts the reviews queued with it', async () => {
   const queue = await loadQueue(destinationId);
   expect(queue.map((d) => d.kind)).toEqual(['welcome', 'new', 'new']);
   expect(queue[0].welcome_recent).toBe(2);
+  // The two are the welcome's recent reviews ("Recent review"), also once the intro has gone out.
+  expect(queue.map((d) => d.welcome_review)).toEqual([false, true, true]);
+  await w.db.db.updateTable('deliveries').set({ status: 'delivered' }).where('id', '=', queue[0].id).execute();
+  expect((await createDeliveryGroups(w.db.db, 'w2', 60_000).loadQueue(destinationId)).map((d) => d.welcome_review)).toEqual([true, true]);
+});
+
+test('a review that arrives after the welcome is a new one', async () => {
+  w.feed.publish(APP.appId, 'us', { content: `later ${marker(9)}`, updated: new Date(Date.now() + 2000) });
+  await pollAppNow(APP);
+  const queue = await createDeliveryGroups(w.db.db, 'w3', 60_000).loadQueue(destinationId);
+  expect(queue.at(-1)).toMatchObject({ kind: 'new', body: expect.stringContaining(marker(9)), welcome_review: false });
 });

@@ -15,6 +15,7 @@ import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useAddOrgApp } from '@/lib/queries/orgApps';
 import { storefrontOptions } from '@/shared/storefronts';
 import { errorToast } from '../common';
+import KeepEscapeInPicker from '../KeepEscapeInPicker';
 import styles from '../Dashboard.module.css';
 import own from './Apps.module.css';
 
@@ -80,7 +81,7 @@ export default function AddAppDrawer({ open, onClose }: { open: boolean; onClose
               <strong>{chosen.title}</strong> · {APP_STORE_NAMES[chosen.app_store]}
             </p>
             {ios ? (
-              <div className={styles.field}>
+              <KeepEscapeInPicker className={styles.field}>
                 <CheckPicker
                   label="App Store countries"
                   data={COUNTRY_OPTIONS}
@@ -92,7 +93,7 @@ export default function AddAppDrawer({ open, onClose }: { open: boolean; onClose
                   container={() => document.querySelector('.rs-drawer') as HTMLElement}
                 />
                 <span className={styles.muted}>Reviews are read from each country you pick.</span>
-              </div>
+              </KeepEscapeInPicker>
             ) : (
               <p className={styles.muted}>Google Play reviews are read in English.</p>
             )}

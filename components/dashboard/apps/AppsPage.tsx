@@ -1,10 +1,12 @@
 /**
- * /dashboard/apps: the organisation's apps with their rating, review count, reviews this week and last review; admins
+ * /dashboard/apps: the organisation's apps with the store's own rating (and its count), the average of the written
+ * reviews ARB stored — two different numbers, each explained in its column's tooltip —, review count, reviews this
+ * week and last review; admins
  * add apps (by search, like the home page), store each app's store credentials (CredentialsDrawer) and remove apps. The server decides who may do what; the page only hides
  * what the caller's role cannot do.
  */
 import dynamic from 'next/dynamic';
-import Image from 'next/image';
+import AppIcon from '@/components/common/AppIcon';
 import Link from 'next/link';
 import { useState } from 'react';
 import toast from '@/lib/hotToast';
@@ -16,6 +18,7 @@ import { storefrontName } from '@/shared/storefronts';
 import { atLeast } from '@/shared/orgRoles';
 import { ConfirmButton, date, errorToast, Skeleton } from '../common';
 import { Stars } from '../reviews/reviewText';
+import { ColumnTip } from './ColumnTip';
 import styles from '../Dashboard.module.css';
 import own from './Apps.module.css';
 
@@ -29,13 +32,34 @@ function countriesText(app: OrgApp): string {
   return app.countries.map(storefrontName).join(', ');
 }
 
+/** What the two rating columns mean: in their tooltips, and under the table on a phone (where the headers are hidden). */
+const STORE_RATING_TIP =
+  "The store's own rating and how many people rated the app, with or without a written review, read once a day. App Store: the countries you watch, each weighted by its number of ratings. Google Play: its worldwide rating.";
+const REVIEW_AVERAGE_TIP =
+  'The average stars of the written reviews ARB collected for this app. It often differs from the store rating: most people rate without writing a review.';
+
+function StoreRatingCell({ app }: { app: OrgApp }) {
+  const s = app.store_rating;
+  if (!s) return <span className={styles.muted}>Not read yet</span>;
+  if (s.rating === null) return <span className={styles.muted}>No ratings</span>;
+  return (
+    <span className={own.figure}>
+      <span>
+        {s.rating.toFixed(1)}
+        <span aria-hidden="true">★</span>
+      </span>
+      {s.ratings_count !== null ? <span className={own.sub}>{`${s.ratings_count.toLocaleString()} ${s.ratings_count === 1 ? 'rating' : 'ratings'}`}</span> : null}
+    </span>
+  );
+}
+
 function AppRow({ app, canManage, onCredentials }: { app: OrgApp; canManage: boolean; onCredentials: () => void }) {
   const remove = useRemoveOrgApp({ onSuccess: () => toast.success(`${app.title} removed`), onError: errorToast });
   return (
     <tr>
       <th scope="row">
         <span className={own.appCell}>
-          {app.icon_url ? <Image unoptimized src={app.icon_url} alt="" width={32} height={32} className={own.icon} /> : <span aria-hidden="true" className={own.iconFallback}>{app.title.slice(0, 1)}</span>}
+          <AppIcon src={app.icon_url} title={app.title} size={32} className={own.icon} fallbackClassName={own.iconFallback} />
           <span>
             <Link href={`/dashboard/reviews?app=${encodeURIComponent(app.key)}`}>{app.title}</Link>
             <span className={own.store}>
@@ -46,11 +70,14 @@ function AppRow({ app, canManage, onCredentials }: { app: OrgApp; canManage: boo
           </span>
         </span>
       </th>
-      <td>{countriesText(app)}</td>
-      <td>{app.rating === null ? '—' : app.rating.toFixed(1)}</td>
-      <td>{app.review_count.toLocaleString()}</td>
-      <td>{app.reviews_this_week.toLocaleString()}</td>
-      <td>
+      <td data-label="Countries">{countriesText(app)}</td>
+      <td data-label="Store rating">
+        <StoreRatingCell app={app} />
+      </td>
+      <td data-label="Review average">{app.rating === null ? <span className={styles.muted}>No reviews</span> : app.rating.toFixed(1)}</td>
+      <td data-label="Reviews">{app.review_count.toLocaleString()}</td>
+      <td data-label="This week">{app.reviews_this_week.toLocaleString()}</td>
+      <td data-label="Last review">
         {app.last_review ? (
           <>
             <Stars rating={app.last_review.rating} /> <time dateTime={app.last_review.at}>{date(app.last_review.at)}</time>
@@ -114,14 +141,29 @@ export default function AppsPage() {
       ) : apps.data.length === 0 ? (
         <p className={styles.muted}>No apps yet. {canManage ? 'Add one to collect its reviews here.' : 'Ask an admin to add one.'}</p>
       ) : (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
+        <div className={`${styles.tableWrap} ${own.appsWrap}`}>
+          <table className={`${styles.table} ${own.appsTable}`}>
             <caption className="visually-hidden">Your organisation&apos;s apps</caption>
             <thead>
               <tr>
                 <th scope="col">App</th>
                 <th scope="col">Countries</th>
-                <th scope="col">Rating</th>
+                <th scope="col">
+                  <span className={own.headWithTip}>
+                    Store rating
+                    <ColumnTip id="tip-store-rating" label="Store rating">
+                      {STORE_RATING_TIP}
+                    </ColumnTip>
+                  </span>
+                </th>
+                <th scope="col">
+                  <span className={own.headWithTip}>
+                    Review average
+                    <ColumnTip id="tip-review-average" label="Review average">
+                      {REVIEW_AVERAGE_TIP}
+                    </ColumnTip>
+                  </span>
+                </th>
                 <th scope="col">Reviews</th>
                 <th scope="col">This week</th>
                 <th scope="col">Last review</th>
@@ -136,6 +178,12 @@ export default function AppsPage() {
               ))}
             </tbody>
           </table>
+          <dl className={own.legend}>
+            <dt>Store rating</dt>
+            <dd>{STORE_RATING_TIP}</dd>
+            <dt>Review average</dt>
+            <dd>{REVIEW_AVERAGE_TIP}</dd>
+          </dl>
         </div>
       )}
       {drawerLoaded ? <AddAppDrawer open={adding} onClose={() => setAdding(false)} /> : null}

@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import type { InsightPeriod, ReviewSummary } from '@/lib/api/insights';
 import { useRequestSummary, useSummary } from '@/lib/queries/insights';
-import { errorToast, Skeleton } from '../common';
+import { day, errorToast, Skeleton } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Insights.module.css';
 import { termHref } from './TermsPanel';
@@ -38,7 +38,7 @@ function Summary({ s, appKey }: { s: ReviewSummary; appKey: string }) {
   return (
     <article aria-labelledby="summary-title">
       <p id="summary-title">
-        <span className={own.label}>{s.label}</span> {s.from} to {s.to}
+        <span className={own.label}>{s.label}</span> {day(s.from)} to {day(s.to)}
       </p>
       {s.note ? <p className={styles.muted}>{s.note}</p> : null}
       {s.status === 'pending' ? <p role="status">A language model is writing the summary…</p> : null}
@@ -46,7 +46,7 @@ function Summary({ s, appKey }: { s: ReviewSummary; appKey: string }) {
         <div>
           <dt>Reviews</dt>
           <dd>
-            {c.figures.reviews} ({c.previous_figures.reviews} from {c.previous.from} to {c.previous.to})
+            {c.figures.reviews} ({c.previous_figures.reviews} from {day(c.previous.from)} to {day(c.previous.to)})
           </dd>
         </div>
         <div>

@@ -1,16 +1,31 @@
 /**
  * An app's words and topics on its page: the words and phrases rising and falling against the same number of days
- * before, and the most used, each a link to its reviews in the inbox (the inbox's search over the same app and days).
+ * before, the critical ones (concentrated in 1–2★ reviews) and the most used, each a link to its reviews in the inbox
+ * (the inbox's search over the same app and days, every form of the word), with the sentiment of those reviews.
  */
 import Link from 'next/link';
 import type { AppTerms, TermItem } from '@/lib/api/insights';
 import { useAppTerms } from '@/lib/queries/insights';
 import { filtersToQuery } from '@/shared/reviewFilters';
-import { Skeleton } from '../common';
+import { day, Skeleton } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Insights.module.css';
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/** '9 negative, 1 mixed': the sentiment of the reviews using a term, the classes it has. */
+export function sentimentLine(s: TermItem['sentiment']): string {
+  const parts = (['negative', 'mixed', 'neutral', 'positive'] as const).filter((k) => s[k] > 0).map((k) => `${s[k]} ${k}`);
+  return parts.join(', ');
+}
+
+type ListKind = 'now' | 'was' | 'critical';
+
+function countText(t: TermItem, kind: ListKind): string {
+  if (kind === 'was') return `${t.previous_reviews} reviews (${percent(t.previous_share)}) before, ${t.reviews} (${percent(t.share)}) now`;
+  if (kind === 'critical') return `${t.low_reviews} of its ${t.reviews} reviews rated 1–2★`;
+  return `${t.reviews} reviews (${percent(t.share)})${t.previous_reviews || t.reviews ? `, ${t.previous_reviews} (${percent(t.previous_share)}) before` : ''}`;
+}
 
 /** The inbox listing a term's reviews of the days it was counted in. */
 export function termHref(appKey: string, term: Pick<TermItem, 'search'>, days: { from: string; to: string }): string {
@@ -18,7 +33,7 @@ export function termHref(appKey: string, term: Pick<TermItem, 'search'>, days: {
   return `/dashboard/reviews?${query.toString()}`;
 }
 
-function TermList({ id, title, empty, terms, appKey, days, was }: { id: string; title: string; empty: string; terms: TermItem[]; appKey: string; days: { from: string; to: string }; was: boolean }) {
+function TermList({ id, title, empty, terms, appKey, days, kind }: { id: string; title: string; empty: string; terms: TermItem[]; appKey: string; days: { from: string; to: string }; kind: ListKind }) {
   return (
     <section className={own.column} aria-labelledby={id}>
       <h4 id={id} className={own.columnTitle}>
@@ -28,18 +43,22 @@ function TermList({ id, title, empty, terms, appKey, days, was }: { id: string; 
         <p className={styles.muted}>{empty}</p>
       ) : (
         <ol className={own.terms}>
-          {terms.map((t) => (
-            <li key={t.term}>
-              <Link href={termHref(appKey, t, days)} className={own.term}>
-                {t.term}
-              </Link>{' '}
-              <span className={own.count}>
-                {was
-                  ? `${t.previous_reviews} reviews (${percent(t.previous_share)}) before, ${t.reviews} (${percent(t.share)}) now`
-                  : `${t.reviews} reviews (${percent(t.share)})${t.previous_reviews || t.reviews ? `, ${t.previous_reviews} (${percent(t.previous_share)}) before` : ''}`}
-              </span>
-            </li>
-          ))}
+          {terms.map((t) => {
+            const others = t.forms.filter((f) => f !== t.term);
+            const feeling = kind === 'was' ? '' : sentimentLine(t.sentiment);
+            return (
+              <li key={t.key}>
+                <Link href={termHref(appKey, t, days)} className={own.term}>
+                  {t.term}
+                </Link>{' '}
+                <span className={own.count}>
+                  {countText(t, kind)}
+                  {feeling ? ` · ${feeling}` : ''}
+                  {others.length ? ` · also “${others.slice(0, 3).join('”, “')}”` : ''}
+                </span>
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>
@@ -53,14 +72,15 @@ function Lists({ data }: { data: AppTerms }) {
   return (
     <>
       <p className={styles.muted}>
-        {data.reviews.toLocaleString()} reviews from {data.from} to {data.to}, compared with {data.previous.reviews.toLocaleString()} from {data.previous.from} to{' '}
-        {data.previous.to}.{data.capped || data.previous.capped ? ' Busy days: the newest reviews of each period were counted.' : ''}
+        {data.reviews.toLocaleString()} reviews from {day(data.from)} to {day(data.to)}, compared with {data.previous.reviews.toLocaleString()} from {day(data.previous.from)} to{' '}
+        {day(data.previous.to)}.{data.capped || data.previous.capped ? ' Busy days: the newest reviews of each period were counted.' : ''}
         {tooFew ? ' Rising and falling need reviews in both periods.' : ''}
       </p>
       <div className={own.columns}>
-        <TermList id="terms-rising" title="Rising" empty="Nothing used markedly more than before." terms={data.rising} appKey={data.app.key} days={now} was={false} />
-        <TermList id="terms-falling" title="Falling" empty="Nothing used markedly less than before." terms={data.falling} appKey={data.app.key} days={before} was />
-        <TermList id="terms-top" title="Most mentioned" empty="No word is used by three reviews or more." terms={data.top} appKey={data.app.key} days={now} was={false} />
+        <TermList id="terms-rising" title="Rising" empty="Nothing used markedly more than before." terms={data.rising} appKey={data.app.key} days={now} kind="now" />
+        <TermList id="terms-critical" title="Critical" empty="No word stands out in the 1–2★ reviews." terms={data.critical} appKey={data.app.key} days={now} kind="critical" />
+        <TermList id="terms-falling" title="Falling" empty="Nothing used markedly less than before." terms={data.falling} appKey={data.app.key} days={before} kind="was" />
+        <TermList id="terms-top" title="Most mentioned" empty="No word is used by three reviews or more." terms={data.top} appKey={data.app.key} days={now} kind="now" />
       </div>
     </>
   );

@@ -3,7 +3,7 @@
  * 5,970 characters, Google Play 350; over it, sending is refused here before anything is sent), the app's saved
  * templates ({author} and {app} filled in), saving the text as a template, "Draft a reply" (the language model writes
  * one in the review's language and the app's tone, into the text box: a person reads, edits and sends it; without a
- * model the button says what to configure), and Send. Without store credentials for the app it says where to add
+ * model the button is disabled and says why, with the way to turn it on: AiSetupNote), and Send. Without store credentials for the app it says where to add
  * them instead (the Apps page's Store credentials).
  */
 import Link from 'next/link';
@@ -15,6 +15,7 @@ import { useDraftInfo, useDraftReply } from '@/lib/queries/ai';
 import { useCreateTemplate, useDeleteTemplate, useReplyTemplates, useSendReply } from '@/lib/queries/replies';
 import { DEFAULT_REPLY_TONE, languageName, REPLY_TONE_LABELS, REPLY_TONES, type ReplyTone } from '@/shared/ai';
 import { fillTemplate, REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
+import AiSetupNote from '../ai/AiSetupNote';
 import { errorToast } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
@@ -86,6 +87,7 @@ function Drafting({ review, setText }: { review: ComposerProps['review']; setTex
   const info = useDraftInfo(review.id);
   const [tone, setTone] = useState<ReplyTone | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const [noModel, setNoModel] = useState(false);
   const chosen = tone ?? info.data?.tone ?? DEFAULT_REPLY_TONE;
   const draft = useDraftReply({
     onSuccess: (d) => {
@@ -93,7 +95,7 @@ function Drafting({ review, setText }: { review: ComposerProps['review']; setTex
       setNote(d.trimmed ? `The draft was cut to fit ${STORE_NAMES[store]}'s ${d.max.toLocaleString('en-US')} characters: read it to the end.` : null);
       toast.success(`Draft written in ${languageName(d.language)}: read it, edit it, then send it`);
     },
-    onError: (e) => (e instanceof ApiError && e.code === 'llm_not_configured' ? setNote(e.message) : errorToast(e)),
+    onError: (e) => (e instanceof ApiError && e.code === 'llm_not_configured' ? (setNote(e.message), setNoModel(true)) : errorToast(e)),
   });
   const unavailable = info.data && !info.data.language_model ? info.data.not_configured : null;
   const said = unavailable ?? note;
@@ -118,7 +120,9 @@ function Drafting({ review, setText }: { review: ComposerProps['review']; setTex
       >
         {draft.isPending ? 'Drafting…' : 'Draft a reply'}
       </button>
-      {said ? (
+      {said ? unavailable || noModel ? (
+        <AiSetupNote id={`${id}-why`} className={own.composerNote} message={said} />
+      ) : (
         <p id={`${id}-why`} className={own.composerNote} role="note">
           {said}
         </p>

@@ -1,14 +1,16 @@
 /**
  * "Translate" on a review in the inbox: the review's title and body in the reader's language (the browser's), from
  * the server's translator (cached per review there). Hidden when the review is written in that language already.
- * Without a translator on the server it says so, and which settings turn translation on (the server's words).
+ * Without a translator on the server it says so in plain words, with the way to turn it on (AiSetupNote).
  */
 import { useState } from 'react';
 import { ApiError } from '@/lib/api/client';
 import type { InboxReview } from '@/lib/api/reviews';
 import type { ReviewTranslation } from '@/lib/api/ai';
 import { useTranslateReview } from '@/lib/queries/ai';
-import { languageName } from '@/shared/ai';
+import { useOrganisation } from '@/lib/queries/team';
+import { languageName, TRANSLATION_NOT_CONFIGURED } from '@/shared/ai';
+import AiSetupNote from '../ai/AiSetupNote';
 import { errorToast } from '../common';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
@@ -29,7 +31,10 @@ export function readerLanguage(): string {
 
 export default function Translation({ review, language = readerLanguage() }: { review: Pick<InboxReview, 'id' | 'language'>; language?: string }) {
   const [shown, setShown] = useState<ReviewTranslation | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  const [answered, setNote] = useState<string | null>(null);
+  // The organisation answer says up front whether this server has a translator (the 503 says it too, if it changed).
+  const org = useOrganisation();
+  const note = answered ?? (org.data?.ai && !org.data.ai.translation ? TRANSLATION_NOT_CONFIGURED : null);
   const translate = useTranslateReview({
     onSuccess: (t) => (setShown(t), setNote(null)),
     onError: (e) => (e instanceof ApiError && e.code === 'translation_not_configured' ? setNote(e.message) : errorToast(e)),
@@ -55,11 +60,7 @@ export default function Translation({ review, language = readerLanguage() }: { r
           {translate.isPending ? 'Translating…' : `Translate to ${name}`}
         </button>
       )}
-      {note ? (
-        <p className={own.composerNote} role="note">
-          {note}
-        </p>
-      ) : null}
+      {note ? <AiSetupNote className={own.composerNote} message={note} /> : null}
     </div>
   );
 }

@@ -13,8 +13,10 @@ import type { AppStats, StatsSpan } from '@/lib/api/appStats';
 import { APP_STORE_NAMES } from '@/shared/appStores';
 import { useAppStats } from '@/lib/queries/appStats';
 import { storefrontName } from '@/shared/storefronts';
-import { Skeleton } from '../common';
+import { day, Skeleton } from '../common';
+import { SENTIMENT_COLUMNS, sentimentText } from './sentimentCounts';
 import SummaryPanel from '../insights/SummaryPanel';
+import StoreRatingPanel from './StoreRatingPanel';
 import TermsPanel from '../insights/TermsPanel';
 import styles from '../Dashboard.module.css';
 import own from './Stats.module.css';
@@ -24,17 +26,22 @@ const TrendChart = dynamic(() => import('./TrendChart'), { ssr: false, loading: 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const isDay = (v: string | undefined): v is string => Boolean(v && /^\d{4}-\d{2}-\d{2}$/.test(v));
 const rating = (v: number | null) => (v === null ? '—' : v.toFixed(2));
-const dayText = (day: string, interval: AppStats['interval']) => {
-  const text = new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
+const dayText = (start: string, interval: AppStats['interval']) => {
+  const text = day(start);
   return interval === 'week' ? `Week of ${text}` : text;
 };
 
-/** The span in the address; what it leaves out, the server fills in (the last 90 days, by day). */
+/** Days shown when the address names none: the last 30 (today included), by week. */
+export const DEFAULT_TREND_DAYS = 30;
+const daysBefore = (to: string, days: number) => new Date(Date.parse(`${to}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+/** The span in the address; without one, the last 30 days by week (the server fills in `to`: today). */
 function spanOf(query: Record<string, string | string[] | undefined>): StatsSpan {
   const from = one(query.from);
   const to = one(query.to);
   const interval = one(query.interval);
-  return { ...(isDay(from) ? { from } : {}), ...(isDay(to) ? { to } : {}), interval: interval === 'week' ? 'week' : 'day' };
+  const start = isDay(from) ? from : daysBefore(isDay(to) ? to : new Date().toISOString().slice(0, 10), DEFAULT_TREND_DAYS - 1);
+  return { from: start, ...(isDay(to) ? { to } : {}), interval: interval === 'day' ? 'day' : 'week' };
 }
 
 /** A table whose last column draws each row's share as a bar, beside the number it stands for. */
@@ -84,6 +91,7 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
 }
 
 function SeriesTable({ stats, visible }: { stats: AppStats; visible: boolean }) {
+  const unclassified = stats.totals.unclassified > 0;
   return (
     <div className={visible ? styles.tableWrap : 'visually-hidden'}>
       <table className={styles.table}>
@@ -93,9 +101,12 @@ function SeriesTable({ stats, visible }: { stats: AppStats; visible: boolean }) 
             <th scope="col">{stats.interval === 'week' ? 'Week' : 'Day'}</th>
             <th scope="col">Reviews</th>
             <th scope="col">Average rating</th>
-            <th scope="col">Positive</th>
-            <th scope="col">Neutral</th>
-            <th scope="col">Negative</th>
+            {SENTIMENT_COLUMNS.map(([key, label]) => (
+              <th key={key} scope="col">
+                {label}
+              </th>
+            ))}
+            {unclassified ? <th scope="col">Not yet classified</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -106,9 +117,10 @@ function SeriesTable({ stats, visible }: { stats: AppStats; visible: boolean }) 
               </th>
               <td>{p.reviews.toLocaleString()}</td>
               <td>{rating(p.average_rating)}</td>
-              <td>{p.positive}</td>
-              <td>{p.neutral}</td>
-              <td>{p.negative}</td>
+              {SENTIMENT_COLUMNS.map(([key]) => (
+                <td key={key}>{p[key]}</td>
+              ))}
+              {unclassified ? <td>{p.unclassified}</td> : null}
             </tr>
           ))}
         </tbody>
@@ -120,7 +132,6 @@ function SeriesTable({ stats, visible }: { stats: AppStats; visible: boolean }) 
 function Figures({ stats }: { stats: AppStats }) {
   const [asTable, setAsTable] = useState(false);
   const { totals } = stats;
-  const sentiments = totals.positive + totals.neutral + totals.negative;
   return (
     <>
       <dl className={own.summary}>
@@ -133,8 +144,8 @@ function Figures({ stats }: { stats: AppStats }) {
           <dd>{rating(totals.average_rating)}</dd>
         </div>
         <div>
-          <dt>Positive · neutral · negative</dt>
-          <dd>{sentiments ? `${totals.positive} · ${totals.neutral} · ${totals.negative}` : '—'}</dd>
+          <dt>Sentiment</dt>
+          <dd>{sentimentText(totals)}</dd>
         </div>
       </dl>
       {totals.reviews === 0 ? <p className={styles.muted}>No reviews in these days. Choose a longer span, or wait for new reviews to arrive.</p> : null}
@@ -213,6 +224,11 @@ export default function AppStatsPage() {
       <Link href="/dashboard/apps" className={own.back}>
         ← All apps
       </Link>
+      {appKey ? (
+        <Link href={{ pathname: '/dashboard/ask', query: { app: appKey } }} className={own.back} style={{ marginLeft: 16 }}>
+          Ask ARB about this app
+        </Link>
+      ) : null}
       <section className={styles.section} aria-labelledby="stats-heading">
         <h2 id="stats-heading" className={styles.sectionTitle}>
           {shown ? `${shown.app.title} · ${APP_STORE_NAMES[shown.app.store as keyof typeof APP_STORE_NAMES] ?? shown.app.store}` : 'Ratings and trends'}
@@ -242,6 +258,7 @@ export default function AppStatsPage() {
           <Figures stats={shown} />
         )}
       </section>
+      {appKey && shown ? <StoreRatingPanel appKey={appKey} stats={shown} /> : null}
       {appKey && shown ? <TermsPanel appKey={appKey} from={shown.from} to={shown.to} /> : null}
       {appKey && shown ? <SummaryPanel appKey={appKey} period={{ from: shown.from, to: shown.to }} /> : null}
     </>

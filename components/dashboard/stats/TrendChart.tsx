@@ -3,9 +3,9 @@
  * loaded only by the ratings-and-trends page (next/dynamic), so uPlot and its stylesheet never reach another page.
  * The canvas is hidden from assistive technology: the page carries the same numbers as a table.
  */
-import { useEffect, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import UplotBox from './UplotBox';
 import type { AppStats } from '@/lib/api/appStats';
 
 const HEIGHT = 280;
@@ -47,17 +47,7 @@ function options(width: number, interval: AppStats['interval']): uPlot.Options {
 }
 
 export default function TrendChart({ stats }: { stats: AppStats }) {
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return undefined;
-    const chart = new uPlot(options(el.clientWidth || 600, stats.interval), chartData(stats.series), el);
-    const resize = new ResizeObserver(() => chart.setSize({ width: el.clientWidth, height: HEIGHT }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      chart.destroy();
-    };
-  }, [stats]);
-  return <div ref={box} aria-hidden="true" style={{ minHeight: HEIGHT }} />;
+  const chartOptions = useCallback((width: number) => options(width, stats.interval), [stats.interval]);
+  const data = useMemo(() => chartData(stats.series), [stats.series]);
+  return <UplotBox options={chartOptions} data={data} height={HEIGHT} />;
 }

@@ -2,9 +2,9 @@
  * ELD's n-gram database, read without compiling it. The package ships it as a 2 MB JavaScript object literal
  * (eld/src/ngrams/medium.js); importing that module made V8 compile it, and the compiler's memory stayed with the
  * process: RSS +171 MB for 58 MB of data (90 MB of it the malloc heap, never given back), measured in a bare node. The
- * same literal turned into JSON and read with JSON.parse costs +60 MB. The n-grams are then handed to an ELD detector
- * through the package's own loader (createEld in languageDetector.js, the one the `eld/medium` entry uses), so the
- * detection itself is the package's, unchanged (tests/unit/eldData.test.ts compares it with `eld/medium`).
+ * same literal turned into JSON and read with JSON.parse costs +60 MB. The n-grams then go to the package's detection
+ * steps, rewritten on typed arrays (eldDetect.ts; until 2026-12-02 the package's own detector, createEld in
+ * languageDetector.js): the same results (tests/unit/eldData.test.ts compares them with `eld/medium`).
  *
  * Turning the literal into JSON is itself a big transient (+81 MB of RSS for the load, ~1 s): half a million tokens
  * live long enough to reach the old generation. So it is done once per installed eld version, in a child process,
@@ -20,9 +20,9 @@ import { env } from '../../env';
 import { log } from '../../log';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../../privateFiles';
 import { projectRequire } from '../../projectRequire';
+import { typedDetector } from './eldDetect';
 
 export type Detector = { detect(text: string): { language: string } };
-type EldInternals = { createEld(): { instance: Detector; loadData(data: unknown): string } };
 
 /** The package's src directory, found from the project (the package exports neither file it needs). */
 export function eldSourceDir(): string {
@@ -176,9 +176,12 @@ async function readMediumNgrams(src: string, cacheDir: string): Promise<Ngrams> 
 /** An ELD detector with the medium database. `cacheDir`: where its compact form is kept (DATA_DIR/cache). */
 export async function loadEldMedium(cacheDir = path.join(env().DATA_DIR, 'cache')): Promise<Detector> {
   const src = eldSourceDir();
-  const url = pathToFileURL(path.join(src, 'languageDetector.js')).href;
-  const { createEld } = (await import(/* webpackIgnore: true */ url)) as EldInternals;
-  const { instance, loadData } = createEld();
-  if (!loadData(await readMediumNgrams(src, cacheDir))) throw new Error("eld's medium database did not load");
-  return instance;
+  const url = (file: string) => pathToFileURL(path.join(src, file)).href;
+  const data = await readMediumNgrams(src, cacheDir);
+  if (!data.ngrams || !data.languages) throw new Error("eld's medium database did not load");
+  // The package's detection with its scores in typed arrays (eldDetect.ts: ~6 times faster), on its own separators
+  // and byte dictionary (tests/unit/eldData.test.ts compares it with the package's eld/medium).
+  const { separators } = (await import(/* webpackIgnore: true */ url('regexPatterns.js'))) as { separators: RegExp };
+  const { dictionary } = (await import(/* webpackIgnore: true */ url('dictionary.js'))) as { dictionary: string[] };
+  return typedDetector(data, separators, dictionary);
 }

@@ -24,11 +24,12 @@ export async function loadLanguageDetector(): Promise<void> {
 
 /** Fewer letters than this say too little to name a language ("ok", "👍", "5/5"). */
 const MIN_LETTERS = 3;
+/** Whether a text holds MIN_LETTERS letters, without an array of all of them (a review's every letter, each call). */
+const ENOUGH_LETTERS = new RegExp(`\\p{L}(?:[^\\p{L}]*\\p{L}){${MIN_LETTERS - 1}}`, 'u');
 
 /** ISO 639-1 code of the language of `text`, or null when it cannot be told (too short, no letters, no clear winner). */
 export function detectLanguage(text: string): string | null {
   if (!detector) throw new Error('detectLanguage before loadLanguageDetector()');
-  const letters = text.match(/\p{L}/gu);
-  if (!letters || letters.length < MIN_LETTERS) return null;
+  if (!ENOUGH_LETTERS.test(text)) return null;
   return detector.detect(text).language || null;
 }

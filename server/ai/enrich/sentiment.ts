@@ -1,29 +1,33 @@
 /**
- * Sentiment in four classes — positive, neutral, negative, mixed — from the star rating and a lexicon together, with
+ * Sentiment in four classes — positive, neutral, negative, mixed — from the star rating and the text together, with
  * no model: ARB runs it on every review it stores.
  *
- * The lexicon is nlp.js's (AXA's @nlpjs/sentiment with the language packages' dictionaries: Senticon, Pattern or
- * AFINN, with negation words) for the languages below. Each sentence is scored on its own, so a review that praises
- * in one sentence and complains in the next shows both; the rating then decides how they read:
- *   4–5★  praise, or nothing in the lexicon → positive; a complaining sentence, or a reservation ("…, but …") → mixed;
- *   1–2★  → negative, unless the text leans positive overall, or praises before a "but" → mixed;
- *   3★    praise and complaint, or either with a "but" → mixed; only one of them → that one; neither → neutral.
- * The reservation is a contrastive conjunction (but, aber, mais, pero…): the words of it are in no lexicon, and in a
- * review it marks the turn from praise to complaint ("Love it, but the sync is slow") even when the complaint uses
- * no word the lexicon knows (the same cue VADER weighs for English).
- * A text in a language without a lexicon is classed by its rating alone (method 'rating').
+ * The text's side is explicit praise and explicit complaint: the app-review cues of cues.ts per language ("love it",
+ * "works perfectly" / "crashes on open", "cannot log in", "keeps freezing", "waste of money"), each turned around by a
+ * negation before it ("never crashes", "no ads"), sentence by sentence. Then:
+ *   praise and complaint both → mixed, whatever the stars ("Love the design but it crashes");
+ *   praise only → positive, or mixed on 1–2★ (the stars are the complaint);
+ *   complaint only → negative, or mixed on 4–5★ (the stars are the praise);
+ *   neither → the stars' direction: 4–5★ positive, 3★ neutral, 1–2★ negative;
+ *   on 3★ a lukewarm cue ("does the job", "nothing special") without a complaint → neutral, even beside mild praise.
+ * A reservation counts as the complaint: praise, then a contrastive conjunction (but, aber, mais, pero…) followed by
+ * words that are no cue ("Handy app, although the search could be smarter").
+ * Mixed therefore needs praise and a complaint that are both explicit. Until 2026-12-02 the general-purpose
+ * dictionaries of nlp.js (AXA's @nlpjs/sentiment: Senticon, Pattern or AFINN) decided it: they score app-review words
+ * at random (English Senticon: "crash" +0.38, "open" +0.25, "time" +0.38), so most 1★ complaints leaned positive and
+ * read as mixed. The dictionary's weight now only moves the score (−1…1) with the stars and the cues.
+ * A text in a language without cues or a dictionary is classed by its rating alone (method 'rating').
  */
 import { containerBootstrap, type Container } from '@nlpjs/core';
 import { SentimentAnalyzer } from '@nlpjs/sentiment';
 import { projectRequire } from '../../projectRequire';
+import { CUE_LANGUAGE, sentenceCues } from './cues';
+import { sentenceTokens } from './tokens';
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative', 'mixed'] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
 export type SentimentMethod = 'rating' | 'lexicon' | 'llm';
 export type SentimentResult = { sentiment: Sentiment; score: number; method: SentimentMethod };
-
-/** A sentence counts as praise or complaint from this lexicon weight on (a scale of −1…1); below it, noise. */
-const SENTENCE_THRESHOLD = 0.1;
 
 type Dictionaries = { afinn?: Record<string, number>; senticon?: Record<string, number>; pattern?: Record<string, number>; negations: { words: string[] }; stemmed?: boolean };
 type Lexicon = { words: Record<string, number>; scale: number; negations: Set<string>; stemmed: boolean };
@@ -86,7 +90,9 @@ function lexiconFor(language: string): Lexicon | null {
 
 /** A sentence's lexicon weight on −1…1 (a negation word flips what follows it in the sentence), and its hits. */
 function sentenceScore(sentence: string, language: string, lexicon: Lexicon): { score: number; hits: number } {
-  const tokens = nlpJs().analyzer.prepare(language, sentence, undefined, lexicon.stemmed);
+  // nlp.js's tokens without its per-text caches (tokens.ts); prepare() itself where there is no tokenizer.
+  const { analyzer, container } = nlpJs();
+  const tokens = sentenceTokens(container, language, sentence, lexicon.stemmed) ?? analyzer.prepare(language, sentence, undefined, lexicon.stemmed);
   let score = 0;
   let hits = 0;
   let sign = 1;
@@ -123,11 +129,17 @@ const contrastPatterns = new Map(
   Object.entries(CONTRAST).map(([lang, words]) => [lang, new RegExp(`(?<![\\p{L}])(?:${words.join('|')})(?![\\p{L}])`, 'iu')]),
 );
 
-/** The text before its first contrastive conjunction (not at the very start), or null when it has none. */
-function beforeContrast(text: string, language: string): string | null {
+/**
+ * Whether the text praises, then turns at a contrastive conjunction to words that are neither praise nor complaint
+ * cues, at least two of them ("…, but the search could be smarter"; not "…, but this is really good").
+ */
+function isReservation(text: string, language: string): boolean {
   const match = contrastPatterns.get(language)?.exec(text);
-  if (!match || !text.slice(0, match.index).trim()) return null;
-  return text.slice(0, match.index);
+  if (!match) return false;
+  const before = sentenceCues(text.slice(0, match.index), language);
+  const rest = text.slice(match.index + match[0].length).split(SENTENCE_END)[0];
+  const after = sentenceCues(rest, language);
+  return !!before?.praise && !!after && !after.praise && !after.complaint && (rest.match(/\p{L}+/gu)?.length ?? 0) >= 2;
 }
 
 function byRating(rating: number): SentimentResult {
@@ -139,26 +151,34 @@ const clamp = (x: number) => Math.max(-1, Math.min(1, x));
 
 /** The class of a review's text (title and body) with its rating, in `language` (null: unknown). */
 export function classifySentiment(text: string, rating: number, language: string | null): SentimentResult {
-  const lexicon = language ? lexiconFor(language) : null;
-  if (!lexicon || !language) return byRating(rating);
+  const lang = language ? (CUE_LANGUAGE[language] ?? language) : null;
+  const lexicon = lang ? lexiconFor(lang) : null;
+  if (!lang || (!lexicon && !sentenceCues('', lang))) return byRating(rating);
+  let total = 0;
   let praise = 0;
   let complaint = 0;
-  let total = 0;
+  let lukewarm = 0;
   for (const sentence of text.split(SENTENCE_END)) {
     if (!sentence.trim()) continue;
-    const { score } = sentenceScore(sentence, language, lexicon);
-    total += score;
-    if (score >= SENTENCE_THRESHOLD) praise += score;
-    else if (score <= -SENTENCE_THRESHOLD) complaint -= score;
+    if (lexicon) total += sentenceScore(sentence, lang, lexicon).score;
+    const cues = sentenceCues(sentence, lang);
+    if (cues) {
+      praise += cues.praise;
+      complaint += cues.complaint;
+      lukewarm += cues.lukewarm;
+    }
   }
-  const before = beforeContrast(text, language);
-  const reservation = before !== null;
+  // On a 3★ review without a complaint, "it does the job, nothing special" outweighs mild praise: neutral.
+  const lukewarmOnly = rating === 3 && lukewarm > 0 && !complaint;
+  // A reservation: praise, then a contrastive conjunction followed by words that are neither praise nor complaint
+  // ("Handy app, although the search could be smarter"): the turn is the complaint.
+  if (praise && !complaint && isReservation(text, lang)) complaint = 1;
   let sentiment: Sentiment;
-  if (rating >= 4) sentiment = complaint > 0 || reservation ? 'mixed' : 'positive';
-  else if (rating <= 2) {
-    const praisedFirst = before !== null && sentenceScore(before, language, lexicon).score >= SENTENCE_THRESHOLD;
-    sentiment = praise > complaint || praisedFirst ? 'mixed' : 'negative';
-  } else if ((praise && complaint) || (reservation && (praise || complaint))) sentiment = 'mixed';
-  else sentiment = praise ? 'positive' : complaint ? 'negative' : 'neutral';
-  return { sentiment, score: clamp(((rating - 3) / 2 + clamp(total)) / 2), method: 'lexicon' };
+  if (lukewarmOnly) sentiment = 'neutral';
+  else if (praise && complaint) sentiment = 'mixed';
+  else if (praise) sentiment = rating <= 2 ? 'mixed' : 'positive';
+  else if (complaint) sentiment = rating >= 4 ? 'mixed' : 'negative';
+  else sentiment = rating > 3 ? 'positive' : rating < 3 ? 'negative' : 'neutral';
+  const cueLean = praise + complaint ? (praise - complaint) / (praise + complaint) : 0;
+  return { sentiment, score: clamp(((rating - 3) / 2 + clamp((clamp(total) + cueLean) / 2)) / 2), method: 'lexicon' };
 }

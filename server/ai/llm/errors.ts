@@ -11,4 +11,4 @@ export class LlmError extends Error {
 }
 
 export const notConfigured = () =>
-  new LlmError('No language model is configured on this server: set LLM_BASE_URL and LLM_MODEL.', 'not_configured');
+  new LlmError('AI answers aren’t enabled on this server.', 'not_configured');

@@ -34,6 +34,8 @@ import * as m0032 from './0032_refused_subscriptions';
 import * as m0033 from './0033_invitation_mail';
 import * as m0034 from './0034_webhook_message_ids';
 import * as m0035 from './0035_delivery_housekeeping';
+import * as m0036 from './0036_store_ratings';
+import * as m0038 from './0038_overview_rollups';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -76,4 +78,6 @@ export const migrations: Record<string, Migration> = {
   '0033_invitation_mail': m0033,
   '0034_webhook_message_ids': m0034,
   '0035_delivery_housekeeping': m0035,
+  '0036_store_ratings': m0036,
+  '0038_overview_rollups': m0038,
 };

@@ -9,7 +9,7 @@ import { cleanText, countryLabel, safeLink, singleLine, stars, storeName, trunca
 export type AlertCitation = { stars: string; title: string | null; excerpt: string; byline: string; link: string | null };
 
 export type AlertView = {
-  /** '⚠️ Spike in 1–2★ reviews of Lumen Notes in 🇺🇸 United States', '⚠️ Average rating of Lumen Notes dropped' */
+  /** '⚠️ Spike in 1–2★ reviews of Lumen Notes in 🇺🇸 United States', '⚠️ Average rating of Lumen Notes dropped', '⚠️ “crashes” rising in 1–2★ reviews of Lumen Notes' */
   title: string;
   appTitle: string;
   storeName: string;
@@ -36,13 +36,23 @@ const percent = (x: number) => `${Math.round(x * 100)} %`;
 const rating = (x: number) => `${x.toFixed(1)}★`;
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
+const times = (x: number) => `${x >= 10 ? Math.round(x) : x.toFixed(1).replace(/\.0$/, '')}×`;
+
+/** '“crashes” in 10 reviews in the last 24 h, 5× its usual rate' */
+function topicLine(s: Extract<AlertSignal, { metric: 'topic' }>): string {
+  const usual = s.ratio === null ? `not in the ${s.baselineDays} days before` : `${times(s.ratio)} its usual rate`;
+  return `“${singleLine(s.term)}” in ${s.reviews} review${s.reviews === 1 ? '' : 's'} in the last 24 h, ${usual}`;
+}
+
 export function signalLine(s: AlertSignal): string {
+  if (s.metric === 'topic') return topicLine(s);
   if (s.metric === 'low_share') return `1–2★ reviews: ${s.low} of the last ${s.reviews} (${percent(s.share)}), usually ${percent(s.usualShare)}`;
   return `Average rating: ${rating(s.average)} over the last ${s.reviews} reviews, usually ${rating(s.usualAverage)} (−${(s.usualAverage - s.average).toFixed(1)})`;
 }
 
-function scopeLabel(kind: 'app' | 'country' | 'version', value: string): string {
+function scopeLabel(kind: 'app' | 'country' | 'version' | 'topic', value: string): string {
   if (kind === 'country') return countryLabel(value) ?? value.toUpperCase();
+  if (kind === 'topic') return `the topic “${singleLine(value)}”`;
   if (kind === 'version') return `version ${singleLine(value)}`;
   return 'the whole app';
 }
@@ -51,13 +61,16 @@ export function alertView(input: AlertMessageInput): AlertView {
   const appTitle = singleLine(input.app.title) || input.app.appId;
   const metrics = new Set(input.signals.map((s) => s.metric));
   const both = metrics.has('low_share') && metrics.has('rating_drop');
-  const sentence = both
+  const topic = input.signals.find((s) => s.metric === 'topic');
+  const sentence = input.scope.kind === 'topic' && topic
+    ? `“${singleLine(topic.term)}” rising in 1–2★ reviews of ${appTitle}`
+    : both
     ? `Spike in 1–2★ reviews of ${appTitle}, and its average rating dropped`
     : metrics.has('low_share')
       ? `Spike in 1–2★ reviews of ${appTitle}`
       : `Average rating of ${appTitle} dropped`;
-  const scope = scopeLabel(input.scope.kind, input.scope.value);
-  const where = input.scope.kind === 'app' ? '' : ` in ${scope}`;
+  const scope = input.scope.kind === 'topic' && topic ? scopeLabel('topic', topic.term) : scopeLabel(input.scope.kind, input.scope.value);
+  const where = input.scope.kind === 'app' || input.scope.kind === 'topic' ? '' : ` in ${scope}`;
   const concentration = input.concentration.length
     ? `Most of them: ${input.concentration.map((c) => `${scopeLabel(c.kind, c.value)} (${c.low})`).join(', ')}`
     : null;
@@ -78,7 +91,7 @@ export function alertView(input: AlertMessageInput): AlertView {
       link: safeLink(r.link),
     })),
     inboxUrl: safeLink(input.inboxUrl),
-    inboxLabel: 'See the low reviews in ARB',
+    inboxLabel: input.scope.kind === 'topic' ? 'See these reviews in ARB' : 'See the low reviews in ARB',
     summary: `⚠️ ${sentence}${where} (${store})`,
     color: 0xd93025,
   };

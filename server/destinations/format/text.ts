@@ -137,12 +137,20 @@ export function breakPlain(s: string): string {
  * workspace's legacy `link_names` setting would turn a bare @here into a mention.
  */
 export function escapeSlack(s: string): string {
+  return escapeSlackName(s).replace(/_/g, 'ˍ');
+}
+
+/**
+ * Slack mrkdwn for a name (the review's author): Slack's own escaping (& < >, mentions broken) with its underscores
+ * kept as they are — "john_doe_99" stays copyable and searchable (Slack's rule is to escape & < > and nothing
+ * else; neutralising _ is optional). An underscore inside a word never formats in Slack; * ~ ` still become look-alikes.
+ */
+export function escapeSlackName(s: string): string {
   return breakMentions(s)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/\*/g, '∗')
-    .replace(/_/g, 'ˍ')
     .replace(/~/g, '∼')
     .replace(/`/g, 'ˋ');
 }

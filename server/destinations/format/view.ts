@@ -8,7 +8,7 @@ import { cleanText, countryLabel, languageName, safeLink, singleLine, stars, sto
 
 export type ReviewView = {
   kind: 'new' | 'updated';
-  /** 'New review' or 'Updated review'. */
+  /** 'New review', 'Recent review' (the welcome's) or 'Updated review'. */
   heading: string;
   rating: number;
   stars: string;
@@ -49,7 +49,7 @@ export function ratingColor(rating: number): number {
 export function reviewView(input: ReviewMessageInput): ReviewView {
   const { review, app } = input;
   const kind = input.kind === 'updated' ? 'updated' : 'new';
-  const heading = kind === 'updated' ? 'Updated review' : 'New review';
+  const heading = kind === 'updated' ? 'Updated review' : input.recent ? 'Recent review' : 'New review';
   const title = singleLine(review.title) || null;
   const body = cleanText(review.body);
   const previous = kind === 'updated' && input.previous && input.previous.rating !== review.rating ? input.previous.rating : null;

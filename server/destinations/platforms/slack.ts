@@ -5,7 +5,7 @@
  */
 import type { AlertMessageInput, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import { alertView } from '../format/alertView';
-import { escapeSlack, escapeSlackControl, fitRendered, singleLine, truncate } from '../format/text';
+import { escapeSlack, escapeSlackControl, escapeSlackName, fitRendered, singleLine, truncate } from '../format/text';
 import { reviewFacts, reviewView, welcomeView } from '../format/view';
 import { summaryFacts, summaryView, type SummaryItem } from '../format/summaryView';
 import { rejectsOn, type AnswerRules } from '../answers';
@@ -53,13 +53,14 @@ export function formatReview(input: ReviewMessageInput): FormattedMessage {
   }
   const fields = reviewFacts(v)
     .slice(0, SLACK_LIMITS.fields)
-    .map(([label, value]) => mrkdwn(`*${label}*\n${fit(value, SLACK_LIMITS.fieldText - label.length - 3)}`));
+    // The author's name keeps its underscores (escapeSlackName): "john_doe_99", not a look-alike.
+    .map(([label, value]) => mrkdwn(`*${label}*\n${fitRendered(value, SLACK_LIMITS.fieldText - label.length - 3, label === 'Author' ? escapeSlackName : escapeSlack)}`));
   blocks.push({ type: 'section', fields });
   const context = [v.link ? slackLink(v.link, v.linkLabel) : null, escapeSlack(v.heading), escapeSlack(v.storeName)].filter(Boolean);
   blocks.push({ type: 'context', elements: [mrkdwn(context.join(' · '))] });
   if (input.sentReply) {
     const r = input.sentReply;
-    const label = `*↩️ Reply by ${escapeSlack(singleLine(r.by))}* · ${escapeSlack(r.state)}\n`;
+    const label = `*↩️ Reply by ${escapeSlackName(singleLine(r.by))}* · ${escapeSlack(r.state)}\n`;
     blocks.push({ type: 'section', text: mrkdwn(label + fit(r.text, SLACK_LIMITS.sectionText - label.length)) });
   }
   const action = input.replyAction;

@@ -5,7 +5,7 @@
  * feed, make chat receivers and read what those received:
  *
  *   POST /__control/connect/app?title=…                      → { app_id, title }   an App Store app only this test uses
- *   POST /__control/connect/publish?app_id=…&country=us     body { title, content, rating, daysAgo? } → { id }
+ *   POST /__control/connect/publish?app_id=…&country=us     body { title, content, rating, daysAgo?, version? } → { id }
  *   POST /__control/connect/hook?platform=slack             → { id, url }         a new receiver
  *   POST /__control/connect/next-install?platform=slack&hook=<id>   the next "Add to Slack" creates this receiver's URL
  *   GET  /__control/connect/delivered?hook=<id>&count=<n>&timeout=<ms>  → { requests: [{ raw, body }] } once ≥ n
@@ -58,12 +58,13 @@ export async function startConnectFakes(world: { catalog: DemoCatalog; feed: App
       return json(res, 200, { app_id: String(trackId), title }), true;
     }
     if (req.method === 'POST' && what === 'publish') {
-      const body = JSON.parse(req.body || '{}') as { title?: string; content?: string; rating?: number; author?: string; daysAgo?: number };
+      const body = JSON.parse(req.body || '{}') as { title?: string; content?: string; rating?: number; author?: string; daysAgo?: number; version?: string };
       const review = world.feed.publish(req.query.get('app_id') ?? '', req.query.get('country') ?? 'us', {
         title: body.title,
         content: body.content,
         rating: body.rating,
         author: body.author,
+        ...(body.version ? { version: body.version } : {}),
         ...(body.daysAgo !== undefined ? { updated: new Date(Date.now() - body.daysAgo * 86_400_000) } : {}),
       });
       return json(res, 200, { id: review.id }), true;
@@ -152,7 +153,7 @@ export class ConnectControl {
     return this.send('POST', 'app', { title });
   }
 
-  publish(appId: string, review: { title?: string; content: string; rating?: number; daysAgo?: number }, country = 'us'): Promise<{ id: string }> {
+  publish(appId: string, review: { title?: string; content: string; rating?: number; daysAgo?: number; version?: string }, country = 'us'): Promise<{ id: string }> {
     return this.send('POST', 'publish', { app_id: appId, country }, review);
   }
 
