@@ -3,7 +3,7 @@
  * An episode opens with ON CONFLICT DO NOTHING on its one-open-per-scope index, and its deliveries are queued in the
  * same transaction only if this call inserted it: two checks racing open one episode and queue one alert each.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../db/client';
 import type { Database } from '../db/types';
 import type { Scope } from './detector';
@@ -68,6 +68,11 @@ export async function windowLowReviews(
 ): Promise<{ since: Date | null; cited: CitedReview[] }> {
   const inScope = scope.kind === 'country' ? sql`and country = ${scope.value}` : scope.kind === 'version' ? sql`and app_version = ${scope.value}` : sql``;
   const where = sql`app_key = ${appKey} and rating <= ${window.maxRating} and updated_at > ${window.from}::timestamptz and updated_at <= ${window.to}::timestamptz ${inScope}`;
+  return sinceAndCited(db, where, limit);
+}
+
+/** The reviews matching `where`: when the first came, and the few an alert cites (lowest stars, longest text first). */
+async function sinceAndCited(db: Db, where: RawBuilder<unknown>, limit: number): Promise<{ since: Date | null; cited: CitedReview[] }> {
   const first = await sql<{ since: Date | null }>`select min(updated_at) as since from reviews where ${where}`.execute(db);
   const cited = await sql<CitedReview>`
     select id::int as id, rating::int as rating, title, body, author_name as author, country, app_version as version
@@ -85,14 +90,7 @@ export async function windowLowReviews(
 export async function topicReviews(db: Db, ids: string[], limit: number): Promise<{ since: Date | null; cited: CitedReview[] }> {
   if (!ids.length) return { since: null, cited: [] };
   const where = sql`id in (${sql.join(ids.map((id) => sql`${id}::bigint`))})`;
-  const first = await sql<{ since: Date | null }>`select min(updated_at) as since from reviews where ${where}`.execute(db);
-  const cited = await sql<CitedReview>`
-    select id::int as id, rating::int as rating, title, body, author_name as author, country, app_version as version
-      from reviews where ${where}
-     order by rating, length(body) desc, updated_at desc, id desc
-     limit ${limit}`.execute(db);
-  const since = first.rows[0]?.since;
-  return { since: since ? new Date(since) : null, cited: cited.rows };
+  return sinceAndCited(db, where, limit);
 }
 
 /** Opens an episode unless one is open for the scope; its id only if this call opened it. */
