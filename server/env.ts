@@ -94,6 +94,14 @@ const schema = z.object({
    */
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
   WORKER: z.enum(['on', 'off']).default('on'),
+  /**
+   * Bearer token for GET /metrics (Prometheus text format, server/metrics/): unset, there is no /metrics. At least 16
+   * characters; every process (web and workers) serves its own.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** `npm run worker` only: the port (and address) its /metrics listens on when METRICS_TOKEN is set; 0 = any free port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  METRICS_HOST: z.string().min(1).default('0.0.0.0'),
   /** Where the Next build is (next.config.js reads it too): parallel builds of tests and benches use their own. */
   NEXT_DIST_DIR: z.string().min(1).default('.next'),
   /**

@@ -25,6 +25,7 @@ import { createLimitedServer, DEFAULT_SERVER_LIMITS } from './http/serverLimits'
 import { flushApiUsage } from './apiKeys/callCounts';
 import { hashPageCspOf, pageCspFor } from './http/scriptHashes';
 import { startFootprintUpkeep } from './memory/footprint';
+import { serveMetrics } from './metrics/endpoint';
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -51,6 +52,7 @@ async function main() {
   // Timeouts, the idle keep-alive time and the per-address connection cap: server/http/serverLimits.ts says why each.
   const limits = { ...DEFAULT_SERVER_LIMITS, maxConnectionsPerAddress: e.TRUST_PROXY ? 0 : e.MAX_CONNECTIONS_PER_ADDRESS };
   const server = createLimitedServer((req, res) => {
+    if (serveMetrics(req, res)) return; // only with METRICS_TOKEN set: server/metrics/endpoint.ts
     try {
       if (routeApi(req, res)) return;
     } catch (err) {

@@ -83,7 +83,7 @@ export async function draftReply(orgId: string, review: OrgReview, tone: ReplyTo
     { role: 'system', content: systemMessage(review, tone, language, max) },
     { role: 'user', content: reviewData(review, language) },
   ];
-  const ask = async () => cleanDraft((await chat({ messages, temperature: 0.4 }, { orgId, signal: options.signal })).text);
+  const ask = async () => cleanDraft((await chat({ messages, temperature: 0.4 }, { orgId, signal: options.signal, feature: 'drafts' })).text);
   let text = await ask();
   if (replyLength(text) > max) {
     // Once more, shorter: a cut reply reads worse than one the model wrote to fit.

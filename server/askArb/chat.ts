@@ -164,7 +164,7 @@ export async function llmAnswer(input: AnswerInput, out: AnswerOutput, signal?: 
     const ask = (withTools: boolean) =>
       streamChat(
         { messages: withTools ? messages : withoutToolMessages(messages), ...(withTools ? { tools: ASK_TOOLS } : {}), temperature: 0, maxTokens: ANSWER_MAX_TOKENS },
-        { orgId: input.scope.orgId, signal, meter },
+        { orgId: input.scope.orgId, signal, meter, feature: 'ask_arb' },
       );
     let stream = ask(!toolless);
     let first = true;

@@ -11,6 +11,7 @@ import { HttpError, notFound } from './errors';
 import { documentedStatusCheck } from './answeredStatuses';
 import { env } from '../env';
 import { log } from '../log';
+import { recordHttpRequest } from '../metrics/registry';
 
 type Segment = { name: string; catchAll: boolean };
 type Compiled = { pattern: RegExp; segments: Segment[]; entry: ApiRouteEntry };
@@ -73,6 +74,9 @@ export function createApiRouter(routes: ApiRouteEntry[]): ApiRouter {
   const checkStatus = env().NODE_ENV === 'test' ? documentedStatusCheck(routes) : null;
   const run = ({ path, route }: ApiRouteEntry, req: IncomingMessage, res: ServerResponse) => {
     checkStatus?.(path, req, res);
+    // By the route's pattern (/api/v1/org/reviews/[id]), never the path itself: the label's values stay a short list.
+    const started = performance.now();
+    res.once('finish', () => recordHttpRequest(path, req.method ?? 'GET', res.statusCode, (performance.now() - started) / 1000));
     try {
       route(req, res)?.catch((err: unknown) => failed(err, req, res));
     } catch (err) {

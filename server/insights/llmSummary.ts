@@ -119,7 +119,7 @@ export function checkAnswer(answer: string, retrieved: PeriodReview[]): AiPart |
 export async function aiSummary(content: ExtractiveContent, retrieved: PeriodReview[], orgId: string | null): Promise<AiPart> {
   const answer = await chat(
     { messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: summaryPrompt(content, retrieved) }], temperature: 0.2, maxTokens: 1500 },
-    { orgId },
+    { orgId, feature: 'summaries' },
   );
   const checked = checkAnswer(answer.text, retrieved);
   if (!checked) throw new Error('The language model did not answer in the form asked for.');

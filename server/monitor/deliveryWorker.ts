@@ -33,6 +33,7 @@ import { createQueueLoader } from './deliveryQueue';
 import { buildMessage, type OpenDelivery } from './messages';
 import { translationsForDelivery } from '../ai/translate/deliveries';
 import { rateLimitPauseReason } from './pauses';
+import { recordDelivery, recordReviewToChat } from '../metrics/registry';
 
 export type DeliveryWorkerOptions = {
   workerId: string;
@@ -333,6 +334,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           await recordDelivered();
           await parkDelivery(db, d.id, reason);
           count('parked');
+          recordDelivery(dest.platform, 'parked');
           dlog.error('delivery parked: its sending was interrupted too many times in a row', { deliveryId: d.id, kind: d.kind, attempts: d.attempts, interruptions: d.interrupted_sends + 1 });
           continue;
         }
@@ -346,6 +348,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           await recordDelivered();
           await markRejected(db, dest.id, d.id, 0, error);
           count('failed');
+          recordDelivery(dest.platform, 'rejected');
           dlog.error('delivery failed', { deliveryId: d.id, kind: d.kind, error });
           continue;
         }
@@ -385,6 +388,9 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             delivered = { id: d.id, status: outcome.status };
             streak = 0;
             count('delivered');
+            recordDelivery(dest.platform, 'delivered');
+            // Queued in the poll's transaction that stored the review: its created_at is when the review was stored.
+            if (d.kind === 'new') recordReviewToChat(dest.platform, (Date.now() - new Date(d.created_at).getTime()) / 1000);
             sent++;
             dlog.info('delivered', fields);
             if (outcome.pauseMs) pausedUntil = Date.now() + outcome.pauseMs;
@@ -397,12 +403,14 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
               const reason = rateLimitPauseReason(dest.platform);
               await pauseRateLimited(db, dest.id, d.id, outcome.status, reason);
               count('retried');
+              recordDelivery(dest.platform, 'rate_limited');
               dlog.error('destination paused: it only answers 429', { ...fields, rateLimitsInARow: streak });
               return { sent, dueAt: null };
             }
             const wait = rateLimitWaitMs(outcome.waitMs, streak);
             const next = await markRetry(db, dest.id, d, wait, outcome.status, `${outcome.error} Waiting ${Math.ceil(wait / 1000)} s.`, true);
             count(next === 'failed' ? 'failed' : 'retried');
+            recordDelivery(dest.platform, next === 'failed' ? 'failed' : 'rate_limited');
             dlog.warn('rate limited', { ...fields, waitMs: wait, rateLimitsInARow: streak });
             notBefore = Date.now() + wait;
             more = true;
@@ -412,6 +420,7 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
             const wait = Math.max(outcome.waitMs ?? 0, backoffMs(d.attempts + 1, Math.random(), opts.retryBaseMs));
             const next = await markRetry(db, dest.id, d, wait, outcome.status, outcome.error, true);
             count(next === 'failed' ? 'failed' : 'retried');
+            recordDelivery(dest.platform, next === 'failed' ? 'failed' : 'retry');
             dlog.warn(next === 'failed' ? 'delivery failed' : 'delivery will be retried', { ...fields, waitMs: wait, error: outcome.error });
             notBefore = Date.now() + wait;
             more = true;
@@ -420,11 +429,13 @@ export async function processDestination(db: DB, dest: ClaimedDestination, opts:
           case 'rejected':
             await markRejected(db, dest.id, d.id, outcome.status, outcome.error);
             count('failed');
+            recordDelivery(dest.platform, 'rejected');
             dlog.error('delivery rejected', { ...fields, error: outcome.error });
             break;
           case 'gone': {
             const closed = await disableDestination(db, dest.id, d.id, outcome.status, outcome.error, outcome.unsubscribed ? 'unsubscribed' : 'receiver_refused');
             count('failed', 1 + closed);
+            recordDelivery(dest.platform, 'gone');
             dlog.error('destination disabled', { ...fields, error: outcome.error, closedDeliveries: closed });
             return { sent, dueAt: null };
           }

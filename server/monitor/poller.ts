@@ -10,6 +10,7 @@ import { getAdapter } from '../sources';
 import { SourceError, SourceFormatError, type PollResult, type SourceAdapter, type SourceKind } from '../sources/types';
 import { lockApp, type AppRow } from './apps';
 import { count } from './counters';
+import { recordPoll } from '../metrics/registry';
 import { recordFormatError } from './formatErrors';
 import { readFilters } from './filters';
 import { ingestPollResult, type IngestOutcome } from './ingest';
@@ -93,6 +94,7 @@ export async function pollLeasedSource(db: DB, source: SourceRow, deps: PollDeps
     const message = err instanceof Error ? err.message : String(err);
     await recordPollFailure(db, source, deps.workerId, { message, permanent }, deps.intervalSeconds);
     count('poll_failed');
+    recordPoll(app.store, false);
     if (err instanceof SourceFormatError) await recordFormatError(db, source, message, plog);
     plog.warn('poll failed', { error: message, permanent, failures: source.failure_count + 1, ms: Math.round(performance.now() - started) });
     if ((await welcomeDespiteFailure(db, source)) > 0) wake('deliver');
@@ -105,6 +107,7 @@ export async function pollLeasedSource(db: DB, source: SourceRow, deps: PollDeps
     return { ok: false, error: 'lease_lost', permanent: false };
   }
   count('polled');
+  recordPoll(app.store, true);
   count('ingested', outcome.inserted);
   count('edited', outcome.edited);
   count('fanned_out', outcome.deliveries);

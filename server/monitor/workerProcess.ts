@@ -13,6 +13,7 @@ import { databaseOrExit, envOrExit, loadEnvFiles } from '../startup';
 import { log } from '../log';
 import { exitOnSignals, onShutdown, SHUTDOWN_ORDER } from '../shutdown';
 import { startFootprintUpkeep } from '../memory/footprint';
+import { startMetricsServer } from '../metrics/server';
 
 export const EMBEDDED_REFUSAL =
   'npm run worker adds worker processes to a shared PostgreSQL, so it needs DATABASE_URL (postgres://…). ' +
@@ -30,6 +31,8 @@ export async function runWorkerProcess(opts: { allowEmbedded: boolean }): Promis
   const stopFootprintUpkeep = startFootprintUpkeep(h.target.kind);
   registerMessageKinds(); // before the delivery loop sends an alert or a weekly summary (server/messageKinds.ts)
   onShutdown('stopping the background jobs', await startBackgroundJobs(BACKGROUND_JOBS), SHUTDOWN_ORDER.stopWork);
+  const stopMetrics = await startMetricsServer(); // METRICS_TOKEN set: this process's own /metrics on METRICS_PORT
+  if (stopMetrics) onShutdown('metrics listener close', stopMetrics, SHUTDOWN_ORDER.stopWork);
   onShutdown('database close', closeDb, SHUTDOWN_ORDER.closeDatabase);
   onShutdown('footprint upkeep stop', stopFootprintUpkeep, SHUTDOWN_ORDER.afterDatabase);
   log.info('worker running', { pid: process.pid });

@@ -11,6 +11,7 @@ import { withOpenApiDocument } from '@/server/http/openapi';
 import { createApiRouter } from '@/server/http/router';
 import { apiRouteFiles } from '../../scripts/api-routes.mjs';
 import { flushApiUsage } from '@/server/apiKeys/callCounts';
+import { serveMetrics } from '@/server/metrics/endpoint';
 
 export type TestApi = { url: string; close: () => Promise<void> };
 
@@ -20,7 +21,9 @@ export async function startTestApi(root = path.resolve(__dirname, '../../pages/a
   );
   const route = createApiRouter(withOpenApiDocument(entries));
   // The router answers every /api/ path (a JSON 404 for unknown ones); anything else is not served here.
+  // As server/main.ts: /metrics (only with METRICS_TOKEN set) ahead of the API.
   const server = http.createServer((req, res) => {
+    if (serveMetrics(req, res)) return;
     if (route(req, res)) return;
     res.statusCode = 404;
     res.end();

@@ -76,7 +76,7 @@ export async function refineQueuedSentiments(): Promise<{ refined: number; faile
     const batch = queued.slice(i, i + BATCH);
     let classes = new Map<number, Sentiment>();
     try {
-      const answer = await chat({ messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: prompt(batch) }], temperature: 0 });
+      const answer = await chat({ messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: prompt(batch) }], temperature: 0 }, { feature: 'sentiment' });
       classes = readClasses(answer.text, batch.length);
     } catch (err) {
       log.warn('sentiment refinement: the language model failed', { reviews: batch.length, err: (err as Error).message });

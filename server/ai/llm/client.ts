@@ -18,6 +18,7 @@
  */
 import { log } from '../../log';
 import { usageMonth } from '../../plans/data';
+import { recordModelTokens } from '../../metrics/registry';
 import { addLlmTokens, llmTokensUsed } from '../data';
 import { llmConfig, type LlmConfig } from './config';
 import { LlmError, notConfigured } from './errors';
@@ -56,6 +57,8 @@ export type ChatOptions = {
   signal?: AbortSignal;
   /** Tests: another configuration than the environment's. */
   config?: LlmConfig;
+  /** What the tokens were for, as the arb_model_tokens_total metric's label (a fixed word per caller). */
+  feature?: 'ask_arb' | 'drafts' | 'translate' | 'sentiment' | 'summaries';
 };
 
 export type ChatAnswer = Extract<LlmEvent, { type: 'done' }>;
@@ -230,6 +233,7 @@ export async function* streamChat(request: ChatRequest, options: ChatOptions = {
     options.signal?.removeEventListener('abort', onCallerAbort);
     controller.abort(); // a consumer that stopped reading early closes the connection here
     const tokens = answered ? (answer.usage?.totalTokens ?? estimateTokens(body.length + answer.text.length + JSON.stringify(answer.toolCalls).length)) : 0;
+    if (answered) recordModelTokens(options.feature ?? 'other', tokens);
     if (orgId && answered) {
       await addLlmTokens(orgId, month, tokens).catch((err) => log.error('llm token usage not recorded', { tokens, err }));
     }

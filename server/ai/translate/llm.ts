@@ -31,7 +31,7 @@ export function llmTranslator(orgId?: string | null): Translator {
           ],
           temperature: 0,
         },
-        { orgId },
+        { orgId, feature: 'translate' },
       );
       const start = answer.text.indexOf('{');
       const end = answer.text.lastIndexOf('}');

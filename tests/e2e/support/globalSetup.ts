@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ensureBuild } from '../../../scripts/ensure-build.cjs';
 import { createPgliteTemplate, startServer } from '../../../scripts/arb-server.cjs';
 import { startOutsideWorld } from './outsideWorld';
+import { E2E_METRICS_TOKEN } from './metricsToken';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const distDir = process.env.NEXT_DIST_DIR || '.next';
@@ -37,6 +38,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         // tests/e2e/support/signIn.ts), as visitors do; from one address, the run's sign-ins would pass the per-network
         // limit of sign-in codes (20 an hour), which the API tests check.
         TRUST_PROXY: '1',
+        // /metrics on (tests/e2e/metrics.spec.ts reads it from this `npm start` process with the same token).
+        METRICS_TOKEN: E2E_METRICS_TOKEN,
       },
     });
   } catch (err) {
