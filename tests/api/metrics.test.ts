@@ -95,6 +95,9 @@ describe('GET /metrics', () => {
     const delivered0 = valueOf(before, 'arb_deliveries_total', { platform: 'slack', outcome: 'delivered' }) ?? 0;
     const rejected0 = valueOf(before, 'arb_deliveries_total', { platform: 'mattermost', outcome: 'rejected' }) ?? 0;
     const latency0 = countOf(before, 'arb_review_to_chat_seconds', { platform: 'slack' }) ?? 0;
+    // Other files in this worker share the process's registry: count from here.
+    const refused0 = countOf(before, 'arb_http_request_duration_seconds', { route: '/api/v1/apps/[appKey]/reviews', method: 'GET', status: '400' }) ?? 0;
+    const tokens0 = valueOf(before, 'arb_model_tokens_total', { feature: 'drafts' }) ?? 0;
 
     await ensureApp({ ...APP, title: 'Metrics Maps' });
     const slack = hooks.hook('slack');
@@ -142,9 +145,9 @@ describe('GET /metrics', () => {
     const answer = await chat({ messages: [{ role: 'user', content: 'Say thanks.' }] }, { feature: 'drafts' });
     const served = await families();
     expect(countOf(served, 'arb_http_request_duration_seconds', { route: '/api/health', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(countOf(served, 'arb_http_request_duration_seconds', { route: '/api/v1/apps/[appKey]/reviews', method: 'GET', status: '400' })).toBe(1);
+    expect(countOf(served, 'arb_http_request_duration_seconds', { route: '/api/v1/apps/[appKey]/reviews', method: 'GET', status: '400' })).toBe(refused0 + 1);
     expect(someLabel(served, 'arb_http_request_duration_seconds', 'route', (r) => r.includes('not-a-real-app'))).toBe(false);
-    expect(valueOf(served, 'arb_model_tokens_total', { feature: 'drafts' })).toBe(answer.usage?.totalTokens);
+    expect(valueOf(served, 'arb_model_tokens_total', { feature: 'drafts' })).toBe(tokens0 + (answer.usage?.totalTokens ?? 0));
     // The process's own (prom-client's default metrics, prefixed).
     expect(valueOf(served, 'arb_process_process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(served.has('arb_process_nodejs_heap_size_used_bytes')).toBe(true);
