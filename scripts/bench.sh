@@ -37,6 +37,7 @@ for f in "${benches[@]}"; do
   [ "$f" = bench/ask-arb-retrieval.ts ] && limit=900
   [ "$f" = bench/store-ratings.ts ] && limit=900
   [ "$f" = bench/overview.ts ] && limit=900
+  [ "$f" = bench/inbox-queue.ts ] && limit=900
   # The scale curve grows one PostgreSQL database to 1,000,000 reviews (and to 5,000,000 with SCALE_BENCH_5M=1).
   [ "$f" = bench/scale.ts ] && limit=$([ -n "${SCALE_BENCH_5M:-}" ] && echo 2400 || echo 900)
   timeout "$limit" "${cmd[@]}" >"$log.out" 2>"$log"

@@ -55,6 +55,8 @@ const schema = z.object({
   SLACK_CLIENT_SECRET: z.string().optional(),
   /** Verifies requests from Slack (the Reply button and its form): the app's Signing Secret. Unset: no Reply button. */
   SLACK_SIGNING_SECRET: z.string().optional(),
+  /** Zendesk's API host for every organisation (tests: a loopback fake); unset → https://{subdomain}.zendesk.com. */
+  ZENDESK_BASE_URL: optionalUrl,
   DISCORD_API_BASE_URL: z.string().url().default('https://discord.com/api'),
   DISCORD_CLIENT_ID: z.string().optional(),
   DISCORD_CLIENT_SECRET: z.string().optional(),

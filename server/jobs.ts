@@ -15,9 +15,12 @@ import { weeklySummariesJob } from './insights/weeklyJobs';
 import { deliveryRetentionJob, outboxHousekeepingJob } from './monitor/housekeepingJobs';
 import { reviewDeliveryJob, reviewPollingJob, sourceDemandJob } from './monitor/jobs';
 import { replyOutboxJob } from './replies/jobs';
+import { rulesJob } from './rules/jobs';
+import { slackApprovalMessagesJob } from './slack/approvalJobs';
 import { slackPublishedRepliesJob } from './slack/jobs';
 import { storeRatingsJob } from './storeRatings/jobs';
 import { reviewEmailDigestJob, reviewEmailOutboxJob } from './subscriptions/jobs';
+import { zendeskOutboxJob } from './zendesk/jobs';
 
 export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   authHousekeepingJob,
@@ -29,6 +32,7 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   deliveryRetentionJob,
   outboxHousekeepingJob,
   replyOutboxJob,
+  rulesJob,
   reviewEmailOutboxJob,
   reviewEmailDigestJob,
   sentimentRefineJob,
@@ -36,6 +40,8 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   spikeAlertsJob,
   pendingSummariesJob,
   slackPublishedRepliesJob,
+  slackApprovalMessagesJob,
   weeklySummariesJob,
   storeRatingsJob,
+  zendeskOutboxJob,
 ];

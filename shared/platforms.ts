@@ -95,6 +95,48 @@ function checkTeams(u: URL, { loopback, ok, notThisPlatform, fail }: WebhookShap
   return ok();
 }
 
+/**
+ * Google Chat: the webhook's `key` and `token` are its credential, and both must be there. A `threadKey` pasted with
+ * it is left to ARB, which threads by app (server/destinations/platforms/googlechat.ts).
+ */
+function checkGoogleChat(u: URL, { fail }: WebhookShapeContext): WebhookUrlCheck | undefined {
+  if (!/^\/v1\/spaces\/[A-Za-z0-9_-]+\/messages\/?$/.test(u.pathname)) return undefined; // the path check answers
+  if (!u.searchParams.get('key') || !u.searchParams.get('token')) {
+    return fail('That Google Chat webhook URL is missing its key=… or token=… part. Copy the whole URL from the space’s Apps & integrations → Webhooks, including everything after the "?".');
+  }
+  return undefined;
+}
+
+const TELEGRAM_EXAMPLE = 'https://api.telegram.org/bot123456789:AAE…/sendMessage?chat_id=-1001234567890';
+/** A bot token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, '_' or '-'. */
+const TELEGRAM_PATH = /^\/bot(\d{3,20}):([A-Za-z0-9_-]{30,60})\/([A-Za-z]+)\/?$/;
+/** A chat's id (negative for groups and channels), or a public channel's @username. */
+const TELEGRAM_CHAT = /^(?:-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+
+/**
+ * Telegram: the Bot API's sendMessage with the bot's token in the path and the chat in `chat_id` (and a forum topic
+ * in `message_thread_id`); ARB sends the chat in the body (server/destinations/platforms/telegram.ts).
+ */
+function checkTelegram(u: URL, { ok, notThisPlatform, fail }: WebhookShapeContext): WebhookUrlCheck | undefined {
+  const m = TELEGRAM_PATH.exec(u.pathname);
+  if (!m) {
+    return /^\/bot/.test(u.pathname)
+      ? fail(`That Telegram URL's bot token does not look right. It is the token @BotFather gave you, like 123456789:AAE…: the URL should look like ${TELEGRAM_EXAMPLE}.`)
+      : notThisPlatform();
+  }
+  if (m[3] !== 'sendMessage') return fail(`That Telegram URL calls ${m[3]}; ARB needs one that ends in /sendMessage, like ${TELEGRAM_EXAMPLE}.`);
+  const chat = u.searchParams.get('chat_id');
+  if (!chat) return fail(`Add the chat to the Telegram URL: ?chat_id= followed by the chat's id, like ${TELEGRAM_EXAMPLE}.`);
+  if (!TELEGRAM_CHAT.test(chat)) return fail('That chat_id is not a Telegram chat id: it is a number (groups and channels start with -100) or a public channel’s @name.');
+  const topic = u.searchParams.get('message_thread_id');
+  if (topic !== null && !/^\d{1,20}$/.test(topic)) return fail('That message_thread_id is not a topic id: it is a number.');
+  for (const key of u.searchParams.keys()) {
+    if (key !== 'chat_id' && key !== 'message_thread_id') return fail(`Leave out ${key}=… from the Telegram URL: ARB writes the message itself. Keep only chat_id (and message_thread_id for a topic).`);
+  }
+  if (u.hash) return fail('Leave out the #… part of the Telegram URL.');
+  return ok();
+}
+
 /** In the order the site lists them; Slack first, the default. */
 export const PLATFORM_REGISTRY = {
   slack: {
@@ -186,6 +228,30 @@ export const PLATFORM_REGISTRY = {
     pace: { intervalMs: 1000, burst: 3 }, // undocumented: kept gentle
     oauth: false, public: true,
   },
+  googlechat: {
+    name: 'Google Chat',
+    slug: 'google-chat',
+    // https://chat.googleapis.com/v1/spaces/<space>/messages?key=…&token=…  (a space's incoming webhook)
+    webhookUrl: {
+      kind: 'a Google Chat incoming-webhook',
+      example: 'https://chat.googleapis.com/v1/spaces/AAAA…/messages?key=…&token=…',
+      shape: { hosts: ['chat.googleapis.com'], path: /^\/v1\/spaces\/[A-Za-z0-9_-]+\/messages\/?$/, check: checkGoogleChat },
+    },
+    pace: { intervalMs: 1000, burst: 1 }, // 1 message/s per space
+    oauth: false, public: true,
+  },
+  telegram: {
+    name: 'Telegram',
+    // https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat>[&message_thread_id=<topic>]  (the Bot API)
+    slug: 'telegram',
+    webhookUrl: {
+      kind: 'a Telegram bot',
+      example: TELEGRAM_EXAMPLE,
+      shape: { hosts: ['api.telegram.org'], check: checkTelegram },
+    },
+    pace: { intervalMs: 3000, burst: 3 }, // 20 messages a minute in a group, 1/s in a private chat
+    oauth: false, public: true,
+  },
   email: {
     name: 'E-mail',
     pace: { intervalMs: 200, burst: 5 }, // through our own SMTP relay
@@ -242,8 +308,8 @@ export const PLATFORM_NAMES_BY_SLUG = Object.fromEntries(
 ) as Record<PlatformSlug, string>;
 
 /**
- * The chat platforms (those with a marketing page) for a sentence: "Slack, Microsoft Teams, Mattermost, Discord or
- * Webex". `last` joins the last name (`', '` for a bare list); `short` uses the tight names ("Teams").
+ * The chat platforms (those with a marketing page) for a sentence: "Slack, Microsoft Teams, Mattermost, Discord,
+ * Webex, Google Chat or Telegram". `last` joins the last name (`', '` for a bare list); `short` uses the tight names ("Teams").
  */
 export function chatPlatformList(last: string, opts: { short?: boolean } = {}): string {
   const names = entries.filter(([, e]) => e.slug).map(([, e]) => (opts.short ? (e.shortName ?? e.name) : e.name));

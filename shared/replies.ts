@@ -13,7 +13,10 @@ export const STORE_NAMES: Record<ReplyStore, string> = { apple_app_store: 'App S
 /** Characters as the stores count them (code points: an emoji is one), after trimming. */
 export const replyLength = (text: string): number => [...text.trim()].length;
 
-export type ReplyStateName = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed';
+/** awaiting_approval: a rule's draft waiting for a person (Replies → Awaiting approval); rejected: a person said no. */
+export type ReplyStateName = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed' | 'awaiting_approval' | 'rejected';
+
+export const REPLY_STATES = ['draft', 'sending', 'pending_publish', 'published', 'failed', 'awaiting_approval', 'rejected'] as const satisfies readonly ReplyStateName[];
 
 export const REPLY_STATE_WORDS: Record<ReplyStateName, string> = {
   draft: 'Draft',
@@ -21,7 +24,12 @@ export const REPLY_STATE_WORDS: Record<ReplyStateName, string> = {
   pending_publish: 'Pending publish',
   published: 'Published',
   failed: 'Failed',
+  awaiting_approval: 'Awaiting approval',
+  rejected: 'Rejected',
 };
+
+/** Automatic replies are never sent to reviews older than this (the review's date as the store shows it). */
+export const AUTO_REPLY_MAX_AGE_DAYS = 14;
 
 /** The placeholders a template may use. */
 export const TEMPLATE_PLACEHOLDERS = ['{author}', '{app}'] as const;

@@ -6,6 +6,10 @@
  * A field added here is added to all three; the server's reviewJson and webhookReview must then fill it (tsc says so).
  */
 import { z } from 'zod';
+import { WORKFLOW_STATUSES } from '@/shared/workflow';
+
+/** One of the organisation's tags on a review (server/workflow). */
+export const reviewTagSchema = z.object({ id: z.string(), name: z.string(), color: z.string().meta({ description: '#rrggbb' }) });
 
 export const publicReviewSchema = z.object({
   id: z.string(),
@@ -21,12 +25,12 @@ export const publicReviewSchema = z.object({
   written_at: z.string().nullable(),
   reply_text: z.string().nullable(),
   replied_at: z.string().nullable(),
-  reply_state: z.enum(['none', 'draft', 'sending', 'pending_publish', 'published', 'failed']).meta({
-    description: "The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed), or published when the store shows a reply written elsewhere.",
+  reply_state: z.enum(['none', 'draft', 'sending', 'pending_publish', 'published', 'failed', 'awaiting_approval', 'rejected']).meta({
+    description: "The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed; a rule's draft awaiting_approval or rejected), or published when the store shows a reply written elsewhere.",
   }),
   reply: z
     .object({
-      state: z.enum(['draft', 'sending', 'pending_publish', 'published', 'failed']),
+      state: z.enum(['draft', 'sending', 'pending_publish', 'published', 'failed', 'awaiting_approval', 'rejected']),
       text: z.string(),
       failure: z.string().nullable().meta({ description: 'Why the store refused it, in plain words (state failed).' }),
       by: z.string().nullable().meta({ description: 'Who sent it: an e-mail address, or "API key <name>".' }),
@@ -42,6 +46,7 @@ export const publicReviewSchema = z.object({
   version: z.string().nullable().meta({ description: 'The app version the review was written for.' }),
   edited: z.boolean(),
   previous_rating: z.number().nullable().meta({ description: 'The rating before the last edit.' }),
+  tags: z.array(reviewTagSchema).meta({ description: "The organisation's tags on the review, by name." }),
 });
 
 export type PublicReview = z.output<typeof publicReviewSchema>;
@@ -65,3 +70,16 @@ export const webhookReviewSchema = publicReviewSchema.extend({
 });
 
 export type WebhookReview = z.input<typeof webhookReviewSchema>;
+
+/**
+ * A review in the dashboard's inbox (GET v1/org/reviews): the public review and its place in the organisation's queue
+ * (server/workflow).
+ */
+export const inboxReviewSchema = publicReviewSchema.extend({
+  status: z.enum(WORKFLOW_STATUSES).meta({ description: 'new (nobody acted on it), needs_reply, replied (a reply is published) or done.' }),
+  status_reason: z.string().nullable().meta({ description: 'Why it has its status when something other than a person set it, e.g. "edited after your reply".' }),
+  assignee: z.object({ id: z.string(), email: z.string() }).nullable().meta({ description: 'The member it is assigned to (null: nobody, or a member who has left).' }),
+  notes_count: z.number().int(),
+});
+
+export type InboxReviewShape = z.output<typeof inboxReviewSchema>;

@@ -77,6 +77,30 @@ export const PLATFORM_GUIDES: Record<Platform, PlatformGuide> = {
     ],
     docs: { href: 'https://apphub.webex.com/applications/incoming-webhooks-cisco-systems-38054-23307', label: 'Incoming Webhooks in the Webex App Hub' },
   },
+  googlechat: {
+    name: 'Google Chat',
+    hint: 'Post to a Google Chat space, one thread per app',
+    fieldLabel: 'Google Chat webhook URL',
+    steps: [
+      'In Google Chat, open the space for reviews, click its name at the top and choose Apps & integrations (a Google Workspace account is needed).',
+      'Click Add webhooks (or Webhooks → Add another), name it “ARB reviews” and click Save.',
+      'Copy the whole URL (it starts with https://chat.googleapis.com/v1/spaces/ and ends with key=…&token=…) and paste it here.',
+      'Each app’s reviews arrive in a thread of their own, so the space stays readable.',
+    ],
+    docs: { href: 'https://developers.google.com/workspace/chat/quickstart/webhooks', label: 'Google’s guide to incoming webhooks in Chat' },
+  },
+  telegram: {
+    name: 'Telegram',
+    hint: 'Post to a group, channel or chat through your bot',
+    fieldLabel: 'Telegram bot URL',
+    steps: [
+      'In Telegram, open @BotFather, send /newbot, choose a name such as “ARB reviews” and copy the token it gives you (123456789:AAE…).',
+      'Add the bot to the group or channel for reviews (in a channel, as an administrator that may post messages).',
+      'Find the chat’s id: send a message in the group, then open https://api.telegram.org/bot<token>/getUpdates in a browser and copy "chat":{"id": … (groups and channels start with -100).',
+      'Paste https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat id> here, with your token and chat id in place (add &message_thread_id=<topic id> for one topic of a forum group).',
+    ],
+    docs: { href: 'https://core.telegram.org/bots/features#botfather', label: 'Telegram’s guide to creating a bot' },
+  },
   email: {
     name: 'E-mail',
     hint: 'Each new review in your inbox',

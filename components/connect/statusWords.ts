@@ -17,6 +17,11 @@ const RULES: Rule[] = [
   { platform: 'mattermost', test: /incoming_webhook|webhook is unknown or disabled/, words: 'Mattermost says this incoming webhook is unknown or disabled. Create a new one and reconnect.' },
   { platform: 'msteams', test: /HTTP 404|WorkflowNotFound/, words: 'Microsoft Teams says this workflow no longer exists. Create a new workflow and reconnect.' },
   { platform: 'webex', test: /HTTP 40[14]|HTTP 410/, words: 'Webex says this webhook no longer exists. Create a new one and reconnect.' },
+  { platform: 'googlechat', test: /HTTP 40[134]/, words: 'Google Chat says this webhook no longer works — it was deleted from the space, or the space is gone. Create a new webhook in the space and reconnect.' },
+  { platform: 'telegram', test: /blocked by the user/, words: 'Telegram says the person this bot writes to has blocked it. Unblock the bot in Telegram (open its chat, press Restart), then reconnect.' },
+  { platform: 'telegram', test: /bot was kicked|not a member/, words: 'Telegram says the bot is no longer in this group or channel. Add the bot to the chat again, then reconnect.' },
+  { platform: 'telegram', test: /HTTP 40[14]\b/, words: 'Telegram says this bot token is no longer valid — it was revoked or replaced in @BotFather. Paste the URL with the new token to reconnect.' },
+  { platform: 'telegram', test: /chat not found/, words: 'Telegram could not find this chat: the chat id is wrong or the bot was never added to it. Check the chat_id and reconnect.' },
   { test: /asked to slow down/, words: 'The platform asked ARB to slow down for a moment. The next messages follow automatically.' },
   { test: /temporary problem/, words: 'The platform had a temporary problem. ARB tries again automatically.' },
   { platform: 'email', test: /unsubscribed/i, words: 'This address unsubscribed, so no more reviews are sent to it.' },
@@ -47,6 +52,10 @@ export function connectedHeading(platform: Platform, label: string | null, targe
       return 'Connected to your Discord channel';
     case 'webex':
       return 'Connected to your Webex space';
+    case 'googlechat':
+      return 'Connected to your Google Chat space';
+    case 'telegram':
+      return 'Connected to your Telegram chat';
     case 'email':
       return `Sending reviews to ${target}`;
     case 'webhook':

@@ -1,6 +1,6 @@
 /**
  * A sample review drawn the way ARB's message looks in one chat tool (Slack Block Kit, a Teams Adaptive Card, a
- * Mattermost attachment, a Discord embed, Webex Markdown). Pure HTML and CSS: no screenshots to download.
+ * Mattermost attachment, a Discord embed, Webex Markdown, a Google Chat card, a Telegram message). Pure HTML and CSS: no screenshots to download.
  */
 import type { PlatformSlug } from '@/shared/publicRoutes';
 import { PLATFORM_NAMES } from '@/shared/publicRoutes';
@@ -13,6 +13,8 @@ const FORMAT: Record<PlatformSlug, string> = {
   mattermost: 'a message attachment',
   discord: 'an embed',
   webex: 'a Markdown message',
+  'google-chat': 'a card in the app’s thread',
+  telegram: 'an HTML message',
 };
 
 export function stars(rating: number): string {

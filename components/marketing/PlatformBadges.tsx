@@ -1,4 +1,4 @@
-/** Links to the five chat-platform pages plus e-mail, each with the platform's colour as a small mark. */
+/** Links to every chat-platform page plus e-mail, each with the platform's colour as a small mark. */
 import Link from 'next/link';
 import { PLATFORM_NAMES, PLATFORM_SLUGS } from '@/shared/publicRoutes';
 import styles from './PlatformBadges.module.css';

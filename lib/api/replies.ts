@@ -17,3 +17,12 @@ export const removeReply = async (reviewId: string) => call<{ ok: true }>(api.de
 export const listReplyTemplates = async (appKey: string) => call<ReplyTemplate[]>(api.get(`v1/org/reply-templates?app=${encodeURIComponent(appKey)}`, await signedIn()));
 export const createReplyTemplate = async (input: { app_key: string; name: string; body: string }) => call<ReplyTemplate>(api.post('v1/org/reply-templates', input, await signedIn()));
 export const deleteReplyTemplate = async (id: string) => call<{ ok: true }>(api.delete(`v1/org/reply-templates/${encodeURIComponent(id)}`, await signedIn()));
+
+// Rules' drafts awaiting approval (GET v1/org/replies, POST v1/org/replies/{id}/approve|reject) and reply pauses.
+export type ListedReply = ApiData<'/api/v1/org/replies', 'get'>[number];
+export type ReplyPause = ApiData<'/api/v1/org/reply-pauses', 'get'>[number];
+export const listReplies = async (state = 'awaiting_approval') => call<ListedReply[]>(api.get(`v1/org/replies?state=${encodeURIComponent(state)}&limit=100`, await signedIn()));
+export const approveReply = async (id: string, text?: string) =>
+  call<ListedReply>(api.post(`v1/org/replies/${encodeURIComponent(id)}/approve`, text === undefined ? {} : { text }, await signedIn()));
+export const rejectReply = async (id: string) => call<ListedReply>(api.post(`v1/org/replies/${encodeURIComponent(id)}/reject`, {}, await signedIn()));
+export const listReplyPauses = async () => call<ReplyPause[]>(api.get('v1/org/reply-pauses', await signedIn()));

@@ -7,6 +7,7 @@
  */
 import type { ApiQuery } from './openapi';
 import { isAppStore } from '@/shared/appStores';
+import { WORKFLOW_STATUSES, type WorkflowStatus } from '@/shared/workflow';
 
 /** The inbox's query without its paging (the client adds those per page). */
 type InboxQuery = Omit<ApiQuery<'/api/v1/org/reviews', 'get'>, 'limit' | 'starting_after'>;
@@ -19,7 +20,13 @@ type ListName = (typeof LISTS)[number];
  * The view: the API's query with its lists as arrays. `review` is one review by id (where a chat message's "Reply in
  * ARB" link lands); `from` and `to` are days, YYYY-MM-DD (UTC), both included.
  */
-export type ReviewFilters = { [K in keyof InboxQuery]?: K extends ListName ? string[] : K extends 'rating' ? number[] : InboxQuery[K] };
+export type ReviewFilters = { [K in Exclude<keyof InboxQuery, keyof QueueFilters>]?: K extends ListName ? string[] : K extends 'rating' ? number[] : InboxQuery[K] } & QueueFilters;
+
+/**
+ * The support queue's part of the view: statuses and tags (ids) as lists, and the assignee: `me`, `none` or a member's
+ * user id.
+ */
+export type QueueFilters = { status?: WorkflowStatus[]; tag?: string[]; assignee?: string };
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const split = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
@@ -34,6 +41,12 @@ export function filtersFromQuery(query: Record<string, string | string[] | undef
   }
   const ratings = split(first(query.rating)).map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 5);
   if (ratings.length) f.rating = [...new Set(ratings)].sort();
+  const statuses = split(first(query.status)).filter((v): v is WorkflowStatus => (WORKFLOW_STATUSES as readonly string[]).includes(v));
+  if (statuses.length) f.status = [...new Set(statuses)];
+  const tags = split(first(query.tag)).filter((v) => /^[\w-]{1,64}$/.test(v));
+  if (tags.length) f.tag = [...new Set(tags)];
+  const assignee = first(query.assignee);
+  if (assignee && /^[\w-]{1,64}$/.test(assignee)) f.assignee = assignee;
   const store = first(query.store);
   if (isAppStore(store)) f.store = store;
   const replied = first(query.replied);

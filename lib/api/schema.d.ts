@@ -291,6 +291,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/zendesk/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Zendesk's webhook (signed with the webhook's signing secret): a public comment on a review's ticket is sent as the review's reply; the ticket solved marks the review done */
+        post: operations["postApiV1IntegrationsZendeskWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invitations": {
         parameters: {
             query?: never;
@@ -602,6 +619,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/apps/{appKey}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An app's reviews per tag per week (ISO weeks, Monday, UTC, by the review's date) */
+        get: operations["getApiV1OrgAppsAppKeyTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/apps/{appKey}/terms": {
         parameters: {
             query?: never;
@@ -756,6 +790,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/integrations/zendesk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's Zendesk connection: whether it is connected and, for admins, the webhook's URL and signing secret */
+        get: operations["getApiV1OrgIntegrationsZendesk"];
+        /** Connect Zendesk (admins): the subdomain, an agent's e-mail and API token, checked with GET /api/v2/users/me.json before they are saved; the token is never answered */
+        put: operations["putApiV1OrgIntegrationsZendesk"];
+        post?: never;
+        /** Disconnect Zendesk (admins): the token and secret are forgotten; the links to tickets already created stay */
+        delete: operations["deleteApiV1OrgIntegrationsZendesk"];
+        options?: never;
+        head?: never;
+        /** Save the signing secret of the webhook made in Zendesk (admins): ARB then takes the webhook's signed events */
+        patch: operations["patchApiV1OrgIntegrationsZendesk"];
+        trace?: never;
+    };
     "/api/v1/org/invitations": {
         parameters: {
             query?: never;
@@ -860,6 +914,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's replies in one state (default awaiting_approval: rules' drafts waiting for a person), newest first */
+        get: operations["getApiV1OrgReplies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/replies/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a rule's draft reply (optionally with an edited text): it is sent through the store as any reply */
+        post: operations["postApiV1OrgRepliesIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/replies/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a rule's draft reply: it is never sent, and the rule drafts no other for that review */
+        post: operations["postApiV1OrgRepliesIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reply-pauses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Apps whose automatic replies are paused because the store refused a reply (credentials, quota), and why */
+        get: operations["getApiV1OrgReplyPauses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reply-pauses/{appKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Resume an app's automatic replies once its store credentials are fixed (admins and owners) */
+        delete: operations["deleteApiV1OrgReplyPausesAppKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/reply-templates": {
         parameters: {
             query?: never;
@@ -903,7 +1042,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organisation's reviews, newest first, filtered and searched, cursor-paged */
+        /** The organisation's reviews, newest first, filtered (also by queue status, tag and assignee) and searched, cursor-paged, with the result count */
         get: operations["getApiV1OrgReviews"];
         put?: never;
         post?: never;
@@ -911,6 +1050,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One review with its place in the queue (status, assignee, tags), its internal notes, its edits and its reply */
+        get: operations["getApiV1OrgReviewsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a review's status, assignee or tags (every member may); answers the review as GET does */
+        patch: operations["patchApiV1OrgReviewsId"];
         trace?: never;
     };
     "/api/v1/org/reviews/{id}/draft-reply": {
@@ -925,6 +1082,24 @@ export interface paths {
         put?: never;
         /** Draft a reply to the review with the language model, in the review's language and the app's tone (a tone given is kept for the app); nothing is sent */
         post: operations["postApiV1OrgReviewsIdDraftReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reviews/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A review's internal notes, oldest first (never sent to a store) */
+        get: operations["getApiV1OrgReviewsIdNotes"];
+        put?: never;
+        /** Add an internal note to a review (with its author and time; never sent to a store) */
+        post: operations["postApiV1OrgReviewsIdNotes"];
         delete?: never;
         options?: never;
         head?: never;
@@ -949,6 +1124,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/reviews/{id}/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create the review's Zendesk ticket (one per review: asking again answers the existing one) */
+        post: operations["postApiV1OrgReviewsIdTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/reviews/{id}/translate": {
         parameters: {
             query?: never;
@@ -960,6 +1152,23 @@ export interface paths {
         put?: never;
         /** A review's title and body in another language (translated once, then answered from the cache until the review is edited) */
         post: operations["postApiV1OrgReviewsIdTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/reviews/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the status, assignee or tags of up to 500 reviews at once, in one transaction (all or nothing; audit-logged) */
+        post: operations["postApiV1OrgReviewsBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -981,6 +1190,95 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's rules in the order they run, each with how often it fired this week (every member reads) */
+        get: operations["getApiV1OrgRules"];
+        put?: never;
+        /** Add a rule, last in the order (admins and owners): its conditions all hold → its actions run, on every new or edited review */
+        post: operations["postApiV1OrgRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a rule (admins and owners): it stops at once; what it already did stays */
+        delete: operations["deleteApiV1OrgRulesId"];
+        options?: never;
+        head?: never;
+        /** Change a rule — its name, on/off, apps, conditions, actions, stop_after — or move it (position, 0 first) (admins and owners) */
+        patch: operations["patchApiV1OrgRulesId"];
+        trace?: never;
+    };
+    "/api/v1/org/rules/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dry run of a rule over the newest 200 reviews of its apps: which it would match and what would happen (nothing is changed; every member may) */
+        post: operations["postApiV1OrgRulesIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's tags, by name, with how many reviews have each */
+        get: operations["getApiV1OrgTags"];
+        put?: never;
+        /** Create a tag (every member may); names are unique in the organisation whatever their case */
+        post: operations["postApiV1OrgTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a tag, and so take it off every review (admins and owners) */
+        delete: operations["deleteApiV1OrgTagsId"];
+        options?: never;
+        head?: never;
+        /** Rename a tag or change its colour (admins and owners) */
+        patch: operations["patchApiV1OrgTagsId"];
         trace?: never;
     };
     "/api/v1/public/app-details": {
@@ -1609,6 +1907,10 @@ export interface operations {
                         has_more: boolean;
                         /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
                         next_cursor?: string | null;
+                        /** @description Lists that count their results (the review inbox): how many match, exact up to a cap. */
+                        total?: number;
+                        /** @description With total: true when it is beyond the cap and so an estimate. */
+                        total_is_estimate?: boolean;
                     };
                 };
             };
@@ -1754,17 +2056,24 @@ export interface operations {
                                 /** @description Why the store refused it, in plain words (state failed). */
                                 failure: string | null;
                                 /** @enum {string} */
-                                state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                                state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                                 text: string;
                             } | null;
                             /**
-                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed), or published when the store shows a reply written elsewhere.
+                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed; a rule's draft awaiting_approval or rejected), or published when the store shows a reply written elsewhere.
                              * @enum {string}
                              */
-                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                             reply_text: string | null;
                             sentiment: string | null;
                             store_permalink: string;
+                            /** @description The organisation's tags on the review, by name. */
+                            tags: {
+                                /** @description #rrggbb */
+                                color: string;
+                                id: string;
+                                name: string;
+                            }[];
                             /** @description The app's title. */
                             title: string;
                             /** @description The app version the review was written for. */
@@ -1775,6 +2084,10 @@ export interface operations {
                         has_more: boolean;
                         /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
                         next_cursor?: string | null;
+                        /** @description Lists that count their results (the review inbox): how many match, exact up to a cap. */
+                        total?: number;
+                        /** @description With total: true when it is beyond the cap and so an estimate. */
+                        total_is_estimate?: boolean;
                     };
                 };
             };
@@ -1904,7 +2217,7 @@ export interface operations {
                             replied_at: string;
                             review_id: string;
                             /** @enum {string} */
-                            state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                             text: string;
                         };
                     };
@@ -1931,7 +2244,7 @@ export interface operations {
                             replied_at: string;
                             review_id: string;
                             /** @enum {string} */
-                            state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                             text: string;
                         };
                     };
@@ -3235,6 +3548,139 @@ export interface operations {
             };
         };
     };
+    postApiV1IntegrationsZendeskWebhook: {
+        parameters: {
+            query: {
+                key: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            duplicate?: true;
+                            ignored?: string;
+                            /** @constant */
+                            received: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (an endpoint that reads its body itself) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An outside service (a store, a chat platform, Stripe, a language model) failed or refused */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not available now: a service this needs is not configured, busy or down (Retry-After when known) */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1Invitations: {
         parameters: {
             query?: never;
@@ -4057,7 +4503,7 @@ export interface operations {
                 "application/json": {
                     payload: string;
                     /** @enum {string} */
-                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
+                    platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "googlechat" | "telegram" | "email" | "webhook";
                 };
             };
         };
@@ -6872,6 +7318,115 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgAppsAppKeyTags: {
+        parameters: {
+            query?: {
+                weeks?: number;
+            };
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            tags: {
+                                /** @description #rrggbb */
+                                color: string;
+                                /** @description Reviews per week, in the order of weeks. */
+                                counts: number[];
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description The Mondays (YYYY-MM-DD) of the weeks counted, oldest first. */
+                            weeks: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1OrgAppsAppKeyTerms: {
         parameters: {
             query?: {
@@ -7181,6 +7736,10 @@ export interface operations {
                         has_more: boolean;
                         /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
                         next_cursor?: string | null;
+                        /** @description Lists that count their results (the review inbox): how many match, exact up to a cap. */
+                        total?: number;
+                        /** @description With total: true when it is beyond the cap and so an estimate. */
+                        total_is_estimate?: boolean;
                     };
                 };
             };
@@ -7762,6 +8321,7 @@ export interface operations {
                                 keywords?: string[];
                                 languages?: string[];
                                 ratings?: number[];
+                                tags?: string[];
                             };
                             /** @description While first_message is "failed": what happened and what to check, in words. */
                             first_delivery_problem: string | null;
@@ -7782,7 +8342,7 @@ export interface operations {
                             parked: number;
                             parked_reason: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "googlechat" | "telegram" | "email" | "webhook";
                             platform_name: string;
                             /** @description Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too. */
                             spike_alerts: boolean;
@@ -7990,6 +8550,8 @@ export interface operations {
                         keywords?: string[];
                         languages?: string[];
                         ratings?: number[];
+                        /** @description Only reviews with one of these tags: each is posted when it is tagged. */
+                        tags?: string[];
                     };
                     paused?: boolean;
                     spike_alerts?: boolean;
@@ -8022,6 +8584,7 @@ export interface operations {
                                 keywords?: string[];
                                 languages?: string[];
                                 ratings?: number[];
+                                tags?: string[];
                             };
                             /** @description While first_message is "failed": what happened and what to check, in words. */
                             first_delivery_problem: string | null;
@@ -8042,7 +8605,7 @@ export interface operations {
                             parked: number;
                             parked_reason: string | null;
                             /** @enum {string} */
-                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "email" | "webhook";
+                            platform: "slack" | "msteams" | "mattermost" | "discord" | "webex" | "googlechat" | "telegram" | "email" | "webhook";
                             platform_name: string;
                             /** @description Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too. */
                             spike_alerts: boolean;
@@ -8375,6 +8938,529 @@ export interface operations {
             };
             /** @description Conflicts with the current state (the message says what to do) */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgIntegrationsZendesk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            connected: boolean;
+                            connected_at: string | null;
+                            /** @description The agent the API token acts as. */
+                            email: string | null;
+                            /** @description When the last signed event from Zendesk arrived. */
+                            last_event_at: string | null;
+                            /** @description Admins only: the webhook's signing secret as saved. */
+                            signing_secret: string | null;
+                            signing_secret_set: boolean;
+                            subdomain: string | null;
+                            /** @description The trigger to create in Zendesk, and its JSON body. */
+                            trigger: {
+                                body: string;
+                                name: string;
+                            };
+                            user_name: string | null;
+                            /** @description Admins only: the URL of the webhook to create in Zendesk. */
+                            webhook_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiV1OrgIntegrationsZendesk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_token: string;
+                    /**
+                     * Format: email
+                     * @description E-mail address (compared case-insensitively).
+                     * @example jane@example.com
+                     */
+                    email: string;
+                    /**
+                     * @description Your Zendesk subdomain: acme for acme.zendesk.com.
+                     * @example acme
+                     */
+                    subdomain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            connected: boolean;
+                            connected_at: string | null;
+                            /** @description The agent the API token acts as. */
+                            email: string | null;
+                            /** @description When the last signed event from Zendesk arrived. */
+                            last_event_at: string | null;
+                            /** @description Admins only: the webhook's signing secret as saved. */
+                            signing_secret: string | null;
+                            signing_secret_set: boolean;
+                            subdomain: string | null;
+                            /** @description The trigger to create in Zendesk, and its JSON body. */
+                            trigger: {
+                                body: string;
+                                name: string;
+                            };
+                            user_name: string | null;
+                            /** @description Admins only: the URL of the webhook to create in Zendesk. */
+                            webhook_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Understood but refused (the message says why) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An outside service (a store, a chat platform, Stripe, a language model) failed or refused */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgIntegrationsZendesk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1OrgIntegrationsZendesk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    signing_secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            connected: boolean;
+                            connected_at: string | null;
+                            /** @description The agent the API token acts as. */
+                            email: string | null;
+                            /** @description When the last signed event from Zendesk arrived. */
+                            last_event_at: string | null;
+                            /** @description Admins only: the webhook's signing secret as saved. */
+                            signing_secret: string | null;
+                            signing_secret_set: boolean;
+                            subdomain: string | null;
+                            /** @description The trigger to create in Zendesk, and its JSON body. */
+                            trigger: {
+                                body: string;
+                                name: string;
+                            };
+                            user_name: string | null;
+                            /** @description Admins only: the URL of the webhook to create in Zendesk. */
+                            webhook_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (the message says what to do) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -9501,6 +10587,764 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgReplies: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                state?: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            by: string;
+                            created_at: string;
+                            decided_at: string | null;
+                            /** @description Who approved or rejected it (an e-mail address). */
+                            decided_by: string | null;
+                            /** @description What wrote a rule's draft: its template filled in, or the language model with the template as its guide. */
+                            drafted_by: ("template" | "model") | null;
+                            /** @description Why it failed (state failed), or what it waits for (state sending), in plain words. */
+                            failure: string | null;
+                            id: string;
+                            /** @description The store's limit for this reply (App Store 5,970, Google Play 350). */
+                            max_characters: number;
+                            next_attempt_at: string | null;
+                            /** @description When it was sent to the store (or last changed, while not sent yet). */
+                            replied_at: string;
+                            review: {
+                                app_key: string;
+                                app_store: string;
+                                app_title: string;
+                                author_display_name: string;
+                                content_body: string;
+                                content_rating: number;
+                                content_title: string | null;
+                                content_updated_at: string;
+                                language: string | null;
+                                /** @description The reply the store shows now (written anywhere), if any. */
+                                reply_text: string | null;
+                            };
+                            review_id: string;
+                            /** @description The rule that drafted it; null for a reply a person wrote. */
+                            rule: {
+                                id: string;
+                                /** @enum {string} */
+                                mode: "auto" | "approval";
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                            template_id: string | null;
+                            text: string;
+                        }[];
+                        /** @description More entries follow: ask again with the last id as the cursor. */
+                        has_more: boolean;
+                        /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
+                        next_cursor?: string | null;
+                        /** @description Lists that count their results (the review inbox): how many match, exact up to a cap. */
+                        total?: number;
+                        /** @description With total: true when it is beyond the cap and so an estimate. */
+                        total_is_estimate?: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgRepliesIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The reply to send instead of the draft (checked against the store's limit). */
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            by: string;
+                            created_at: string;
+                            decided_at: string | null;
+                            /** @description Who approved or rejected it (an e-mail address). */
+                            decided_by: string | null;
+                            /** @description What wrote a rule's draft: its template filled in, or the language model with the template as its guide. */
+                            drafted_by: ("template" | "model") | null;
+                            /** @description Why it failed (state failed), or what it waits for (state sending), in plain words. */
+                            failure: string | null;
+                            id: string;
+                            /** @description The store's limit for this reply (App Store 5,970, Google Play 350). */
+                            max_characters: number;
+                            next_attempt_at: string | null;
+                            /** @description When it was sent to the store (or last changed, while not sent yet). */
+                            replied_at: string;
+                            review: {
+                                app_key: string;
+                                app_store: string;
+                                app_title: string;
+                                author_display_name: string;
+                                content_body: string;
+                                content_rating: number;
+                                content_title: string | null;
+                                content_updated_at: string;
+                                language: string | null;
+                                /** @description The reply the store shows now (written anywhere), if any. */
+                                reply_text: string | null;
+                            };
+                            review_id: string;
+                            /** @description The rule that drafted it; null for a reply a person wrote. */
+                            rule: {
+                                id: string;
+                                /** @enum {string} */
+                                mode: "auto" | "approval";
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                            template_id: string | null;
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Accepted: the work goes on after the answer (its state is in the data) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            by: string;
+                            created_at: string;
+                            decided_at: string | null;
+                            /** @description Who approved or rejected it (an e-mail address). */
+                            decided_by: string | null;
+                            /** @description What wrote a rule's draft: its template filled in, or the language model with the template as its guide. */
+                            drafted_by: ("template" | "model") | null;
+                            /** @description Why it failed (state failed), or what it waits for (state sending), in plain words. */
+                            failure: string | null;
+                            id: string;
+                            /** @description The store's limit for this reply (App Store 5,970, Google Play 350). */
+                            max_characters: number;
+                            next_attempt_at: string | null;
+                            /** @description When it was sent to the store (or last changed, while not sent yet). */
+                            replied_at: string;
+                            review: {
+                                app_key: string;
+                                app_store: string;
+                                app_title: string;
+                                author_display_name: string;
+                                content_body: string;
+                                content_rating: number;
+                                content_title: string | null;
+                                content_updated_at: string;
+                                language: string | null;
+                                /** @description The reply the store shows now (written anywhere), if any. */
+                                reply_text: string | null;
+                            };
+                            review_id: string;
+                            /** @description The rule that drafted it; null for a reply a person wrote. */
+                            rule: {
+                                id: string;
+                                /** @enum {string} */
+                                mode: "auto" | "approval";
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                            template_id: string | null;
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past a limit of the plan, or not in the plan (code plan_limit; the message names the plan that lifts it) */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (the message says what to do) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Understood but refused (the message says why) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An outside service (a store, a chat platform, Stripe, a language model) failed or refused */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgRepliesIdReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            by: string;
+                            created_at: string;
+                            decided_at: string | null;
+                            /** @description Who approved or rejected it (an e-mail address). */
+                            decided_by: string | null;
+                            /** @description What wrote a rule's draft: its template filled in, or the language model with the template as its guide. */
+                            drafted_by: ("template" | "model") | null;
+                            /** @description Why it failed (state failed), or what it waits for (state sending), in plain words. */
+                            failure: string | null;
+                            id: string;
+                            /** @description The store's limit for this reply (App Store 5,970, Google Play 350). */
+                            max_characters: number;
+                            next_attempt_at: string | null;
+                            /** @description When it was sent to the store (or last changed, while not sent yet). */
+                            replied_at: string;
+                            review: {
+                                app_key: string;
+                                app_store: string;
+                                app_title: string;
+                                author_display_name: string;
+                                content_body: string;
+                                content_rating: number;
+                                content_title: string | null;
+                                content_updated_at: string;
+                                language: string | null;
+                                /** @description The reply the store shows now (written anywhere), if any. */
+                                reply_text: string | null;
+                            };
+                            review_id: string;
+                            /** @description The rule that drafted it; null for a reply a person wrote. */
+                            rule: {
+                                id: string;
+                                /** @enum {string} */
+                                mode: "auto" | "approval";
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                            template_id: string | null;
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (the message says what to do) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgReplyPauses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_key: string;
+                            app_title: string | null;
+                            /** @enum {string} */
+                            kind: "credentials" | "quota";
+                            /** @description Why the store refused the app's replies, in plain words. */
+                            reason: string;
+                            since: string;
+                            /** @description When the pause ends by itself (a quota's reset); null: until it is lifted. */
+                            until: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgReplyPausesAppKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1OrgReplyTemplates: {
         parameters: {
             query?: {
@@ -9988,6 +11832,8 @@ export interface operations {
             query?: {
                 /** @description App keys, comma-separated. */
                 app?: string;
+                /** @description me (the caller), none (nobody) or member ids, comma-separated. */
+                assignee?: string;
                 country?: string;
                 /** @description On or after: a day (UTC), an ISO 8601 time or unix seconds (content_updated_at). */
                 from?: string;
@@ -10002,7 +11848,11 @@ export interface operations {
                 sentiment?: string;
                 /** @description The next_cursor of the previous page. */
                 starting_after?: string;
+                /** @description Queue statuses, comma-separated. */
+                status?: string;
                 store?: "apple_app_store" | "google_play_store";
+                /** @description Tags (ids or names), comma-separated: reviews with any of them. */
+                tag?: string;
                 /** @description Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds. */
                 to?: string;
             };
@@ -10024,6 +11874,11 @@ export interface operations {
                             app_id: string;
                             app_key: string;
                             app_store: string;
+                            /** @description The member it is assigned to (null: nobody, or a member who has left). */
+                            assignee: {
+                                email: string;
+                                id: string;
+                            } | null;
                             author_display_name: string;
                             content_body: string;
                             content_rating: number;
@@ -10033,6 +11888,7 @@ export interface operations {
                             edited: boolean;
                             id: string;
                             language: string | null;
+                            notes_count: number;
                             /** @description The rating before the last edit. */
                             previous_rating: number | null;
                             replied_at: string | null;
@@ -10046,17 +11902,31 @@ export interface operations {
                                 /** @description Why the store refused it, in plain words (state failed). */
                                 failure: string | null;
                                 /** @enum {string} */
-                                state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                                state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                                 text: string;
                             } | null;
                             /**
-                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed), or published when the store shows a reply written elsewhere.
+                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed; a rule's draft awaiting_approval or rejected), or published when the store shows a reply written elsewhere.
                              * @enum {string}
                              */
-                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                             reply_text: string | null;
                             sentiment: string | null;
+                            /**
+                             * @description new (nobody acted on it), needs_reply, replied (a reply is published) or done.
+                             * @enum {string}
+                             */
+                            status: "new" | "needs_reply" | "replied" | "done";
+                            /** @description Why it has its status when something other than a person set it, e.g. "edited after your reply". */
+                            status_reason: string | null;
                             store_permalink: string;
+                            /** @description The organisation's tags on the review, by name. */
+                            tags: {
+                                /** @description #rrggbb */
+                                color: string;
+                                id: string;
+                                name: string;
+                            }[];
                             /** @description The app's title. */
                             title: string;
                             /** @description The app version the review was written for. */
@@ -10067,6 +11937,10 @@ export interface operations {
                         has_more: boolean;
                         /** @description Lists whose cursor is not an id (the review inbox): the cursor of the next page. */
                         next_cursor?: string | null;
+                        /** @description Lists that count their results (the review inbox): how many match, exact up to a cap. */
+                        total?: number;
+                        /** @description With total: true when it is beyond the cap and so an estimate. */
+                        total_is_estimate?: boolean;
                     };
                 };
             };
@@ -10112,6 +11986,394 @@ export interface operations {
             };
             /** @description Method not allowed (see the Allow header) */
             405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgReviewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_id: string;
+                            app_key: string;
+                            app_store: string;
+                            /** @description The member it is assigned to (null: nobody, or a member who has left). */
+                            assignee: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            author_display_name: string;
+                            content_body: string;
+                            content_rating: number;
+                            content_title: string | null;
+                            content_updated_at: string;
+                            country: string | null;
+                            edited: boolean;
+                            /** @description The earlier versions of the review (its edits), oldest first. */
+                            history: {
+                                body: string;
+                                rating: number;
+                                title: string | null;
+                                updated_at: string;
+                                version: number;
+                            }[];
+                            id: string;
+                            language: string | null;
+                            /** @description Internal notes, oldest first: never sent to a store. */
+                            notes: {
+                                by: string;
+                                by_user_id: string | null;
+                                created_at: string;
+                                id: string;
+                                text: string;
+                            }[];
+                            notes_count: number;
+                            /** @description The rating before the last edit. */
+                            previous_rating: number | null;
+                            replied_at: string | null;
+                            /** @description The organisation's reply sent through ARB, or null. */
+                            reply: {
+                                at: string;
+                                /** @description Who sent it: an e-mail address, or "API key <name>". */
+                                by: string | null;
+                                /** @description The reviewer changed the review after this reply was sent. */
+                                edited_after_reply: boolean;
+                                /** @description Why the store refused it, in plain words (state failed). */
+                                failure: string | null;
+                                /** @enum {string} */
+                                state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                                text: string;
+                            } | null;
+                            /**
+                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed; a rule's draft awaiting_approval or rejected), or published when the store shows a reply written elsewhere.
+                             * @enum {string}
+                             */
+                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                            reply_text: string | null;
+                            sentiment: string | null;
+                            /**
+                             * @description new (nobody acted on it), needs_reply, replied (a reply is published) or done.
+                             * @enum {string}
+                             */
+                            status: "new" | "needs_reply" | "replied" | "done";
+                            /** @description Why it has its status when something other than a person set it, e.g. "edited after your reply". */
+                            status_reason: string | null;
+                            store_permalink: string;
+                            /** @description The organisation's tags on the review, by name. */
+                            tags: {
+                                /** @description #rrggbb */
+                                color: string;
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description The app's title. */
+                            title: string;
+                            /** @description The app version the review was written for. */
+                            version: string | null;
+                            written_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1OrgReviewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    assignee_id?: string | null;
+                    /** @enum {string} */
+                    status?: "new" | "needs_reply" | "replied" | "done";
+                    tags_add?: string[];
+                    tags_remove?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_id: string;
+                            app_key: string;
+                            app_store: string;
+                            /** @description The member it is assigned to (null: nobody, or a member who has left). */
+                            assignee: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            author_display_name: string;
+                            content_body: string;
+                            content_rating: number;
+                            content_title: string | null;
+                            content_updated_at: string;
+                            country: string | null;
+                            edited: boolean;
+                            /** @description The earlier versions of the review (its edits), oldest first. */
+                            history: {
+                                body: string;
+                                rating: number;
+                                title: string | null;
+                                updated_at: string;
+                                version: number;
+                            }[];
+                            id: string;
+                            language: string | null;
+                            /** @description Internal notes, oldest first: never sent to a store. */
+                            notes: {
+                                by: string;
+                                by_user_id: string | null;
+                                created_at: string;
+                                id: string;
+                                text: string;
+                            }[];
+                            notes_count: number;
+                            /** @description The rating before the last edit. */
+                            previous_rating: number | null;
+                            replied_at: string | null;
+                            /** @description The organisation's reply sent through ARB, or null. */
+                            reply: {
+                                at: string;
+                                /** @description Who sent it: an e-mail address, or "API key <name>". */
+                                by: string | null;
+                                /** @description The reviewer changed the review after this reply was sent. */
+                                edited_after_reply: boolean;
+                                /** @description Why the store refused it, in plain words (state failed). */
+                                failure: string | null;
+                                /** @enum {string} */
+                                state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                                text: string;
+                            } | null;
+                            /**
+                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed; a rule's draft awaiting_approval or rejected), or published when the store shows a reply written elsewhere.
+                             * @enum {string}
+                             */
+                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                            reply_text: string | null;
+                            sentiment: string | null;
+                            /**
+                             * @description new (nobody acted on it), needs_reply, replied (a reply is published) or done.
+                             * @enum {string}
+                             */
+                            status: "new" | "needs_reply" | "replied" | "done";
+                            /** @description Why it has its status when something other than a person set it, e.g. "edited after your reply". */
+                            status_reason: string | null;
+                            store_permalink: string;
+                            /** @description The organisation's tags on the review, by name. */
+                            tags: {
+                                /** @description #rrggbb */
+                                color: string;
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description The app's title. */
+                            title: string;
+                            /** @description The app version the review was written for. */
+                            version: string | null;
+                            written_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Understood but refused (the message says why) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10414,6 +12676,254 @@ export interface operations {
             };
         };
     };
+    getApiV1OrgReviewsIdNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            by: string;
+                            by_user_id: string | null;
+                            created_at: string;
+                            id: string;
+                            text: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgReviewsIdNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            by: string;
+                            by_user_id: string | null;
+                            created_at: string;
+                            id: string;
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            by: string;
+                            by_user_id: string | null;
+                            created_at: string;
+                            id: string;
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiV1OrgReviewsIdReply: {
         parameters: {
             query?: never;
@@ -10452,7 +12962,7 @@ export interface operations {
                             replied_at: string;
                             review_id: string;
                             /** @enum {string} */
-                            state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                             text: string;
                         };
                     };
@@ -10477,7 +12987,7 @@ export interface operations {
                             replied_at: string;
                             review_id: string;
                             /** @enum {string} */
-                            state: "draft" | "sending" | "pending_publish" | "published" | "failed";
+                            state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
                             text: string;
                         };
                     };
@@ -10745,6 +13255,195 @@ export interface operations {
             };
         };
     };
+    postApiV1OrgReviewsIdTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            failure: string | null;
+                            requested_by: string;
+                            review_id: string;
+                            /**
+                             * @description queued: being created (tried again after a refusal that passes); failed: see failure.
+                             * @enum {string}
+                             */
+                            state: "queued" | "created" | "failed";
+                            /** @description The ticket's status in Zendesk (new, open, pending, solved…), as last seen. */
+                            status: string | null;
+                            ticket_id: number | null;
+                            url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            failure: string | null;
+                            requested_by: string;
+                            review_id: string;
+                            /**
+                             * @description queued: being created (tried again after a refusal that passes); failed: see failure.
+                             * @enum {string}
+                             */
+                            state: "queued" | "created" | "failed";
+                            /** @description The ticket's status in Zendesk (new, open, pending, solved…), as last seen. */
+                            status: string | null;
+                            ticket_id: number | null;
+                            url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Accepted: the work goes on after the answer (its state is in the data) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            failure: string | null;
+                            requested_by: string;
+                            review_id: string;
+                            /**
+                             * @description queued: being created (tried again after a refusal that passes); failed: see failure.
+                             * @enum {string}
+                             */
+                            state: "queued" | "created" | "failed";
+                            /** @description The ticket's status in Zendesk (new, open, pending, solved…), as last seen. */
+                            status: string | null;
+                            ticket_id: number | null;
+                            url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (the message says what to do) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Understood but refused (the message says why) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiV1OrgReviewsIdTranslate: {
         parameters: {
             query?: never;
@@ -10909,11 +13608,154 @@ export interface operations {
             };
         };
     };
+    postApiV1OrgReviewsBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    set: {
+                        assignee_id?: string | null;
+                        /** @enum {string} */
+                        status?: "new" | "needs_reply" | "replied" | "done";
+                        tags_add?: string[];
+                        tags_remove?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Statuses, assignees and tags that changed. */
+                            changed: number;
+                            reviews: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Understood but refused (the message says why) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1OrgReviewsExportCsv: {
         parameters: {
             query?: {
                 /** @description App keys, comma-separated. */
                 app?: string;
+                /** @description me (the caller), none (nobody) or member ids, comma-separated. */
+                assignee?: string;
                 country?: string;
                 /** @description On or after: a day (UTC), an ISO 8601 time or unix seconds (content_updated_at). */
                 from?: string;
@@ -10925,7 +13767,11 @@ export interface operations {
                 /** @description One review by its id (a chat message's "Reply in ARB" link opens the inbox on it). */
                 review?: string;
                 sentiment?: string;
+                /** @description Queue statuses, comma-separated. */
+                status?: string;
                 store?: "apple_app_store" | "google_play_store";
+                /** @description Tags (ids or names), comma-separated: reviews with any of them. */
+                tag?: string;
                 /** @description Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds. */
                 to?: string;
             };
@@ -10989,6 +13835,1308 @@ export interface operations {
             };
             /** @description Method not allowed (see the Allow header) */
             405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            actions: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description The apps it looks at; null: every app of the organisation. */
+                            apps: string[] | null;
+                            conditions: {
+                                countries?: string[];
+                                keywords_any?: string[];
+                                keywords_none?: string[];
+                                languages?: string[];
+                                max_length?: number;
+                                min_length?: number;
+                                ratings?: number[];
+                                sentiments?: string[];
+                                tags_any?: string[];
+                                versions?: string[];
+                            };
+                            created_at: string;
+                            enabled: boolean;
+                            /** @description Reviews it matched (and acted on) in the last 7 days. */
+                            fired_this_week: number;
+                            id: string;
+                            name: string;
+                            /** @description Its place in the order rules run in, 0 first. */
+                            position: number;
+                            stop_after: boolean;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actions: ({
+                        tag_id: string;
+                        /** @constant */
+                        type: "tag";
+                    } | {
+                        /** @constant */
+                        type: "assign";
+                        user_id: string;
+                    } | {
+                        /** @enum {string} */
+                        status: "new" | "needs_reply" | "replied" | "done";
+                        /** @constant */
+                        type: "set_status";
+                    } | {
+                        destination_id: string;
+                        /** @constant */
+                        type: "notify";
+                    } | {
+                        /** @description mode approval: a Slack channel (added with "Add to Slack") that also gets each draft with Approve / Edit / Reject buttons. */
+                        approval_destination_id?: string | null;
+                        daily_cap: number;
+                        /** @enum {string} */
+                        mode: "approval" | "auto";
+                        template_id: string;
+                        /** @constant */
+                        type: "reply";
+                    } | {
+                        /** @constant */
+                        type: "zendesk_ticket";
+                    })[];
+                    /** @default null */
+                    apps?: string[] | null;
+                    /** @default {} */
+                    conditions?: {
+                        countries?: string[];
+                        keywords_any?: string[];
+                        keywords_none?: string[];
+                        languages?: string[];
+                        max_length?: number;
+                        min_length?: number;
+                        ratings?: number[];
+                        sentiments?: ("positive" | "neutral" | "negative" | "mixed")[];
+                        tags_any?: string[];
+                        versions?: string[];
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    name: string;
+                    /**
+                     * @description When this rule matches a review, the rules after it do not run on that review.
+                     * @default false
+                     */
+                    stop_after?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            actions: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description The apps it looks at; null: every app of the organisation. */
+                            apps: string[] | null;
+                            conditions: {
+                                countries?: string[];
+                                keywords_any?: string[];
+                                keywords_none?: string[];
+                                languages?: string[];
+                                max_length?: number;
+                                min_length?: number;
+                                ratings?: number[];
+                                sentiments?: string[];
+                                tags_any?: string[];
+                                versions?: string[];
+                            };
+                            created_at: string;
+                            enabled: boolean;
+                            /** @description Reviews it matched (and acted on) in the last 7 days. */
+                            fired_this_week: number;
+                            id: string;
+                            name: string;
+                            /** @description Its place in the order rules run in, 0 first. */
+                            position: number;
+                            stop_after: boolean;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            actions: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description The apps it looks at; null: every app of the organisation. */
+                            apps: string[] | null;
+                            conditions: {
+                                countries?: string[];
+                                keywords_any?: string[];
+                                keywords_none?: string[];
+                                languages?: string[];
+                                max_length?: number;
+                                min_length?: number;
+                                ratings?: number[];
+                                sentiments?: string[];
+                                tags_any?: string[];
+                                versions?: string[];
+                            };
+                            created_at: string;
+                            enabled: boolean;
+                            /** @description Reviews it matched (and acted on) in the last 7 days. */
+                            fired_this_week: number;
+                            id: string;
+                            name: string;
+                            /** @description Its place in the order rules run in, 0 first. */
+                            position: number;
+                            stop_after: boolean;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past a limit of the plan, or not in the plan (code plan_limit; the message names the plan that lifts it) */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (the message says what to do) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1OrgRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actions?: ({
+                        tag_id: string;
+                        /** @constant */
+                        type: "tag";
+                    } | {
+                        /** @constant */
+                        type: "assign";
+                        user_id: string;
+                    } | {
+                        /** @enum {string} */
+                        status: "new" | "needs_reply" | "replied" | "done";
+                        /** @constant */
+                        type: "set_status";
+                    } | {
+                        destination_id: string;
+                        /** @constant */
+                        type: "notify";
+                    } | {
+                        /** @description mode approval: a Slack channel (added with "Add to Slack") that also gets each draft with Approve / Edit / Reject buttons. */
+                        approval_destination_id?: string | null;
+                        daily_cap: number;
+                        /** @enum {string} */
+                        mode: "approval" | "auto";
+                        template_id: string;
+                        /** @constant */
+                        type: "reply";
+                    } | {
+                        /** @constant */
+                        type: "zendesk_ticket";
+                    })[];
+                    apps?: string[] | null;
+                    conditions?: {
+                        countries?: string[];
+                        keywords_any?: string[];
+                        keywords_none?: string[];
+                        languages?: string[];
+                        max_length?: number;
+                        min_length?: number;
+                        ratings?: number[];
+                        sentiments?: ("positive" | "neutral" | "negative" | "mixed")[];
+                        tags_any?: string[];
+                        versions?: string[];
+                    };
+                    enabled?: boolean;
+                    name?: string;
+                    position?: number;
+                    /** @description When this rule matches a review, the rules after it do not run on that review. */
+                    stop_after?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            actions: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description The apps it looks at; null: every app of the organisation. */
+                            apps: string[] | null;
+                            conditions: {
+                                countries?: string[];
+                                keywords_any?: string[];
+                                keywords_none?: string[];
+                                languages?: string[];
+                                max_length?: number;
+                                min_length?: number;
+                                ratings?: number[];
+                                sentiments?: string[];
+                                tags_any?: string[];
+                                versions?: string[];
+                            };
+                            created_at: string;
+                            enabled: boolean;
+                            /** @description Reviews it matched (and acted on) in the last 7 days. */
+                            fired_this_week: number;
+                            id: string;
+                            name: string;
+                            /** @description Its place in the order rules run in, 0 first. */
+                            position: number;
+                            stop_after: boolean;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past a limit of the plan, or not in the plan (code plan_limit; the message names the plan that lifts it) */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgRulesIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            checked: number;
+                            matched: number;
+                            reviews: {
+                                app_key: string;
+                                author: string;
+                                excerpt: string;
+                                rating: number;
+                                review_id: string;
+                                /** @description An earlier rule with stop_after that matches the review first: this one would not run on it. */
+                                stopped_by: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                updated_at: string;
+                                /** @description What would happen, one sentence per action (or why nothing would). */
+                                would: string[];
+                                written_at: string | null;
+                            }[];
+                            rule_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1OrgTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description #rrggbb */
+                            color: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            /** @description Reviews with this tag. */
+                            reviews: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1OrgTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color: string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description #rrggbb */
+                            color: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            /** @description Reviews with this tag. */
+                            reviews: number;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description #rrggbb */
+                            color: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            /** @description Reviews with this tag. */
+                            reviews: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (the message says what to do) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Understood but refused (the message says why) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1OrgTagsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (see the Retry-After header) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1OrgTagsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description #rrggbb */
+                            color: string;
+                            id: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token not allowed here (a billing-only token outside billing) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (the message says what to do) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -3,7 +3,20 @@
  * is refreshed; templates are read per app when a composer opens.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createReplyTemplate, deleteReplyTemplate, listReplyTemplates, removeReply, sendReply, type ReplyTemplate, type SentReply } from '@/lib/api/replies';
+import {
+  approveReply,
+  createReplyTemplate,
+  deleteReplyTemplate,
+  listReplies,
+  listReplyPauses,
+  listReplyTemplates,
+  rejectReply,
+  removeReply,
+  sendReply,
+  type ListedReply,
+  type ReplyTemplate,
+  type SentReply,
+} from '@/lib/api/replies';
 import { reviewKeys } from './orgApps';
 import { useInvalidatingMutation, type Outcome } from './team';
 
@@ -27,3 +40,10 @@ export const useRemoveReply = (o?: Outcome<string, { ok: true }>) => useInvalida
 type NewTemplate = { app_key: string; name: string; body: string };
 export const useCreateTemplate = (o?: Outcome<NewTemplate, ReplyTemplate>) => useInvalidatingMutation((v: NewTemplate) => createReplyTemplate(v), [templateKeys.all], o);
 export const useDeleteTemplate = (o?: Outcome<string, { ok: true }>) => useInvalidatingMutation((id: string) => deleteReplyTemplate(id), [templateKeys.all], o);
+
+export const approvalKeys = { all: ['org', 'replies'] as const, state: (state: string) => ['org', 'replies', state] as const, pauses: ['org', 'reply-pauses'] as const };
+export const useRepliesInState = (state = 'awaiting_approval') => useQuery({ queryKey: approvalKeys.state(state), queryFn: () => listReplies(state) });
+export const useReplyPauses = () => useQuery({ queryKey: approvalKeys.pauses, queryFn: () => listReplyPauses() });
+type ApproveVars = { id: string; text?: string };
+export const useApproveReply = (o?: Outcome<ApproveVars, ListedReply>) => useInvalidatingMutation((v: ApproveVars) => approveReply(v.id, v.text), [approvalKeys.all, reviewKeys.all], o);
+export const useRejectReply = (o?: Outcome<string, ListedReply>) => useInvalidatingMutation((id: string) => rejectReply(id), [approvalKeys.all, reviewKeys.all], o);

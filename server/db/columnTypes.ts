@@ -58,7 +58,23 @@ export type EmailRequestKind = 'recent_reviews' | 'summary' | 'confirm_recent_re
 
 export type EmailRequestStatus = 'pending' | 'sent' | 'failed' | 'cancelled';
 
-export type ReplyState = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed';
+/** 0041: awaiting_approval (a rule's draft waiting for a person; never due), rejected (a person said no; kept). */
+export type ReplyState = 'draft' | 'sending' | 'pending_publish' | 'published' | 'failed' | 'awaiting_approval' | 'rejected';
+
+/** 0041: how a rule's reply goes out: sent at once, or waiting for a person's approval. */
+export type ReplyRuleMode = 'auto' | 'approval';
+
+/** 0041: what wrote a rule's draft: the template filled in, or the language model with the template as its guide. */
+export type ReplyDraftedBy = 'template' | 'model';
+
+/** 0041: why automatic replies of an app are paused: the store refused its credentials, or its quota is spent. */
+export type ReplyPauseKind = 'credentials' | 'quota';
+
+/** 0041: a draft's Slack approval message: to post (an outbox), posted, or given up. */
+export type ApprovalMessageState = 'pending' | 'posted' | 'failed';
+
+/** A Zendesk ticket of a review: waiting to be created (the queue), created, or given up with the reason. */
+export type ZendeskTicketState = 'queued' | 'created' | 'failed';
 
 /** How a summary was written: picked from the reviews, or by the language model. */
 export type SummaryMethod = 'extractive' | 'llm';
@@ -88,6 +104,11 @@ export const COLUMN_TYPES: Record<string, string> = {
   'email_requests.kind': 'EmailRequestKind',
   'email_requests.status': 'EmailRequestStatus',
   'replies.state': 'ReplyState',
+  'replies.rule_mode': 'ReplyRuleMode',
+  'replies.drafted_by': 'ReplyDraftedBy',
+  'reply_pauses.kind': 'ReplyPauseKind',
+  'reply_approval_messages.state': 'ApprovalMessageState',
+  'zendesk_tickets.state': 'ZendeskTicketState',
   'review_summaries.method': 'SummaryMethod',
   'review_summaries.status': 'SummaryStatus',
   'weekly_summaries.method': 'SummaryMethod',
@@ -105,6 +126,12 @@ export const TABLE_NOTES: Record<string, string> = {
   review_sentiment_queue: 'Reviews waiting for the language model to re-read their sentiment.',
   review_summaries: '0024: review summaries asked for in the dashboard (server/insights/summaries.ts).',
   review_translations: 'A review translated to a language (as of review_version).',
+  reply_rule_days: '0041: automatic replies rules drafted per organisation, app and UTC day, across rules (their daily_cap; server/replies/ruleData.ts).',
+  reply_pauses: "0041: apps whose automatic replies are paused because the store refused a reply (credentials, quota; server/replies/pauses.ts).",
+  reply_approval_messages: '0041: rule drafts posted to a Slack channel for approval, and where that message is (server/slack/approvalMessages.ts).',
+  rules: "0040: an organisation's rules, in `position` order: conditions and actions as the API takes them (server/rules).",
+  rule_firings: '0040: a rule that matched a review, once per (rule, review, review version), with what its actions did (server/rules).',
+  rule_queue: '0040: reviews stored or edited while a rule could apply, waiting for the rules job (filled by triggers on reviews).',
   slack_link_uses: 'The nonce of each used "Link your Slack account" token, until the token expires: a link works once.',
   slack_reply_messages: '0028: the Slack messages a Reply was clicked on (server/slack/README.md).',
   slack_user_links: "0031: a Slack user who proved, signed in to ARB, that they are this member; removed when the member's org_id changes (server/slack/links.ts).",

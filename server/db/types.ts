@@ -2,7 +2,7 @@
 // column types and the comments come from server/db/columnTypes.ts. After a migration run `npm run db-types`;
 // tests/api/dbTypes.test.ts fails while this file is stale.
 
-import type { AskArbSpeaker, BigintNumber, CalendarDay, DeliveryKind, DeliveryStatus, DestinationStatus, DisabledCause, EmailRequestKind, EmailRequestStatus, InvitedRole, JsonText, MailOptIn, ReplyState, SourceStatus, SpikeScopeKind, SummaryMethod, SummaryStatus } from "./columnTypes";
+import type { ApprovalMessageState, AskArbSpeaker, BigintNumber, CalendarDay, DeliveryKind, DeliveryStatus, DestinationStatus, DisabledCause, EmailRequestKind, EmailRequestStatus, InvitedRole, JsonText, MailOptIn, ReplyDraftedBy, ReplyPauseKind, ReplyRuleMode, ReplyState, SourceStatus, SpikeScopeKind, SummaryMethod, SummaryStatus, ZendeskTicketState } from "./columnTypes";
 import type { AskMethod } from "@/shared/askArb";
 import type { OrgRole } from "@/shared/orgRoles";
 import type { ColumnType, GeneratedAlways } from "kysely";
@@ -391,6 +391,10 @@ export interface RepliesTable {
   author_label: string;
   author_user_id: string | null;
   created_at: Generated<Timestamp>;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+  decided_by_label: string | null;
+  drafted_by: ReplyDraftedBy | null;
   /** Why the store refused it, in plain words (state failed). */
   failure: string | null;
   id: string;
@@ -401,11 +405,45 @@ export interface RepliesTable {
   review_id: BigintNumber;
   /** The review's content_updated_at when the reply was sent ("edited after reply" when it moves on). */
   review_updated_at: Timestamp;
+  rule_id: string | null;
+  rule_mode: ReplyRuleMode | null;
+  rule_name: string | null;
   sent_at: Timestamp | null;
   state: ReplyState;
   store_response_id: string | null;
+  template_id: string | null;
   text: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface ReplyApprovalMessagesTable {
+  attempts: Generated<number>;
+  channel_id: string | null;
+  created_at: Generated<Timestamp>;
+  destination_id: string;
+  last_error: string | null;
+  message_ts: string | null;
+  next_try_at: Generated<Timestamp | null>;
+  posted_at: Timestamp | null;
+  reply_id: string;
+  response_url: string | null;
+  state: Generated<ApprovalMessageState>;
+}
+
+export interface ReplyPausesTable {
+  app_key: string;
+  kind: ReplyPauseKind;
+  org_id: string;
+  reason: string;
+  since: Generated<Timestamp>;
+  until: Timestamp | null;
+}
+
+export interface ReplyRuleDaysTable {
+  app_key: string;
+  count: Generated<number>;
+  day: CalendarDay;
+  org_id: string;
 }
 
 export interface ReplyTemplatesTable {
@@ -417,6 +455,16 @@ export interface ReplyTemplatesTable {
   name: string;
   org_id: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface ReviewNotesTable {
+  author_label: string;
+  author_user_id: string | null;
+  created_at: Generated<Timestamp>;
+  id: string;
+  org_id: string;
+  review_id: BigintNumber;
+  text: string;
 }
 
 export interface ReviewsTable {
@@ -474,6 +522,13 @@ export interface ReviewSummariesTable {
   to_day: CalendarDay;
 }
 
+export interface ReviewTagsTable {
+  created_at: Generated<Timestamp>;
+  org_id: string;
+  review_id: BigintNumber;
+  tag_id: string;
+}
+
 export interface ReviewTranslationsTable {
   body: string;
   created_at: Generated<Timestamp>;
@@ -493,6 +548,48 @@ export interface ReviewVersionsTable {
   title: string | null;
   updated_at: Timestamp;
   version: number;
+}
+
+export interface ReviewWorkflowTable {
+  assignee_id: string | null;
+  org_id: string;
+  review_id: BigintNumber;
+  status: Generated<string>;
+  status_reason: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface RuleFiringsTable {
+  fired_at: Generated<Timestamp>;
+  id: Generated<BigintNumber>;
+  org_id: string;
+  outcomes: Generated<JsonText>;
+  reply_pending: Generated<boolean>;
+  review_id: BigintNumber;
+  review_version: number;
+  rule_id: string;
+}
+
+export interface RuleQueueTable {
+  attempts: Generated<number>;
+  queued_at: Generated<Timestamp>;
+  review_id: BigintNumber;
+  review_version: number;
+}
+
+export interface RulesTable {
+  actions: JsonText;
+  apps: Generated<string[]>;
+  conditions: Generated<JsonText>;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  enabled: Generated<boolean>;
+  id: string;
+  name: string;
+  org_id: string;
+  position: number;
+  stop_after: Generated<boolean>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface SignInTokensTable {
@@ -578,6 +675,14 @@ export interface StripeEventsTable {
   type: string;
 }
 
+export interface TagsTable {
+  color: string;
+  created_at: Generated<Timestamp>;
+  id: string;
+  name: string;
+  org_id: string;
+}
+
 export interface UsersTable {
   created_at: Generated<Timestamp>;
   display_name: string | null;
@@ -605,6 +710,55 @@ export interface WeeklySummariesTable {
   text: string;
   /** The Monday (UTC) the week began, 'YYYY-MM-DD'. */
   week_start: CalendarDay;
+}
+
+export interface ZendeskCommentRepliesTable {
+  comment_id: BigintNumber;
+  created_at: Generated<Timestamp>;
+  org_id: string;
+  outcome: string | null;
+  reply_id: string | null;
+  review_id: BigintNumber;
+  ticket_id: BigintNumber;
+}
+
+export interface ZendeskConnectionsTable {
+  api_token_enc: string;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  email: string;
+  last_event_at: Timestamp | null;
+  org_id: string;
+  signing_secret_enc: string | null;
+  subdomain: string;
+  updated_at: Generated<Timestamp>;
+  webhook_key: string;
+  zendesk_user_id: BigintNumber;
+  zendesk_user_name: string | null;
+}
+
+export interface ZendeskTicketsTable {
+  attempts: Generated<number>;
+  comment_due: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+  failure: string | null;
+  id: string;
+  lease_until: Timestamp | null;
+  next_attempt_at: Timestamp | null;
+  org_id: string;
+  requested_by: string;
+  review_id: BigintNumber;
+  state: ZendeskTicketState;
+  ticket_id: BigintNumber | null;
+  ticket_status: string | null;
+  ticket_url: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ZendeskWebhookEventsTable {
+  event_key: string;
+  org_id: string;
+  received_at: Generated<Timestamp>;
 }
 
 /** Every table by name: the type of `new Kysely<Database>` (server/db/client.ts). */
@@ -637,12 +791,21 @@ export interface Database {
   rate_limits: RateLimitsTable;
   refused_subscriptions: RefusedSubscriptionsTable;
   replies: RepliesTable;
+  reply_approval_messages: ReplyApprovalMessagesTable;
+  reply_pauses: ReplyPausesTable;
+  reply_rule_days: ReplyRuleDaysTable;
   reply_templates: ReplyTemplatesTable;
+  review_notes: ReviewNotesTable;
   review_sentiment_queue: ReviewSentimentQueueTable;
   review_summaries: ReviewSummariesTable;
+  review_tags: ReviewTagsTable;
   review_translations: ReviewTranslationsTable;
   review_versions: ReviewVersionsTable;
+  review_workflow: ReviewWorkflowTable;
   reviews: ReviewsTable;
+  rule_firings: RuleFiringsTable;
+  rule_queue: RuleQueueTable;
+  rules: RulesTable;
   sign_in_tokens: SignInTokensTable;
   slack_link_uses: SlackLinkUsesTable;
   slack_reply_messages: SlackReplyMessagesTable;
@@ -652,10 +815,15 @@ export interface Database {
   store_allowances: StoreAllowancesTable;
   store_rating_snapshots: StoreRatingSnapshotsTable;
   stripe_events: StripeEventsTable;
+  tags: TagsTable;
   users: UsersTable;
   weekly_summaries: WeeklySummariesTable;
+  zendesk_comment_replies: ZendeskCommentRepliesTable;
+  zendesk_connections: ZendeskConnectionsTable;
+  zendesk_tickets: ZendeskTicketsTable;
+  zendesk_webhook_events: ZendeskWebhookEventsTable;
 }
 
-export type { AskArbSpeaker, BigintNumber, CalendarDay, DeliveryKind, DeliveryStatus, DestinationStatus, DisabledCause, EmailRequestKind, EmailRequestStatus, InvitedRole, JsonText, MailOptIn, ReplyState, SourceStatus, SpikeScopeKind, SummaryMethod, SummaryStatus } from "./columnTypes";
+export type { ApprovalMessageState, AskArbSpeaker, BigintNumber, CalendarDay, DeliveryKind, DeliveryStatus, DestinationStatus, DisabledCause, EmailRequestKind, EmailRequestStatus, InvitedRole, JsonText, MailOptIn, ReplyDraftedBy, ReplyPauseKind, ReplyRuleMode, ReplyState, SourceStatus, SpikeScopeKind, SummaryMethod, SummaryStatus, ZendeskTicketState } from "./columnTypes";
 export type { AskMethod } from "@/shared/askArb";
 export type { OrgRole } from "@/shared/orgRoles";

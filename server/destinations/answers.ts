@@ -31,6 +31,8 @@ export type AnswerRules = {
   refusal: (status: number, body: string, json: Record<string, unknown> | null) => DeliveryOutcome | undefined;
   /** The URL to POST to, from the stored webhook URL (a query the platform wants added). */
   sendUrl?: (url: string) => string;
+  /** The body to POST, from the formatted payload and the stored URL (Telegram: the chat its URL names). */
+  sendBody?: (url: string, payload: unknown) => unknown;
 };
 
 /**

@@ -125,6 +125,7 @@ export async function deliver(
     const secrets = target.previousSigningSecret ? [target.signingSecret, target.previousSigningSecret] : [target.signingSecret];
     Object.assign(headers, signWebhook(secrets, opts.idempotencyKey, jsonBody(message.body)));
   }
-  const res = await opts.sender.postJson(target.postUrl, message.body, headers);
+  const body = answerRulesOf(target.platform).sendBody?.(target.target, message.body) ?? message.body;
+  const res = await opts.sender.postJson(target.postUrl, body, headers);
   return classifyWebhookResponse(target.platform, res);
 }

@@ -26,6 +26,8 @@ export type ReviewMessageInput = {
   translation?: { text: string; language: string; title?: string | null; body?: string } | null;
   /** For 'updated': what it was before. */
   previous?: { rating: number; body: string; title: string | null } | null;
+  /** The destination's organisation's tags on the review (server/workflow), shown as a "Tags" line. */
+  tags?: Array<{ id: string; name: string; color: string }>;
   /**
    * Slack only: how the message offers a reply. A button whose click ARB receives (channels added with "Add to Slack",
    * server/slack), or a link to the review in ARB's inbox (pasted webhooks: Slack sends their clicks nowhere).

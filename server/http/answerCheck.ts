@@ -62,7 +62,7 @@ function bodySchema(response: ZodType, paged: boolean): ZodType {
   if (!s) {
     s = {
       plain: z.object({ data: response }),
-      paged: z.object({ data: response, has_more: z.boolean(), next_cursor: z.string().nullable().optional() }),
+      paged: z.object({ data: response, has_more: z.boolean(), next_cursor: z.string().nullable().optional(), total: z.number().int().optional(), total_is_estimate: z.boolean().optional() }),
     };
     bodySchemas.set(response, s);
   }

@@ -188,8 +188,8 @@ function matchesEtag(header: string | string[] | undefined, etag: string): boole
  * A cursor page, the shape of every list that pages: `{ "data": items, "has_more": … }`. A list whose cursor is not
  * its last item's id (the review inbox: a time and an id) also says `next_cursor`.
  */
-export function pageAnswer<T>(items: readonly T[], hasMore: boolean, nextCursor?: string | null): SerializedAnswer<T[]> {
-  const page = nextCursor === undefined ? { data: items, has_more: hasMore } : { data: items, has_more: hasMore, next_cursor: nextCursor };
+export function pageAnswer<T>(items: readonly T[], hasMore: boolean, nextCursor?: string | null, count?: { total: number; total_is_estimate: boolean }): SerializedAnswer<T[]> {
+  const page = nextCursor === undefined ? { data: items, has_more: hasMore } : { data: items, has_more: hasMore, next_cursor: nextCursor, ...count };
   return new SerializedAnswer(Buffer.from(JSON.stringify(page)));
 }
 

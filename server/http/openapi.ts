@@ -114,6 +114,8 @@ function operation(path: string, method: Method, ep: Endpoint): JsonSchema {
                 ? {
                     has_more: { type: 'boolean', description: 'More entries follow: ask again with the last id as the cursor.' },
                     next_cursor: { type: ['string', 'null'], description: 'Lists whose cursor is not an id (the review inbox): the cursor of the next page.' },
+                    total: { type: 'integer', description: 'Lists that count their results (the review inbox): how many match, exact up to a cap.' },
+                    total_is_estimate: { type: 'boolean', description: 'With total: true when it is beyond the cap and so an estimate.' },
                   }
                 : {}),
             },

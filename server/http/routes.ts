@@ -17,6 +17,7 @@ import v1AuthTokenExchange from '@/pages/api/v1/auth/token/exchange';
 import v1AuthTokenHandoff from '@/pages/api/v1/auth/token/handoff';
 import v1AuthTokenRefresh from '@/pages/api/v1/auth/token/refresh';
 import v1AuthTokenRenew from '@/pages/api/v1/auth/token/renew';
+import v1IntegrationsZendeskWebhook from '@/pages/api/v1/integrations/zendesk/webhook';
 import v1Invitations from '@/pages/api/v1/invitations/index';
 import v1InvitationsIdAccept from '@/pages/api/v1/invitations/[id]/accept';
 import v1InvitationsIdDecline from '@/pages/api/v1/invitations/[id]/decline';
@@ -35,6 +36,7 @@ import v1OrgAppsAppKeyRatings from '@/pages/api/v1/org/apps/[appKey]/ratings';
 import v1OrgAppsAppKeyReviewsSummary from '@/pages/api/v1/org/apps/[appKey]/reviews/summary/index';
 import v1OrgAppsAppKeyReviewsSummarySummaryId from '@/pages/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]';
 import v1OrgAppsAppKeyStats from '@/pages/api/v1/org/apps/[appKey]/stats';
+import v1OrgAppsAppKeyTags from '@/pages/api/v1/org/apps/[appKey]/tags';
 import v1OrgAppsAppKeyTerms from '@/pages/api/v1/org/apps/[appKey]/terms';
 import v1OrgAuditLog from '@/pages/api/v1/org/audit-log';
 import v1OrgBilling from '@/pages/api/v1/org/billing/index';
@@ -44,19 +46,34 @@ import v1OrgDestinations from '@/pages/api/v1/org/destinations/index';
 import v1OrgDestinationsId from '@/pages/api/v1/org/destinations/[id]';
 import v1OrgDestinationsIdRotateSecret from '@/pages/api/v1/org/destinations/[id]/rotate-secret';
 import v1OrgDestinationsIdTest from '@/pages/api/v1/org/destinations/[id]/test';
+import v1OrgIntegrationsZendesk from '@/pages/api/v1/org/integrations/zendesk';
 import v1OrgInvitations from '@/pages/api/v1/org/invitations/index';
 import v1OrgInvitationsId from '@/pages/api/v1/org/invitations/[id]';
 import v1OrgLeave from '@/pages/api/v1/org/leave';
 import v1OrgMembers from '@/pages/api/v1/org/members/index';
 import v1OrgMembersId from '@/pages/api/v1/org/members/[id]';
 import v1OrgOverview from '@/pages/api/v1/org/overview';
+import v1OrgReplies from '@/pages/api/v1/org/replies/index';
+import v1OrgRepliesIdApprove from '@/pages/api/v1/org/replies/[id]/approve';
+import v1OrgRepliesIdReject from '@/pages/api/v1/org/replies/[id]/reject';
+import v1OrgReplyPauses from '@/pages/api/v1/org/reply-pauses/index';
+import v1OrgReplyPausesAppKey from '@/pages/api/v1/org/reply-pauses/[appKey]';
 import v1OrgReplyTemplates from '@/pages/api/v1/org/reply-templates/index';
 import v1OrgReplyTemplatesId from '@/pages/api/v1/org/reply-templates/[id]';
 import v1OrgReviews from '@/pages/api/v1/org/reviews/index';
+import v1OrgReviewsId from '@/pages/api/v1/org/reviews/[id]';
 import v1OrgReviewsIdDraftReply from '@/pages/api/v1/org/reviews/[id]/draft-reply';
+import v1OrgReviewsIdNotes from '@/pages/api/v1/org/reviews/[id]/notes';
 import v1OrgReviewsIdReply from '@/pages/api/v1/org/reviews/[id]/reply';
+import v1OrgReviewsIdTicket from '@/pages/api/v1/org/reviews/[id]/ticket';
 import v1OrgReviewsIdTranslate from '@/pages/api/v1/org/reviews/[id]/translate';
+import v1OrgReviewsBulk from '@/pages/api/v1/org/reviews/bulk';
 import v1OrgReviewsExportCsv from '@/pages/api/v1/org/reviews/export.csv';
+import v1OrgRules from '@/pages/api/v1/org/rules/index';
+import v1OrgRulesId from '@/pages/api/v1/org/rules/[id]';
+import v1OrgRulesIdTest from '@/pages/api/v1/org/rules/[id]/test';
+import v1OrgTags from '@/pages/api/v1/org/tags/index';
+import v1OrgTagsId from '@/pages/api/v1/org/tags/[id]';
 import v1PublicAppDetails from '@/pages/api/v1/public/app-details';
 import v1PublicAskArbChat from '@/pages/api/v1/public/ask-arb/chat';
 import v1PublicAskArbChatId from '@/pages/api/v1/public/ask-arb/chat/[id]';
@@ -90,6 +107,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/auth/token/handoff', route: v1AuthTokenHandoff },
   { path: '/api/v1/auth/token/refresh', route: v1AuthTokenRefresh },
   { path: '/api/v1/auth/token/renew', route: v1AuthTokenRenew },
+  { path: '/api/v1/integrations/zendesk/webhook', route: v1IntegrationsZendeskWebhook },
   { path: '/api/v1/invitations', route: v1Invitations },
   { path: '/api/v1/invitations/[id]/accept', route: v1InvitationsIdAccept },
   { path: '/api/v1/invitations/[id]/decline', route: v1InvitationsIdDecline },
@@ -108,6 +126,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/apps/[appKey]/reviews/summary', route: v1OrgAppsAppKeyReviewsSummary },
   { path: '/api/v1/org/apps/[appKey]/reviews/summary/[summaryId]', route: v1OrgAppsAppKeyReviewsSummarySummaryId },
   { path: '/api/v1/org/apps/[appKey]/stats', route: v1OrgAppsAppKeyStats },
+  { path: '/api/v1/org/apps/[appKey]/tags', route: v1OrgAppsAppKeyTags },
   { path: '/api/v1/org/apps/[appKey]/terms', route: v1OrgAppsAppKeyTerms },
   { path: '/api/v1/org/audit-log', route: v1OrgAuditLog },
   { path: '/api/v1/org/billing', route: v1OrgBilling },
@@ -117,19 +136,34 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/org/destinations/[id]', route: v1OrgDestinationsId },
   { path: '/api/v1/org/destinations/[id]/rotate-secret', route: v1OrgDestinationsIdRotateSecret },
   { path: '/api/v1/org/destinations/[id]/test', route: v1OrgDestinationsIdTest },
+  { path: '/api/v1/org/integrations/zendesk', route: v1OrgIntegrationsZendesk },
   { path: '/api/v1/org/invitations', route: v1OrgInvitations },
   { path: '/api/v1/org/invitations/[id]', route: v1OrgInvitationsId },
   { path: '/api/v1/org/leave', route: v1OrgLeave },
   { path: '/api/v1/org/members', route: v1OrgMembers },
   { path: '/api/v1/org/members/[id]', route: v1OrgMembersId },
   { path: '/api/v1/org/overview', route: v1OrgOverview },
+  { path: '/api/v1/org/replies', route: v1OrgReplies },
+  { path: '/api/v1/org/replies/[id]/approve', route: v1OrgRepliesIdApprove },
+  { path: '/api/v1/org/replies/[id]/reject', route: v1OrgRepliesIdReject },
+  { path: '/api/v1/org/reply-pauses', route: v1OrgReplyPauses },
+  { path: '/api/v1/org/reply-pauses/[appKey]', route: v1OrgReplyPausesAppKey },
   { path: '/api/v1/org/reply-templates', route: v1OrgReplyTemplates },
   { path: '/api/v1/org/reply-templates/[id]', route: v1OrgReplyTemplatesId },
   { path: '/api/v1/org/reviews', route: v1OrgReviews },
+  { path: '/api/v1/org/reviews/[id]', route: v1OrgReviewsId },
   { path: '/api/v1/org/reviews/[id]/draft-reply', route: v1OrgReviewsIdDraftReply },
+  { path: '/api/v1/org/reviews/[id]/notes', route: v1OrgReviewsIdNotes },
   { path: '/api/v1/org/reviews/[id]/reply', route: v1OrgReviewsIdReply },
+  { path: '/api/v1/org/reviews/[id]/ticket', route: v1OrgReviewsIdTicket },
   { path: '/api/v1/org/reviews/[id]/translate', route: v1OrgReviewsIdTranslate },
+  { path: '/api/v1/org/reviews/bulk', route: v1OrgReviewsBulk },
   { path: '/api/v1/org/reviews/export.csv', route: v1OrgReviewsExportCsv },
+  { path: '/api/v1/org/rules', route: v1OrgRules },
+  { path: '/api/v1/org/rules/[id]', route: v1OrgRulesId },
+  { path: '/api/v1/org/rules/[id]/test', route: v1OrgRulesIdTest },
+  { path: '/api/v1/org/tags', route: v1OrgTags },
+  { path: '/api/v1/org/tags/[id]', route: v1OrgTagsId },
   { path: '/api/v1/public/app-details', route: v1PublicAppDetails },
   { path: '/api/v1/public/ask-arb/chat', route: v1PublicAskArbChat },
   { path: '/api/v1/public/ask-arb/chat/[id]', route: v1PublicAskArbChatId },

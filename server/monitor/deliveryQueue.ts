@@ -28,6 +28,12 @@ export function queueRead(destinationIds: string[], limit: number) {
              r.written_at, r.updated_at, r.reply_text, r.reply_updated_at, r.permalink, r.sentiment, r.sentiment_score,
              va.rating as at_rating, va.title as at_title, va.body as at_body, va.updated_at as at_updated_at,
              vp.rating as prev_rating, vp.title as prev_title, vp.body as prev_body,
+             -- The destination's organisation's tags on the review (server/workflow): one probe of review_tags' key.
+             case when x.review_id is not null then (
+               select json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) order by lower(t.name), t.id)
+                 from destinations dt join review_tags rt on rt.org_id = dt.org_id and rt.review_id = x.review_id join tags t on t.id = rt.tag_id
+                where dt.id = x.destination_id)
+             end as tags,
              x.alert_episode_id, e.since as alert_since, e.details as alert_details,
              x.weekly_summary_id::int as weekly_summary_id, to_char(ws.week_start, 'YYYY-MM-DD') as summary_week_start, ws.method as summary_method,
              ws.content as summary_content, ws.note as summary_note,

@@ -16,6 +16,8 @@ import type { SourceRow } from './sources';
 import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameReviews';
 import { queueWelcome } from './welcome';
 import { confirmPublished } from '../replies/data';
+import { onRepliesShown, onReviewsEdited } from '../workflow/edits';
+import { tagIdsOfReviews } from '../workflow/data';
 import { NOT_PLAN_PAUSED } from './sourceDemand';
 import { enrichReviews, prepareEnrichment } from '../ai/enrich';
 import { queueSentimentRefinement, refinesSentiment } from '../ai/enrich/refine';
@@ -372,7 +374,14 @@ function storesTogether(source: Pick<SourceRow, 'country'>, fresh: NormalizedRev
 }
 
 /** One delivery per (announced or edited review × destination that wants it), oldest first within the poll, so a channel reads in the order reviews were written. */
-function fanOut(appKey: string, destinations: ActiveDestination[], filtersOf: DestinationFilters[], announced: Announced[], edits: Array<StoredReview & { version: number }>): DeliveryInsert[] {
+function fanOut(
+  appKey: string,
+  destinations: ActiveDestination[],
+  filtersOf: DestinationFilters[],
+  announced: Announced[],
+  edits: Array<StoredReview & { version: number }>,
+  editTags: Map<number, string[]> = new Map(),
+): DeliveryInsert[] {
   const rows: DeliveryInsert[] = [];
   for (const [i, d] of destinations.entries()) {
     for (const a of announced) {
@@ -381,7 +390,7 @@ function fanOut(appKey: string, destinations: ActiveDestination[], filtersOf: De
       }
     }
     for (const e of edits) {
-      if (matchesFilters(filtersOf[i], e.review)) rows.push({ destination_id: d.id, review_id: e.id, store_review_id: null, app_key: appKey, kind: 'updated', review_version: e.version });
+      if (matchesFilters(filtersOf[i], { ...e.review, tags: editTags.get(e.id) })) rows.push({ destination_id: d.id, review_id: e.id, store_review_id: null, app_key: appKey, kind: 'updated', review_version: e.version });
     }
   }
   return rows.reverse();
@@ -517,6 +526,10 @@ async function ingestOnce(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>,
 
     // Replies sent through ARB that the store now shows are published (server/replies).
     await confirmPublished(trx, repliesChanged);
+    // The queue (server/workflow): an edit of a replied or done review needs a reply again; a reply the store shows
+    // makes it replied (in that order: an edit that comes with a new reply is answered).
+    await onReviewsEdited(trx, edits.map((e) => e.id));
+    await onRepliesShown(trx, repliesChanged);
 
     let welcomed = 0;
     for (const [i, d] of destinations.entries()) {
@@ -527,7 +540,9 @@ async function ingestOnce(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>,
         welcomed++;
       }
     }
-    const rows = fanOut(source.app_key, destinations, filtersOf, announced, edits);
+    // An edited review goes to a destination filtered by tags when it has one of them (new reviews have none yet).
+    const editTags = edits.length && filtersOf.some((f) => f.tags?.length) ? await tagIdsOfReviews(edits.map((e) => e.id), trx) : undefined;
+    const rows = fanOut(source.app_key, destinations, filtersOf, announced, edits, editTags);
     const watermark = newWatermark(owned.watermark, owned.created_at, result, incoming);
     let deliveries = 0;
     if (together) {

@@ -54,6 +54,8 @@ export type OpenDelivery = {
   prev_rating: number | null;
   prev_title: string | null;
   prev_body: string | null;
+  /** The destination's organisation's tags on the review (json, or its text), for review messages. */
+  tags?: Array<{ id: string; name: string; color: string }> | string | null;
   /** Welcome intro only: how many recent reviews were queued with it. */
   welcome_recent: number | null;
   /** A 'new' delivery queued with a welcome intro: one of the welcome's recent reviews (absent: false). */
@@ -90,6 +92,12 @@ function reviewOf(d: OpenDelivery): NormalizedReview {
     replyUpdatedAt: d.reply_updated_at,
     permalink: d.permalink,
   };
+}
+
+/** The review's tags as the message shows them (absent when it has none, so untagged messages are as before). */
+function tagsOf(d: OpenDelivery): { tags?: Array<{ id: string; name: string; color: string }> } {
+  const tags = typeof d.tags === 'string' ? (JSON.parse(d.tags) as Array<{ id: string; name: string; color: string }>) : d.tags;
+  return tags?.length ? { tags } : {};
 }
 
 function sentimentOf(d: OpenDelivery): ReviewMessageInput['sentiment'] {
@@ -201,6 +209,7 @@ export async function buildMessage(
             translation: translationOf(d, shown, translation),
             previous: d.kind === 'updated' && d.prev_body !== null ? { rating: d.prev_rating ?? 0, body: d.prev_body, title: d.prev_title } : null,
             replyAction: replyActionFor(platform, destination, d.review_id),
+            ...tagsOf(d),
           },
         };
   if (platform === 'email') return withUnsubscribe(target, (ctx) => formatFor(platform, message, ctx));

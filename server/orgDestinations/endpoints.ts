@@ -55,10 +55,15 @@ const filtersBody = z
         )
         .max(50, 'keywords: at most 50.')
         .optional(),
+      tags: z
+        .array(z.string('tags must be tag ids.').regex(/^tag_[0-9A-Za-z]{24}$/, 'tags must be tag ids (tag_ followed by 24 letters and digits).'), 'tags must be a list of tag ids.')
+        .max(50, 'tags: at most 50.')
+        .optional()
+        .meta({ description: 'Only reviews with one of these tags: each is posted when it is tagged.' }),
     },
     {
       error: (iss) =>
-        iss.code === 'unrecognized_keys' ? 'filters can only have ratings, countries, languages and keywords.' : 'filters must be an object with ratings, countries, languages and keywords.',
+        iss.code === 'unrecognized_keys' ? 'filters can only have ratings, countries, languages, keywords and tags.' : 'filters must be an object with ratings, countries, languages, keywords and tags.',
     },
   )
   .strict();
@@ -71,7 +76,13 @@ const destinationShape = z.object({
   label: z.string().nullable().meta({ description: 'Channel name when known.' }),
   target: z.string().meta({ description: 'Where it posts, redacted (host and last characters, or the first letters of an address): never the secret URL.' }),
   apps: z.array(appShape),
-  filters: z.object({ ratings: z.array(z.number()).optional(), countries: z.array(z.string()).optional(), languages: z.array(z.string()).optional(), keywords: z.array(z.string()).optional() }),
+  filters: z.object({
+    ratings: z.array(z.number()).optional(),
+    countries: z.array(z.string()).optional(),
+    languages: z.array(z.string()).optional(),
+    keywords: z.array(z.string()).optional(),
+    tags: z.array(z.string()).optional(),
+  }),
   translate_to: z.string().nullable().meta({ description: 'The language each review message is translated into (shown under the review), or null.' }),
   spike_alerts: z.boolean().meta({ description: 'Whether spike alerts (a surge of 1–2★ reviews or a drop of the average rating) for its apps are posted here too.' }),
   weekly_summaries: z.boolean().meta({ description: 'Whether the weekly summary of each of its apps (every Monday, UTC, for the week before) is posted here too. Needs the plan feature summaries.' }),

@@ -5,6 +5,7 @@
  * destination of another organisation is not found (404). Members read; admins change (the endpoints check roles).
  * Every change is recorded in the organisation's audit log.
  */
+import { ownTagIds } from '../workflow/data';
 import { getDb } from '../db/client';
 import { decryptSecret } from '../crypto';
 import { HttpError, notFound } from '../http/errors';
@@ -150,6 +151,11 @@ export async function changeDestination(m: Membership, id: string, change: Desti
     const known = await appsOfOrganisation(m.orgId);
     const unknown = change.apps.find((k) => !known.has(k));
     if (unknown) throw new HttpError(400, 'unknown_app', `apps: ${unknown} is not an app of your organisation.`);
+  }
+  if (change.filters?.tags?.length) {
+    const own = new Set(await ownTagIds(m.orgId, change.filters.tags));
+    const unknown = change.filters.tags.find((t) => !own.has(t));
+    if (unknown) throw new HttpError(400, 'unknown_tag', `filters.tags: ${unknown} is not a tag of your organisation.`);
   }
   if (change.paused === false && before.cause === 'unsubscribed') {
     throw new HttpError(409, 'address_unsubscribed', 'The recipient unsubscribed from these e-mails: only they can sign up again, from a confirmation link sent to them.');

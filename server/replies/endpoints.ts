@@ -17,6 +17,7 @@ import { listActiveApiKeys } from '../apiKeys/data';
 import type { ApiKeyCaller } from '../apiKeys/caller';
 import type { ReplyRow, TemplateRow } from './data';
 import { reviewForReply } from './data';
+import { REPLY_STATES } from '@/shared/replies';
 import { removeReply, saveDraft, sendReply, type ReplyActor } from './service';
 import { addTemplate, changeTemplate, removeTemplate, templatesOf } from './templates';
 
@@ -45,10 +46,10 @@ const replyBody = z.object({
   draft: z.boolean('draft must be true or false.').optional().meta({ description: 'true: keep the text as a draft, send nothing.' }),
 });
 
-const replyShape = z.object({
+export const replyShape = z.object({
   id: z.string(),
   review_id: z.string(),
-  state: z.enum(['draft', 'sending', 'pending_publish', 'published', 'failed']),
+  state: z.enum(REPLY_STATES),
   text: z.string(),
   failure: z.string().nullable().meta({ description: 'Why it failed (state failed), or what it waits for (state sending), in plain words.' }),
   by: z.string(),
@@ -70,7 +71,7 @@ export const replyJson = (r: ReplyRow): z.infer<typeof replyShape> => ({
 });
 
 /** The reply's answer: 200 taken, 202 waiting for another attempt, 422 refused (with the plain reason). */
-function answer(ctx: Ctx<unknown, unknown, unknown>, r: ReplyRow) {
+export function answer(ctx: Ctx<unknown, unknown, unknown>, r: ReplyRow) {
   if (r.state === 'failed') throw new HttpError(422, 'reply_failed', r.failure ?? 'The store refused the reply.');
   ctx.status = r.state === 'sending' ? 202 : 200;
   return replyJson(r);

@@ -10,6 +10,7 @@
  * posting again when it is ours. The next poll of the official source confirms "published" (server/monitor/ingest.ts
  * calls confirmPublished with the reviews whose reply it changed).
  */
+import { onReplyPublished } from '../workflow/edits';
 import { decryptSecret, randomId } from '../crypto';
 import { HttpError, badRequest, notFound } from '../http/errors';
 import { log } from '../log';
@@ -39,6 +40,7 @@ import {
 import { allowanceKey, classifyStoreError, removeFromStore, sendToStore, storeHasReply, storeShowsReply, type ReplyTarget } from './stores';
 import { parseRateLimitHeader } from '../sources/appStoreConnect';
 import { SourceError } from '../sources/types';
+import { pauseAutomaticReplies, pauseCauseOf } from './pauses';
 
 /** Who replies: a signed-in person, or a script with an API key. */
 export type ReplyActor = { orgId: string; userId: string | null; label: string; audit: { userId: string; email: string } | null };
@@ -94,7 +96,12 @@ async function rememberAppleAllowance(key: string, header: string | string[] | u
 export async function attemptReply(id: string): Promise<ReplyRow | null> {
   const row = await claimReply(id, LEASE_SECONDS);
   if (!row) return null;
-  const finish = (o: ReplyOutcome) => finishAttempt(row, o);
+  const finish = async (o: ReplyOutcome) => {
+    const done = await finishAttempt(row, o);
+    // The queue (server/workflow): a published reply makes the review replied.
+    if (done?.state === 'published') await onReplyPublished(done.org_id, String(done.review_id));
+    return done;
+  };
   const review = await reviewForReply(row.org_id, String(row.review_id));
   if (!review) return finish({ state: 'failed', failure: 'This app is no longer in your organisation, so the reply was not sent.' });
   const target = targetOf(review);
@@ -109,6 +116,8 @@ export async function attemptReply(id: string): Promise<ReplyRow | null> {
   if (target.store === 'apple_app_store') {
     const a = await allowanceOf(key);
     if (a && a.remaining <= 0 && a.resets_at.getTime() > Date.now()) {
+      const note = `App Store Connect's hourly request allowance for this key is used up: the reply is sent when it allows.`;
+      await pauseAutomaticReplies(row.org_id, row.app_key, { kind: 'quota', reason: note, until: a.resets_at });
       return finish({ state: 'sending', retryInSeconds: secondsUntil(a.resets_at), note: `App Store Connect's hourly request allowance for this key is used up: the reply is sent when it allows.`, countAttempt: false });
     }
   }
@@ -119,6 +128,7 @@ export async function attemptReply(id: string): Promise<ReplyRow | null> {
     if (!sent) {
       if (target.store === 'google_play_store' && !(await spendAllowance(key, PLAY_DAILY_REPLY_QUOTA, nextQuotaDay(new Date())))) {
         const resets = (await allowanceOf(key))?.resets_at ?? nextQuotaDay(new Date());
+        await pauseAutomaticReplies(row.org_id, row.app_key, { kind: 'quota', reason: `Google Play's daily reply quota for this app (${PLAY_DAILY_REPLY_QUOTA}) is used up until the next day's quota starts.`, until: resets });
         return finish({ state: 'sending', retryInSeconds: secondsUntil(resets), note: `Google Play's daily reply quota for this app (${PLAY_DAILY_REPLY_QUOTA}) is used up: the reply is sent when the next day's quota starts.`, countAttempt: false });
       }
       sent = await sendToStore(target, row.text);
@@ -129,6 +139,9 @@ export async function attemptReply(id: string): Promise<ReplyRow | null> {
   } catch (err) {
     if (err instanceof SourceError && target.store === 'apple_app_store') await rememberAppleAllowance(key, err.headers?.['x-rate-limit']);
     const refusal = classifyStoreError(target, err);
+    // Credentials or a quota the store refused stop every reply of the app: rules draft none until it is fixed.
+    const cause = pauseCauseOf(err, refusal);
+    if (cause) await pauseAutomaticReplies(row.org_id, row.app_key, cause);
     l.warn('reply attempt failed', { status: err instanceof SourceError ? err.status : undefined, err: (err as Error).message, outcome: refusal.kind });
     if (refusal.kind === 'failed') return finish({ state: 'failed', failure: refusal.reason });
     if (refusal.rateLimited) {
@@ -158,6 +171,7 @@ export async function checkPendingReply(id: string): Promise<boolean> {
     log.warn('could not read whether a reply is published', { reply: row.id, app: row.app_key, err: (err as Error).message });
   }
   await finishPendingCheck(row.id, published, PENDING_CHECK_SECONDS * 3);
+  if (published) await onReplyPublished(row.org_id, String(row.review_id));
   return published;
 }
 
@@ -188,7 +202,7 @@ export function checkReplyText(store: ReplyStore, text: string): string {
   return trimmed;
 }
 
-function missingCredentials(review: ReviewForReply): HttpError {
+export function missingCredentials(review: Pick<ReviewForReply, 'store' | 'app_title'>): HttpError {
   const store = review.store as ReplyStore;
   return new HttpError(
     409,

@@ -29,8 +29,14 @@ export type InboxQuery = {
   /** Only reviews after this one in the order (older, or as old with a smaller id). */
   after?: ReviewPosition;
   limit: number;
-  /** The organisation whose replies (server/replies) are shown with the reviews. */
+  /** The organisation whose replies (server/replies) are shown with the reviews, and whose queue the next filters read. */
   orgId?: string;
+  /** Workflow statuses (server/workflow): a review without a row is new, or replied when the store shows a reply. */
+  statuses?: string[];
+  /** Tag ids of the organisation: reviews with any of them. */
+  tagIds?: string[];
+  /** Assigned to one of these members, or (`none`) to nobody. */
+  assignees?: { ids: string[]; none: boolean };
 };
 
 /** A review's place in the inbox order: its updated_at in microseconds since 1970 (exact), and its id. */
@@ -65,13 +71,60 @@ export type InboxRow = {
   own_reply_by: string | null;
   own_reply_at: Date | null;
   own_reply_review_updated_at: Date | null;
+  /** The organisation's tags of the review (json: parsed by the driver, or text). */
+  tags: Array<{ id: string; name: string; color: string }> | string;
+  /** Its queue row (server/workflow), when it has one. */
+  wf_status: string | null;
+  wf_reason: string | null;
+  wf_assignee_id: string | null;
+  /** The assignee's e-mail while still a member (null after a removal). */
+  wf_assignee_email: string | null;
+  notes_count: number;
 };
 
 const and = (parts: RawBuilder<unknown>[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
 
+/** Filters on the organisation's queue (review_workflow, review_tags): not in the apps' indexes, read per review. */
+const hasQueueFilter = (f: InboxQuery) => !!(f.statuses?.length || f.tagIds?.length || f.assignees);
+
+/** The queue's filters as SQL over alias `r` (each an index probe of the review's row). */
+function queueConditions(f: InboxQuery): RawBuilder<unknown>[] {
+  const c: RawBuilder<unknown>[] = [];
+  const org = f.orgId ?? '';
+  if (f.statuses?.length) {
+    c.push(sql`coalesce((select w.status from review_workflow w where w.org_id = ${org} and w.review_id = r.id),
+                        case when r.replied then 'replied' else 'new' end) = any(${f.statuses}::text[])`);
+  }
+  if (f.tagIds?.length) c.push(sql`exists (select 1 from review_tags t where t.org_id = ${org} and t.review_id = r.id and t.tag_id = any(${f.tagIds}::text[]))`);
+  if (f.assignees) {
+    const parts: RawBuilder<unknown>[] = [];
+    if (f.assignees.ids.length) parts.push(sql`exists (select 1 from review_workflow w where w.org_id = ${org} and w.review_id = r.id and w.assignee_id = any(${f.assignees.ids}::text[]))`);
+    if (f.assignees.none) parts.push(sql`not exists (select 1 from review_workflow w where w.org_id = ${org} and w.review_id = r.id and w.assignee_id is not null)`);
+    c.push(parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`);
+  }
+  return c;
+}
+
+/**
+ * Where the reviews a queue filter keeps can be read from when they are few: the organisation's rows with one of the
+ * tags, one of the statuses (only needs_reply and done: new and replied are also what has no row) or one of the
+ * assignees. Null when the filter has none of these.
+ */
+function queueDriver(f: InboxQuery): RawBuilder<unknown> | null {
+  const org = f.orgId ?? '';
+  if (f.tagIds?.length) return sql`select distinct t.review_id from review_tags t where t.tag_id = any(${f.tagIds}::text[]) and t.org_id = ${org}`;
+  if (f.statuses?.length && f.statuses.every((s) => s === 'needs_reply' || s === 'done')) {
+    return sql`select w.review_id from review_workflow w where w.org_id = ${org} and w.status = any(${f.statuses}::text[])`;
+  }
+  if (f.assignees && !f.assignees.none && f.assignees.ids.length) {
+    return sql`select w.review_id from review_workflow w where w.org_id = ${org} and w.assignee_id = any(${f.assignees.ids}::text[])`;
+  }
+  return null;
+}
+
 /** The filters other than the app, as SQL over alias `r`. */
 function conditions(f: InboxQuery, except: { rating?: boolean; country?: boolean } = {}): RawBuilder<unknown>[] {
-  const c: RawBuilder<unknown>[] = [];
+  const c: RawBuilder<unknown>[] = [...queueConditions(f)];
   if (f.ratings?.length && !except.rating) c.push(sql`r.rating = any(${f.ratings}::int[])`);
   if (f.countries?.length && !except.country) c.push(sql`r.country = any(${f.countries}::text[])`);
   // The language the text is written in when it was detected, else what the store said.
@@ -107,6 +160,12 @@ function pageIds(f: InboxQuery, rare = false): RawBuilder<unknown> {
     return sql`select r.id, r.updated_at from reviews r
                 where r.id = ${f.reviewId}::bigint and r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}`;
   }
+  const driver = rare ? queueDriver(f) : null;
+  if (driver) {
+    return sql`select r.id, r.updated_at from (${driver}) d join reviews r on r.id = d.review_id
+                where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}
+                order by r.updated_at desc, r.id desc limit ${n}`;
+  }
   if (f.q && rare) {
     return sql`select r.id, r.updated_at from reviews r
                 where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(f))}
@@ -130,8 +189,18 @@ function pageIds(f: InboxQuery, rare = false): RawBuilder<unknown> {
              order by x.updated_at desc, x.id desc limit ${n}`;
 }
 
+/** The filters the apps' indexes carry: all but the text search and the queue's. */
+const denseConditions = (f: InboxQuery) => conditions({ ...f, q: undefined, statuses: undefined, tagIds: undefined, assignees: undefined });
+
 /** How many of each app's newest reviews (under the other filters) a text search walks before it turns to the GIN index. */
-const walkBudget = (f: InboxQuery) => Math.max(4 * f.limit, Math.ceil(RARE_MATCHES / f.appKeys.length));
+const walkBudget = (f: InboxQuery) => Math.max(4 * f.limit, Math.ceil((f.q ? RARE_MATCHES : QUEUE_WALK) / f.appKeys.length));
+
+/**
+ * A queue filter alone (status, tag, assignee) walks at most this many reviews in all: each costs an index probe of the
+ * queue's tables, and a filter that keeps fewer reviews than a page in QUEUE_WALK is read from those tables instead
+ * (queueDriver), which then hold at most about page × total / QUEUE_WALK of them (bench/inbox-queue.ts).
+ */
+export const QUEUE_WALK = 2000;
 
 /**
  * A text search's page read by a bounded walk: each app's newest `walkBudget` reviews under the other filters, newest
@@ -141,13 +210,15 @@ const walkBudget = (f: InboxQuery) => Math.max(4 * f.limit, Math.ceil(RARE_MATCH
  * budget read); with it the branches are merged (Merge Append) and read only as far as the page needs.
  */
 function walkIds(f: InboxQuery): RawBuilder<unknown> {
-  const others = and(conditions({ ...f, q: undefined }));
+  const others = and(denseConditions(f));
+  const sparse: RawBuilder<unknown>[] = [...queueConditions(f)];
+  if (f.q) sparse.push(sql`r.search_vector @@ websearch_to_tsquery('simple', ${f.q})`);
   const branches = f.appKeys.map(
-    (k) => sql`(select w.id, w.updated_at from (
-                  select r.id, r.updated_at, r.search_vector from reviews r where r.app_key = ${k} and ${others}
-                   order by r.updated_at desc, r.id desc limit ${walkBudget(f)}::int) w
-                 where w.search_vector @@ websearch_to_tsquery('simple', ${f.q!})
-                 order by w.updated_at desc, w.id desc)`,
+    (k) => sql`(select r.id, r.updated_at from (
+                  select r.id, r.updated_at, r.search_vector, r.replied from reviews r where r.app_key = ${k} and ${others}
+                   order by r.updated_at desc, r.id desc limit ${walkBudget(f)}::int) r
+                 where ${and(sparse)}
+                 order by r.updated_at desc, r.id desc)`,
   );
   return sql`select x.id, x.updated_at from (${sql.join(branches, sql` union all `)}) x
               order by x.updated_at desc, x.id desc limit ${f.limit}::int`;
@@ -161,7 +232,7 @@ function walkIds(f: InboxQuery): RawBuilder<unknown> {
  * reviews: bench/scale.ts.)
  */
 async function walkComplete(f: InboxQuery, last: ReviewPosition | undefined, db: DB): Promise<boolean> {
-  const others = and(conditions({ ...f, q: undefined }));
+  const others = and(denseConditions(f));
   const newer = last ? sql`(r.updated_at, r.id) > (timestamptz 'epoch' + ${last.us}::bigint * interval '1 microsecond', ${last.id}::bigint)` : sql`true`;
   const r = await sql<{ complete: boolean }>`
     select not exists (
@@ -181,12 +252,19 @@ export function inboxPageQuery(f: InboxQuery, rare: boolean | 'walk' = false): R
            r.sentiment, r.version, pv.rating as previous_rating,
            ((extract(epoch from r.updated_at) * 1000000)::bigint)::text as position_us,
            rp.state as own_reply_state, rp.text as own_reply_text, rp.failure as own_reply_failure, rp.author_label as own_reply_by,
-           rp.updated_at as own_reply_at, rp.review_updated_at as own_reply_review_updated_at
+           rp.updated_at as own_reply_at, rp.review_updated_at as own_reply_review_updated_at,
+           coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) order by lower(t.name), t.id)
+                       from review_tags rt join tags t on t.id = rt.tag_id
+                      where rt.org_id = ${f.orgId ?? null} and rt.review_id = r.id), '[]'::json) as tags,
+           w.status as wf_status, w.status_reason as wf_reason, w.assignee_id as wf_assignee_id, au.email as wf_assignee_email,
+           (select count(*)::int from review_notes n where n.org_id = ${f.orgId ?? null} and n.review_id = r.id) as notes_count
       from page p
       join reviews r on r.id = p.id
       join apps a on a.key = r.app_key
       left join review_versions pv on pv.review_id = r.id and pv.version = r.version - 1
       left join replies rp on rp.review_id = r.id and rp.org_id = ${f.orgId ?? null}
+      left join review_workflow w on w.review_id = r.id and w.org_id = ${f.orgId ?? null}
+      left join users au on au.id = w.assignee_id and au.org_id = w.org_id
      order by p.updated_at desc, p.id desc`;
 }
 
@@ -194,12 +272,13 @@ export function inboxPageQuery(f: InboxQuery, rare: boolean | 'walk' = false): R
 export async function inboxPage(f: InboxQuery, db?: DB): Promise<InboxRow[]> {
   if (f.appKeys.length === 0) return [];
   const d = db ?? (await getDb());
-  if (f.q && !f.reviewId) {
-    // The bounded walk's page when no app's unread reviews could come before its end, else the GIN index's.
+  if ((f.q || hasQueueFilter(f)) && !f.reviewId) {
+    // The bounded walk's page when no app's unread reviews could come before its end, else the GIN index's (a text
+    // search) or the queue's rows (a tag, needs_reply or done, an assignee: queueDriver), else every app's reviews.
     const walked = (await inboxPageQuery(f, 'walk').execute(d)).rows;
     const last = walked.length >= f.limit ? walked[f.limit - 1] : undefined;
     if (await walkComplete(f, last && { us: last.position_us, id: last.id }, d)) return walked;
-    return (await inboxPageQuery(f, true).execute(d)).rows;
+    return (await inboxPageQuery(f, !!f.q || !!queueDriver(f)).execute(d)).rows;
   }
   return (await inboxPageQuery(f).execute(d)).rows;
 }
@@ -210,4 +289,35 @@ export async function reviewPosition(appKey: string, id: string, db?: DB): Promi
     select ((extract(epoch from updated_at) * 1000000)::bigint)::text as us
       from reviews where id = ${id}::bigint and app_key = ${appKey}`.execute(db ?? (await getDb()));
   return r.rows[0] ? { us: r.rows[0].us, id } : null;
+}
+
+/** The inbox counts its results exactly up to this many; beyond, the count is the planner's estimate. */
+export const COUNT_CAP = 1000;
+
+/** How many reviews the view holds: exact up to COUNT_CAP, else an estimate (at least COUNT_CAP + 1). */
+export async function inboxCount(f: Omit<InboxQuery, 'limit' | 'after'>, db?: DB): Promise<{ total: number; estimate: boolean }> {
+  if (f.appKeys.length === 0) return { total: 0, estimate: false };
+  const d = db ?? (await getDb());
+  const q = { ...f, limit: COUNT_CAP + 1 } as InboxQuery;
+  const driver = queueDriver(q);
+  const from = driver
+    ? sql`(${driver}) d join reviews r on r.id = d.review_id where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(q))}`
+    : sql`reviews r where r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(q))}`;
+  // The exact count stops at COUNT_CAP + 1 matches. Each source row is read one at a time so that it can stop: a
+  // queue filter's rows (queueDriver) each probe their review (offset 0 keeps the planner from joining all of them
+  // first), else each app's reviews from its own index, one app after another. As one join over every app, a filter
+  // PostgreSQL cannot estimate (a review's status) made it build the bitmap of every review first: hundreds of
+  // milliseconds at a million (bench/inbox-queue.ts).
+  const exactFrom = driver
+    ? sql`(${driver}) d cross join lateral (select 1 from reviews r where r.id = d.review_id and r.app_key = any(${f.appKeys}::text[]) and ${and(conditions(q))} offset 0) x`
+    : sql`unnest(${f.appKeys}::text[]) as k(app_key) cross join lateral (
+            select 1 from reviews r where r.app_key = k.app_key and ${and(conditions(q))} limit ${COUNT_CAP + 1}) x`;
+  const exact = await sql<{ n: number }>`select count(*)::int as n from (select 1 from ${exactFrom} limit ${COUNT_CAP + 1}) y`.execute(d);
+  const n = exact.rows[0]?.n ?? 0;
+  if (n <= COUNT_CAP) return { total: n, estimate: false };
+  const plan = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) select 1 from ${from}`.execute(d);
+  const raw = plan.rows[0]?.['QUERY PLAN'];
+  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }>;
+  const rows = Math.round(doc?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  return { total: Math.max(COUNT_CAP + 1, rows), estimate: true };
 }

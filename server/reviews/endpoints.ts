@@ -7,7 +7,7 @@ import { RAW, endpoint, pageAnswer } from '../http/api';
 import { membershipOf } from '../org/membership';
 import { EXPORT_MAX_ROWS, exportCsv, inboxOf } from './inbox';
 import { filterFields, inboxFilterQuery } from './filterQuery';
-import { publicReviewSchema } from '@/shared/review';
+import { inboxReviewSchema, publicReviewSchema } from '@/shared/review';
 
 export { list } from './filterQuery';
 
@@ -17,7 +17,7 @@ export const reviewShape = publicReviewSchema;
 
 export const listOrgReviews = endpoint({
   statuses: [404],
-  summary: "The organisation's reviews, newest first, filtered and searched, cursor-paged",
+  summary: "The organisation's reviews, newest first, filtered (also by queue status, tag and assignee) and searched, cursor-paged, with the result count",
   tags: ['reviews'],
   auth: 'user',
   query: z.object({
@@ -25,12 +25,12 @@ export const listOrgReviews = endpoint({
     limit: z.coerce.number('limit must be a number.').int().min(1, 'limit must be 1 to 100.').max(100, 'limit must be 1 to 100.').default(25),
     starting_after: z.string().max(64, 'starting_after: not a cursor of this list.').optional().meta({ description: 'The next_cursor of the previous page.' }),
   }),
-  response: z.array(reviewShape),
+  response: z.array(inboxReviewSchema),
   paged: true,
   handler: async ({ auth, query }) => {
     const { limit, starting_after, ...filters } = query;
     const page = await inboxOf(await membershipOf(auth), filters, { limit, startingAfter: starting_after });
-    return pageAnswer(page.data, page.has_more, page.next_cursor);
+    return pageAnswer(page.data, page.has_more, page.next_cursor, { total: page.total, total_is_estimate: page.total_is_estimate });
   },
 });
 

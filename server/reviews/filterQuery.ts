@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { appStoreSchema } from '@/shared/appIdSchemas';
 import { APP_KEY_PATTERN } from '../orgApps/endpoints';
+import { WORKFLOW_STATUSES } from '@/shared/workflow';
 
 /** `a,b,c` → each checked by `item`; at most `max`. */
 export const list = <T extends z.ZodType>(name: string, item: T, what: string, max = 50) =>
@@ -66,6 +67,11 @@ export const filterFields = {
     .regex(/^\d{1,19}$/, 'review must be a review id (digits).')
     .optional()
     .meta({ description: 'One review by its id (a chat message\'s "Reply in ARB" link opens the inbox on it).' }),
+  status: list('status', z.enum(WORKFLOW_STATUSES), 'a status: new, needs_reply, replied or done', 4).meta({ description: 'Queue statuses, comma-separated.' }),
+  tag: list('tag', z.string().min(1).max(40), 'a tag id or name', 20).meta({ description: 'Tags (ids or names), comma-separated: reviews with any of them.' }),
+  assignee: list('assignee', z.string().regex(/^(me|none|[A-Za-z0-9_-]{1,64})$/), 'me, none or a member id', 20).meta({
+    description: 'me (the caller), none (nobody) or member ids, comma-separated.',
+  }),
   from: instant('from', false).meta({ description: 'On or after: a day (UTC), an ISO 8601 time or unix seconds (content_updated_at).' }),
   to: instant('to', true).meta({ description: 'Up to: a day (that whole day, UTC), an ISO 8601 time or unix seconds.' }),
 };

@@ -11,7 +11,9 @@ import type { AppStore } from '../sources/types';
 import type { ReplyStateName } from '@/shared/replies';
 import { csvRecord } from './csv';
 import { decodeCursor, encodeCursor } from './cursor';
-import { inboxPage, type InboxQuery, type InboxRow } from './data';
+import { inboxCount, inboxPage, type InboxQuery, type InboxRow } from './data';
+import { ownTagIds, tagsByName } from '../workflow/data';
+import type { WorkflowStatus } from '@/shared/workflow';
 import type { InboxFilters } from './filterQuery';
 
 /** What the inbox's queries take: the inbox query's parsed filters (filterQuery.ts). */
@@ -28,7 +30,23 @@ async function scoped(m: Membership, f: InboxFilters): Promise<Omit<InboxQuery, 
     keys = [...new Set(f.app)];
   }
   if (f.store) keys = keys.filter((k) => k.startsWith(`${f.store}__`));
+  let tagIds: string[] | undefined;
+  if (f.tag?.length) {
+    // A tag by its id (tag_…) or its name, any case; one that is not the organisation's is a 404 like a foreign app.
+    const byName = await tagsByName(m.orgId, f.tag);
+    const own = new Set((await ownTagIds(m.orgId, f.tag)));
+    const found = f.tag.map((t) => (own.has(t) ? t : byName.get(t.toLowerCase())?.id));
+    const missing = f.tag.find((_, i) => !found[i]);
+    if (missing !== undefined) throw notFound(`tag: ${missing} is not a tag of your organisation.`);
+    tagIds = [...new Set(found.filter((t): t is string => !!t))];
+  }
+  const assignees = f.assignee?.length
+    ? { ids: [...new Set(f.assignee.filter((a) => a !== 'none').map((a) => (a === 'me' ? m.userId : a)))], none: f.assignee.includes('none') }
+    : undefined;
   return {
+    statuses: f.status,
+    tagIds,
+    assignees,
     appKeys: keys,
     ratings: f.rating,
     countries: f.country,
@@ -58,6 +76,8 @@ function ownReply(r: InboxRow) {
   };
 }
 
+const tagsOf = (r: InboxRow) => (typeof r.tags === 'string' ? (JSON.parse(r.tags) as Array<{ id: string; name: string; color: string }>) : (r.tags ?? []));
+
 /** A review as the dashboard, the exports and the public API show it. */
 export function reviewJson(r: InboxRow) {
   const own = ownReply(r);
@@ -84,19 +104,35 @@ export function reviewJson(r: InboxRow) {
     version: r.app_version,
     edited: r.version > 0,
     previous_rating: r.previous_rating,
+    tags: tagsOf(r),
   };
 }
 
 export type InboxReview = ReturnType<typeof reviewJson>;
 
+/** A review in the dashboard's inbox: the public review and its place in the organisation's queue (server/workflow). */
+export function inboxReviewJson(r: InboxRow) {
+  const status = (r.wf_status ?? (r.reply_text !== null ? 'replied' : 'new')) as WorkflowStatus;
+  return {
+    ...reviewJson(r),
+    status,
+    status_reason: r.wf_reason,
+    assignee: r.wf_assignee_id && r.wf_assignee_email ? { id: r.wf_assignee_id, email: r.wf_assignee_email } : null,
+    notes_count: r.notes_count,
+  };
+}
+
 /** One page: the reviews, whether more follow, and the cursor of the next page. */
 export async function inboxOf(m: Membership, f: InboxFilters, page: { limit: number; startingAfter?: string }) {
   const after = page.startingAfter ? decodeCursor(page.startingAfter) : undefined;
-  const rows = await inboxPage({ ...(await scoped(m, f)), after, limit: page.limit + 1 });
+  const query = await scoped(m, f);
+  const [rows, count] = await Promise.all([inboxPage({ ...query, after, limit: page.limit + 1 }), inboxCount(query)]);
   const data = rows.slice(0, page.limit);
   const last = data.at(-1);
   return {
-    data: data.map(reviewJson),
+    total: count.total,
+    total_is_estimate: count.estimate,
+    data: data.map(inboxReviewJson),
     has_more: rows.length > page.limit,
     next_cursor: rows.length > page.limit && last ? encodeCursor({ us: last.position_us, id: last.id }) : null,
   };
@@ -108,13 +144,14 @@ const EXPORT_BATCH = 1000;
 
 const CSV_COLUMNS = [
   'id', 'app', 'app_store', 'app_id', 'rating', 'previous_rating', 'edited', 'title', 'body', 'author', 'country', 'language',
-  'version', 'updated_at', 'sentiment', 'reply', 'replied_at', 'store_permalink',
+  'version', 'updated_at', 'sentiment', 'reply', 'replied_at', 'store_permalink', 'status', 'tags',
 ] as const;
 
-function csvRow(v: InboxReview): string {
+function csvRow(v: ReturnType<typeof inboxReviewJson>): string {
   return csvRecord([
     v.id, v.title, v.app_store, v.app_id, v.content_rating, v.previous_rating, v.edited, v.content_title, v.content_body, v.author_display_name,
     v.country, v.language, v.version, v.content_updated_at, v.sentiment, v.reply_text, v.replied_at, v.store_permalink,
+    v.status, v.tags.map((t) => t.name).join(', '),
   ]);
 }
 
@@ -146,7 +183,7 @@ export async function exportCsv(m: Membership, f: InboxFilters, res: ServerRespo
   let sent = 0;
   while (rows.length > 0 && !res.destroyed) {
     const batch = rows.slice(0, EXPORT_MAX_ROWS - sent);
-    if (!res.write(batch.map((r) => csvRow(reviewJson(r))).join(''))) await drained(res);
+    if (!res.write(batch.map((r) => csvRow(inboxReviewJson(r))).join(''))) await drained(res);
     sent += batch.length;
     const last = rows.at(-1)!;
     if (rows.length < EXPORT_BATCH || sent >= EXPORT_MAX_ROWS) break;

@@ -25,6 +25,7 @@ import { REPLY_ACTION_ID } from '../destinations/platforms/slack';
 import { REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
 import { markPublishedShown, rememberReplyMessage, reviewForSlack } from './data';
 import { onDraftClick } from './draft';
+import { isApprovalClick, isApprovalSubmit, onApprovalClick, onApprovalSubmit } from './approvalInteractions';
 import { LOST_ACCESS, replierFor } from './replier';
 import type { SlackAnswer, SlackInteractionPayload as Payload } from './payload';
 import { replyMessageBody } from './replyMessage';
@@ -138,6 +139,9 @@ async function onReplySubmit(p: Payload): Promise<SlackAnswer> {
 
 /** One verified interaction payload → what to answer Slack. Anything ARB did not ask for is acknowledged and ignored. */
 export async function handleInteraction(payload: Payload): Promise<SlackAnswer> {
+  // A rule's draft posted for approval: Approve / Edit / Reject, and the Edit form (server/slack/approvalInteractions.ts).
+  if (isApprovalClick(payload)) return onApprovalClick(payload);
+  if (isApprovalSubmit(payload)) return onApprovalSubmit(payload);
   if (payload.type === 'block_actions' && payload.actions?.some((a) => a.action_id === REPLY_ACTION_ID)) return onReplyClick(payload);
   if (payload.type === 'block_actions' && payload.view?.callback_id === REPLY_VIEW_CALLBACK_ID && payload.actions?.some((a) => a.action_id === DRAFT_ACTION_ID)) {
     return onDraftClick(payload);

@@ -43,6 +43,21 @@ const CASES: Record<string, Partial<Record<Method, Case>>> = {
   // Members translate and draft; this server has no translator and no language model, so they stop there (503).
   '/api/v1/org/reviews/[id]/translate': { POST: { body: { language: 'de' }, memberGets: 503 } },
   '/api/v1/org/reviews/[id]/draft-reply': { GET: { memberMay: true }, POST: { body: {}, memberGets: 503 } },
+  // Members create tickets; this organisation has not connected Zendesk, so the member stops there (409).
+  '/api/v1/org/reviews/[id]/ticket': { POST: { body: {}, memberGets: 409 } },
+  // The queue (server/workflow): every member triages; renaming and deleting tags is for admins.
+  '/api/v1/org/reviews/[id]': { GET: { memberMay: true }, PATCH: { body: { status: 'needs_reply' }, memberMay: true } },
+  '/api/v1/org/reviews/[id]/notes': { GET: { memberMay: true }, POST: { body: { text: 'Called the customer.' }, memberMay: true } },
+  '/api/v1/org/tags/[id]': { PATCH: { body: { name: 'Renamed tag' } }, DELETE: {} },
+  '/api/v1/org/apps/[appKey]/tags': { GET: { memberMay: true } },
+  // Members approve and reject rules' drafts (approving is replying); this app has no store credentials, so a member's
+  // approval stops there (409). Lifting a reply pause is for admins.
+  '/api/v1/org/replies/[id]/approve': { POST: { body: {}, memberGets: 409 } },
+  '/api/v1/org/replies/[id]/reject': { POST: { body: {}, memberMay: true } },
+  '/api/v1/org/reply-pauses/[appKey]': { DELETE: {} },
+  // Rules (server/rules): admins and the owner change them; every member reads them and dry-runs one.
+  '/api/v1/org/rules/[id]': { PATCH: { body: { enabled: false } }, DELETE: {} },
+  '/api/v1/org/rules/[id]/test': { POST: { body: {}, memberMay: true } },
 };
 
 /** A well-formed App Store Connect key (a body that passes validation, so the refusal comes from authorization). */
@@ -84,8 +99,18 @@ async function world(): Promise<World> {
     .executeTakeFirstOrThrow();
   const summary = await send<{ id: string }>('POST', `/api/v1/org/apps/${appKey}/reviews/summary`, {});
   expect(summary.status, summary.text).toBe(201);
+  const tag = await send<{ id: string }>('POST', '/api/v1/org/tags', { name: `billing-${Date.now()}`, color: '#d93025' });
+  expect(tag.status, tag.text).toBe(201);
   const template = await send<{ id: string }>('POST', '/api/v1/org/reply-templates', { app_key: appKey, name: 'Thanks', body: 'Thanks {author}!' });
   expect(template.status, template.text).toBe(201);
+  const draftId = `rpl_${'a'.repeat(14)}${String(Date.now()).slice(-10)}`;
+  await db
+    .insertInto('replies')
+    .values({ id: draftId, org_id: owner.orgId, review_id: review.id, app_key: appKey, text: 'Thanks Kim!', state: 'awaiting_approval', author_label: 'Rule "Thanks"', review_updated_at: new Date(), rule_id: 'rul_thanks', rule_name: 'Thanks', rule_mode: 'approval', drafted_by: 'template' })
+    .execute();
+  await db.insertInto('reply_pauses').values({ org_id: owner.orgId, app_key: appKey, kind: 'credentials', reason: 'The key was revoked.', until: null }).execute();
+  const rule = await send<{ id: string }>('POST', '/api/v1/org/rules', { name: 'Billing', conditions: { ratings: [1] }, actions: [{ type: 'tag', tag_id: tag.json.data.id }] });
+  expect(rule.status, rule.text).toBe(201);
   return {
     owner, admin, member, stranger,
     ids: {
@@ -105,7 +130,17 @@ async function world(): Promise<World> {
       '/api/v1/org/reviews/[id]/reply': String(review.id),
       '/api/v1/org/reviews/[id]/translate': String(review.id),
       '/api/v1/org/reviews/[id]/draft-reply': String(review.id),
+      '/api/v1/org/reviews/[id]/ticket': String(review.id),
+      '/api/v1/org/reviews/[id]': String(review.id),
+      '/api/v1/org/reviews/[id]/notes': String(review.id),
+      '/api/v1/org/tags/[id]': tag.json.data.id,
+      '/api/v1/org/apps/[appKey]/tags': appKey,
       '/api/v1/org/reply-templates/[id]': template.json.data.id,
+      '/api/v1/org/replies/[id]/approve': draftId,
+      '/api/v1/org/replies/[id]/reject': draftId,
+      '/api/v1/org/reply-pauses/[appKey]': appKey,
+      '/api/v1/org/rules/[id]': rule.json.data.id,
+      '/api/v1/org/rules/[id]/test': rule.json.data.id,
     },
   };
 }
@@ -126,6 +161,7 @@ async function snapshot(wd: World) {
     destination: await db.selectFrom('destinations').select(['status', 'org_id', 'filters']).where('id', '=', wd.ids['/api/v1/org/destinations/[id]']).executeTakeFirst(),
     key: await db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', wd.ids['/api/v1/org/api-keys/[id]']).executeTakeFirst(),
     app: await db.selectFrom('org_apps').select(['org_id', 'countries', 'credentials_enc']).where('app_key', '=', wd.ids['/api/v1/org/apps/[appKey]']).execute(),
+    rules: await db.selectFrom('rules').select(['id', 'name', 'enabled', 'position', 'actions']).where('org_id', '=', wd.owner.orgId).orderBy('position').execute(),
   };
 }
 
@@ -172,7 +208,7 @@ describe('authorization of the dashboard routes, with two organisations', () => 
     const wd = await world();
     // A review id is a small number that any answer may contain by chance; the inbox filter below covers reviews.
     const mine = Object.values(wd.ids).filter((id) => !/^\d+$/.test(id));
-    const lists = ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log', '/api/v1/org/apps', '/api/v1/org/reviews', '/api/v1/org/reply-templates'];
+    const lists = ['/api/v1/org/members', '/api/v1/org/invitations', '/api/v1/org/destinations', '/api/v1/org/api-keys', '/api/v1/org/audit-log', '/api/v1/org/apps', '/api/v1/org/reviews', '/api/v1/org/reply-templates', '/api/v1/org/replies', '/api/v1/org/reply-pauses', '/api/v1/org/rules'];
     for (const path of lists) {
       const r = await call(w.api, 'GET', path, undefined, { token: wd.stranger.token, ip: nextIp() });
       expect(r.status, `${path}: ${r.text}`).toBe(200);
@@ -182,5 +218,27 @@ describe('authorization of the dashboard routes, with two organisations', () => 
     // Naming the other organisation's app in the inbox's filter is a 404 too, not an empty page.
     const filtered = await call(w.api, 'GET', `/api/v1/org/reviews?app=${wd.ids['/api/v1/org/apps/[appKey]']}`, undefined, { token: wd.stranger.token, ip: nextIp() });
     expect(filtered.status, filtered.text).toBe(404);
+  });
+
+  test('POST /api/v1/org/rules: a member gets 403, another organisation cannot name these ids, a removed member is signed out', async () => {
+    const wd = await world();
+    const before = await snapshot(wd);
+    const tagId = (await (await getDb()).selectFrom('tags').select('id').where('org_id', '=', wd.owner.orgId).executeTakeFirstOrThrow()).id;
+    const body = { name: 'Mine now', actions: [{ type: 'tag', tag_id: tagId }] };
+    const byMember = await call(w.api, 'POST', '/api/v1/org/rules', body, { token: wd.member.token, ip: nextIp() });
+    expect(byMember.status, byMember.text).toBe(403);
+    expect(byMember.json.error.message).toMatch(/admin|owner/i);
+    const byStranger = await call(w.api, 'POST', '/api/v1/org/rules', body, { token: wd.stranger.token, ip: nextIp() });
+    expect(byStranger.status, byStranger.text).toBe(400);
+    expect(byStranger.json.error.message).toMatch(/is not a tag of your organisation/);
+    const removed = await call(w.api, 'DELETE', `/api/v1/org/members/${wd.admin.userId}`, undefined, { token: wd.owner.token, ip: nextIp() });
+    expect(removed.status, removed.text).toBe(200);
+    for (const [method, path] of [['GET', '/api/v1/org/rules'], ['POST', '/api/v1/org/rules'], ['PATCH', `/api/v1/org/rules/${wd.ids['/api/v1/org/rules/[id]']}`], ['DELETE', `/api/v1/org/rules/${wd.ids['/api/v1/org/rules/[id]']}`], ['POST', `/api/v1/org/rules/${wd.ids['/api/v1/org/rules/[id]']}/test`]] as const) {
+      const r = await call(w.api, method, path, method === 'GET' || method === 'DELETE' ? undefined : method === 'PATCH' ? { enabled: false } : path.endsWith('/test') ? {} : body, { token: wd.admin.token, ip: nextIp() });
+      expect(r.status, `${method} ${path} as a removed admin: ${r.text}`).toBe(401);
+    }
+    const after = await snapshot(wd);
+    expect(after.rules).toEqual(before.rules);
+    expect((await call<unknown[]>(w.api, 'GET', '/api/v1/org/rules', undefined, { token: wd.stranger.token, ip: nextIp() })).json.data).toEqual([]);
   });
 });

@@ -200,7 +200,7 @@ describe('PATCH v1/org/destinations/{id}', () => {
       [{ filters: { countries: ['usa'] } }, /countries must be two-letter codes/],
       [{ filters: { languages: ['english!'] } }, /languages must be codes like "en"/],
       [{ filters: { keywords: ['  '] } }, /keywords cannot be empty/],
-      [{ filters: { stars: [1] } }, /filters can only have ratings, countries, languages and keywords/],
+      [{ filters: { stars: [1] } }, /filters can only have ratings, countries, languages, keywords and tags/],
       [{ filters: 'all' }, /filters must be an object/],
       [{ translate_to: 'Klingon language' }, /translate_to must be a language code/],
       [{ apps: [] }, /at least one app/],

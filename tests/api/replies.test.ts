@@ -12,10 +12,11 @@ import { runDueReplies, REPLY_MAX_ATTEMPTS } from '@/server/replies/service';
 import { clearGoogleTokenCache } from '@/server/sources/playDeveloper';
 import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
 import { call } from '../helpers/request';
-import { startFakeServer, type FakeServer } from '../fakes/http';
-import { appStoreConnectRoutes, createAppStoreConnect, createAppStoreConnectKey, type AppStoreConnectFake } from '../fakes/appStoreConnect';
-import { androidPublisherRoutes, createAndroidPublisher, createServiceAccount, type AndroidPublisherFake, type ServiceAccountKey } from '../fakes/androidPublisher';
+import type { FakeServer } from '../fakes/http';
+import { createAppStoreConnectKey, type AppStoreConnectFake } from '../fakes/appStoreConnect';
+import type { AndroidPublisherFake, ServiceAccountKey } from '../fakes/androidPublisher';
 import { newIosApp, newIp, newPlayApp, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { addOrgApp, as, saveStoreCredentials, startReplyStores, type AppRef } from './support/replyStores';
 
 let w: ConnectWorld;
 let stores: FakeServer;
@@ -24,11 +25,9 @@ let play: AndroidPublisherFake;
 let account: ServiceAccountKey;
 
 beforeAll(async () => {
-  account = await createServiceAccount('arb-replies');
-  asc = createAppStoreConnect([]);
-  play = createAndroidPublisher([account]);
-  stores = await startFakeServer([appStoreConnectRoutes(asc), androidPublisherRoutes(play)]);
-  w = await startConnectWorld({ APPSTORE_CONNECT_BASE_URL: stores.url, ANDROID_PUBLISHER_BASE_URL: stores.url, GOOGLE_OAUTH_TOKEN_URL: `${stores.url}/token` });
+  const replyStores = await startReplyStores('arb-replies');
+  ({ asc, play, account, server: stores } = replyStores);
+  w = await startConnectWorld({ ...replyStores.env });
   clearGoogleTokenCache();
 }, 60_000);
 afterAll(async () => {
@@ -39,9 +38,8 @@ afterAll(async () => {
 type OwnReply = { state: string; text: string; failure: string | null; by: string | null; at: string; edited_after_reply: boolean };
 type Review = { id: string; content_body: string; reply_text: string | null; reply_state: string; reply: OwnReply | null };
 type Reply = { id: string; review_id: string; state: string; text: string; failure: string | null; by: string; replied_at: string; attempts: number; next_attempt_at: string | null };
-type Ref = { store: 'apple_app_store' | 'google_play_store'; appId: string };
+type Ref = AppRef;
 
-const as = (u: SignedInUser) => ({ token: u.token, ip: newIp() });
 const reply = (u: SignedInUser, reviewId: string, text: string) => call<Reply>(w.api, 'POST', `/api/v1/org/reviews/${reviewId}/reply`, { text }, as(u));
 const unreply = (u: SignedInUser, reviewId: string) => call<{ ok: true }>(w.api, 'DELETE', `/api/v1/org/reviews/${reviewId}/reply`, undefined, as(u));
 
@@ -56,16 +54,8 @@ async function reviewIn(u: SignedInUser, key: string, body: string): Promise<Rev
   return found;
 }
 
-async function addApp(u: SignedInUser, ref: Ref): Promise<string> {
-  const r = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/apps', { app_id: ref.appId, app_store: ref.store }, as(u));
-  expect(r.status, r.text).toBe(201);
-  return r.json.data.key;
-}
-
-async function saveCredentials(u: SignedInUser, key: string, body: unknown) {
-  const r = await call(w.api, 'PUT', `/api/v1/org/apps/${encodeURIComponent(key)}/credentials`, body, as(u));
-  expect(r.status, r.text).toBe(200);
-}
+const addApp = (u: SignedInUser, ref: Ref) => addOrgApp(w.api, u, ref);
+const saveCredentials = (u: SignedInUser, key: string, body: unknown) => saveStoreCredentials(w.api, u, key, body);
 
 /** An App Store app of `owner` read through App Store Connect with its own key, and one review in the inbox. */
 async function iosWithReview(owner: SignedInUser, body = `Lovely app ${Math.random().toString(36).slice(2, 8)}`) {

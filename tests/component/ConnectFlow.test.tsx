@@ -84,7 +84,7 @@ describe('step 1: the platform', () => {
     pick(IOS_APP);
     render(<ConnectFlow />);
     expect(await screen.findByRole('group', { name: 'Where should the reviews go?' })).toBeInTheDocument();
-    expect(screen.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email']);
+    expect(screen.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'googlechat', 'telegram', 'email']);
     expect(screen.getByRole('radio', { name: /^Slack/ })).toBeChecked();
     expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
     expect(useConnectionStore.getState().connectionState).toBe('choosing_platform');
@@ -121,6 +121,34 @@ describe('step 2: the webhook', () => {
     await user.paste(SLACK_URL);
     expect(connect).toBeEnabled();
     expect(field).not.toHaveAttribute('aria-invalid');
+  });
+
+  test('Google Chat and Telegram have their own guides, and their URLs are checked as they are pasted', async () => {
+    pick(IOS_APP);
+    const { user } = render(<ConnectFlow />);
+    await toWebhookStep(user, 'Google Chat');
+    expect(screen.getByRole('list', { name: 'How to create the Google Chat webhook' })).toHaveTextContent('Apps & integrations');
+    const chatField = await screen.findByLabelText('Google Chat webhook URL');
+    await user.click(chatField);
+    await user.paste('https://chat.googleapis.com/v1/spaces/AAAAb1c2d3e/messages?key=AIzaSyDdI0hCZtE6vySjMm');
+    await user.tab();
+    expect(screen.getByText(/missing its key=… or token=… part/)).toBeInTheDocument();
+    await user.clear(chatField);
+    await user.paste('https://chat.googleapis.com/v1/spaces/AAAAb1c2d3e/messages?key=AIzaSyDdI0hCZtE6vySjMm&token=Xy12_ab-CD');
+    expect(screen.getByRole('button', { name: 'Connect Google Chat' })).toBeEnabled();
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await toWebhookStep(user, 'Telegram');
+    expect(screen.getByRole('list', { name: 'How to create the Telegram webhook' })).toHaveTextContent('@BotFather');
+    const botField = await screen.findByLabelText('Telegram bot URL');
+    await user.click(botField);
+    await user.paste('https://api.telegram.org/bot123456789:AAEhBP0av28_xhJzAbCdEfGhIjKlMnOpQrS/sendMessage');
+    await user.tab();
+    expect(screen.getByText(/Add the chat to the Telegram URL/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Connect Telegram' })).toBeDisabled();
+    await user.clear(botField);
+    await user.paste('https://api.telegram.org/bot123456789:AAEhBP0av28_xhJzAbCdEfGhIjKlMnOpQrS/sendMessage?chat_id=-1001234567890');
+    expect(screen.getByRole('button', { name: 'Connect Telegram' })).toBeEnabled();
   });
 
   test('each platform keeps its own webhook URL when the visitor goes back and switches', async () => {
@@ -335,5 +363,22 @@ describe('the status card', () => {
     render(<ConnectFlow />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Slack says this channel was archived. Reconnect to a new channel.');
     expect(screen.getByText('Stopped')).toBeInTheDocument();
+  });
+
+  test('a Telegram bot that was blocked is explained with the step that fixes it', async () => {
+    destination = {
+      ...destination,
+      platform: 'telegram',
+      status: 'disabled',
+      status_reason: 'Telegram refused the message: the person this bot writes to has blocked it (HTTP 403, Forbidden: bot was blocked by the user). Unblock the bot in Telegram (open its chat and press Restart), then connect it again to keep receiving reviews.',
+      welcome: 'delivered',
+    };
+    act(() => {
+      useConnectionStore.getState().setSelectedAppDetails(IOS_APP);
+      useConnectionStore.setState({ connectionState: 'connected', destinationId: 'dst_AAAAAAAAAAAAAAAAAAAAAAAA', selectedPlatform: 'telegram' });
+    });
+    render(<ConnectFlow />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Telegram says the person this bot writes to has blocked it.');
+    expect(screen.getByRole('heading', { name: 'Connected to your Telegram chat' })).toBeInTheDocument();
   });
 });

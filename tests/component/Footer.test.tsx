@@ -20,7 +20,7 @@ function links(title: string): [string, string | null][] {
 describe('Footer', () => {
   test('keeps the paths exactly as docs/PRODUCT.md writes them', () => {
     expect(FOOTER_GROUPS.map((g) => [g.title, g.links.map((l) => l.href)])).toEqual([
-      ['Product', ['/platform/slack', '/platform/microsoft-teams', '/platform/mattermost', '/platform/discord', '/platform/webex', '/pricing/', '/faq']],
+      ['Product', ['/platform/slack', '/platform/microsoft-teams', '/platform/mattermost', '/platform/discord', '/platform/webex', '/platform/google-chat', '/platform/telegram', '/pricing/', '/faq']],
       ['Company', ['/privacy/', '/terms/']],
       ['Explore', ['/ask-arb/', '/get-reviews', '/blog/']],
       ['Get in touch', [SOCIAL_LINK.href, '/contact/']],
@@ -38,7 +38,7 @@ describe('Footer', () => {
     ).toEqual(['Product', 'Company', 'Explore', 'Get in touch']);
   });
 
-  test('Product: the five platform pages, then pricing and FAQ', () => {
+  test('Product: the seven platform pages, then pricing and FAQ', () => {
     render(<Footer />);
     expect(links('Product')).toEqual([
       ['Slack', '/platform/slack'],
@@ -46,6 +46,8 @@ describe('Footer', () => {
       ['Mattermost', '/platform/mattermost'],
       ['Discord', '/platform/discord'],
       ['Webex', '/platform/webex'],
+      ['Google Chat', '/platform/google-chat'],
+      ['Telegram', '/platform/telegram'],
       ['Pricing', '/pricing'],
       ['FAQ', '/faq'],
     ]);
@@ -81,6 +83,6 @@ describe('Footer', () => {
     const darkClass = screen.getByRole('contentinfo').className;
     expect(darkClass).not.toBe(lightClass);
     expect(darkClass).toContain(lightClass);
-    expect(container.querySelectorAll('a')).toHaveLength(14);
+    expect(container.querySelectorAll('a')).toHaveLength(16);
   });
 });

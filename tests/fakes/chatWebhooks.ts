@@ -1,9 +1,12 @@
 /**
- * Loopback receivers for the five chat platforms' incoming webhooks, on paths shaped like the real URLs, answering the
+ * Loopback receivers for the chat platforms' incoming webhooks, on paths shaped like the real URLs, answering the
  * way each platform does (chat-platforms.md): Slack 200 "ok", Teams 202, Mattermost 200 "ok", Discord 200 + message
- * JSON with ?wait=true and its rate-limit headers, Webex 204. Each hook checks the payload against its platform's
+ * JSON with ?wait=true and its rate-limit headers, Webex 204, Google Chat 200 + the created message (its thread by
+ * `thread.threadKey`; the URL's key and token checked: 400 API_KEY_INVALID, 403 PERMISSION_DENIED), Telegram's Bot API
+ * 200 `{ ok: true, result }` (the body's chat_id checked: 400 "chat not found"; its HTML read as Telegram reads it,
+ * tests/fakes/telegramHtml.ts: 400 "can't parse entities", "message is too long"). Each hook checks the payload against its platform's
  * documented limits (so a formatter that overflows gets the real 400), and can be scripted to answer 429 with
- * Retry-After (Discord: JSON retry_after), a 5xx, its permanent "gone" error, a redirect, slowly, or not at all until
+ * Retry-After (Discord: JSON retry_after; Telegram: parameters.retry_after; Google Chat: RESOURCE_EXHAUSTED), a 5xx, its permanent "gone" error, a redirect, slowly, or not at all until
  * released (so a test can kill a worker while requests are in flight).
  * `hook('webhook')` is a signed-webhook endpoint (a customer's own service, n8n…): it answers 204, and once told the
  * destination's secret (`hook.signingSecret = 'whsec_…'`) it checks every request's Standard Webhooks signature with
@@ -19,11 +22,12 @@ import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { json, startFakeServer, type FakeServer, type RecordedRequest } from './http';
+import { parseTelegramHtml } from './telegramHtml';
 
-/** The five chat platforms, and `webhook`: a signed webhook's endpoint. */
-export type ChatPlatform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex' | 'webhook';
+/** The chat platforms, and `webhook`: a signed webhook's endpoint. */
+export type ChatPlatform = 'slack' | 'msteams' | 'mattermost' | 'discord' | 'webex' | 'googlechat' | 'telegram' | 'webhook';
 /** The chat platforms only (tests that check each chat's own formats and errors). */
-export const CHAT_PLATFORMS: readonly ChatPlatform[] = ['slack', 'msteams', 'mattermost', 'discord', 'webex'];
+export const CHAT_PLATFORMS: readonly ChatPlatform[] = ['slack', 'msteams', 'mattermost', 'discord', 'webex', 'googlechat', 'telegram'];
 
 /** Whether a recorded request carries a valid Standard Webhooks signature for `secret` (the reference library's check). */
 export function verifySignature(secret: string, request: Pick<ChatRequest, 'raw' | 'headers'>): boolean {
@@ -43,7 +47,9 @@ export type Answer =
   | { kind: 'gone' }
   | { kind: 'invalid_payload' }
   | { kind: 'locked'; retryAfter: number } // Webex 423
-  | { kind: 'redirect'; location: string };
+  | { kind: 'redirect'; location: string }
+  /** Any answer in the platform's own words (Telegram's "bot was kicked", Google's API_KEY_INVALID…). */
+  | { kind: 'custom'; status: number; body: object; headers?: Record<string, string> };
 
 export type ChatRequest = {
   platform: ChatPlatform;
@@ -69,6 +75,8 @@ export type ChatHook = {
   requests: ChatRequest[];
   /** Signed webhooks: the destination's secret; once set, requests with a bad signature are answered 401. */
   signingSecret: string | null;
+  /** Google Chat: each thread key's thread (`spaces/…/threads/…`), as the space threads ARB's messages. */
+  threads: Map<string, string>;
   /** Answered with a 2xx — what a real platform would have posted. */
   delivered(): ChatRequest[];
   /** How many requests were answered with a 2xx so far, without going through them (for polling a count often). */
@@ -132,11 +140,53 @@ function pathFor(platform: ChatPlatform): { path: string; query: string; id: str
       const id = alnum(80, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
       return { path: `/v1/webhooks/incoming/${id}`, query: '', id };
     }
+    case 'googlechat': {
+      const id = `AAAA${alnum(7, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+      const key = `AIzaSy${alnum(33, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_')}`;
+      const token = alnum(43, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_');
+      return { path: `/v1/spaces/${id}/messages`, query: `?key=${key}&token=${token}`, id };
+    }
+    case 'telegram': {
+      const id = `-100${digits(10)}`;
+      const token = `AAE${alnum(32, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_')}`;
+      return { path: `/bot${digits(10)}:${token}/sendMessage`, query: `?chat_id=${id}`, id };
+    }
     case 'webhook': {
       const id = alnum(20);
       return { path: `/arb/reviews/${id}`, query: '?source=arb', id };
     }
   }
+}
+
+/** Google's error envelope. */
+const googleError = (status: number, code: string, message: string, reason?: string): Reply => ({
+  status,
+  body: { error: { code: status, message, status: code, ...(reason ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com', metadata: { service: 'chat.googleapis.com' } }] } : {}) } },
+});
+/** The Bot API's error envelope. */
+const telegramError = (status: number, description: string, parameters?: Record<string, unknown>): Reply => ({
+  status,
+  body: { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) },
+});
+
+/** What the platform checks before the payload: Google Chat's key and token, Telegram's chat (null = fine). */
+function requestProblem(hook: HookState, query: URLSearchParams, body: unknown): Reply | null {
+  if (hook.platform === 'googlechat') {
+    if (query.get('key') !== hook.expectedQuery.get('key')) return googleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID');
+    if (query.get('token') !== hook.expectedQuery.get('token')) {
+      return googleError(403, 'PERMISSION_DENIED', 'The API is called without a valid token. Instructions on how to use incoming webhooks can be found at https://developers.google.com/chat/how-tos/webhooks');
+    }
+    const option = query.get('messageReplyOption');
+    if (option !== null && !['MESSAGE_REPLY_OPTION_UNSPECIFIED', 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD', 'REPLY_MESSAGE_OR_FAIL'].includes(option)) {
+      return googleError(400, 'INVALID_ARGUMENT', `Invalid value at 'message_reply_option' (${option})`);
+    }
+  }
+  if (hook.platform === 'telegram') {
+    const chat = (body as Record<string, unknown> | null)?.chat_id;
+    if (chat === undefined || chat === null || chat === '') return telegramError(400, 'Bad Request: chat_id is empty');
+    if (String(chat) !== hook.id) return telegramError(400, 'Bad Request: chat not found');
+  }
+  return null;
 }
 
 // ── what each platform says ───────────────────────────────────────────────────────────────────────────────────────
@@ -208,14 +258,82 @@ function payloadProblem(platform: ChatPlatform, body: unknown): string | null {
       if (Buffer.byteLength(m) > 7439) return 'message too long';
       return null;
     }
+    case 'googlechat': {
+      if (Buffer.byteLength(JSON.stringify(b)) > 32_000) return 'Message is too large (over 32,000 bytes)';
+      const cards = Array.isArray(b.cardsV2) ? (b.cardsV2 as Array<Record<string, unknown>>) : [];
+      if (!b.text && !cards.length) return 'Message cannot be empty. Discarded message has no text and no cards';
+      if (tooLong(b.text, 4096)) return 'Message text is too long';
+      for (const c of cards) {
+        const card = c.card as Record<string, unknown> | undefined;
+        const sections = Array.isArray(card?.sections) ? (card!.sections as Array<Record<string, unknown>>) : [];
+        if (!card || !sections.length) return 'Invalid card: a card needs at least one section';
+        if (sections.some((x) => !Array.isArray(x.widgets) || !(x.widgets as unknown[]).length)) return 'Invalid card: a section needs at least one widget';
+      }
+      const thread = b.thread as Record<string, unknown> | undefined;
+      if (thread && tooLong(thread.threadKey, 4000)) return 'Invalid thread key';
+      return null;
+    }
+    case 'telegram': {
+      if (typeof b.text !== 'string' || !b.text) return 'Bad Request: message text is empty';
+      if (b.parse_mode !== undefined && b.parse_mode !== 'HTML' && b.parse_mode !== 'MarkdownV2' && b.parse_mode !== 'Markdown') return 'Bad Request: unsupported parse_mode';
+      const read = b.parse_mode === 'HTML' ? parseTelegramHtml(b.text) : { ok: true as const, text: b.text };
+      if (!read.ok) return read.error;
+      if (read.text.length > 4096) return 'Bad Request: message is too long';
+      if (!read.text.trim()) return 'Bad Request: message text is empty';
+      return null;
+    }
     case 'webhook':
       // The Standard Webhooks envelope.
       return typeof b.type === 'string' && b.data && typeof b.data === 'object' ? null : 'not an event envelope { type, data }';
   }
 }
 
-function successReply(platform: ChatPlatform, body: unknown, query: URLSearchParams, remaining: number): Reply {
+function successReply(hook: HookState, body: unknown, query: URLSearchParams, remaining: number): Reply {
+  const platform = hook.platform;
   switch (platform) {
+    case 'googlechat': {
+      const b = body as Record<string, unknown>;
+      const key = (b.thread as Record<string, unknown> | undefined)?.threadKey;
+      // A thread key names the app's thread; without messageReplyOption Google starts a new thread for every message.
+      const reply = query.get('messageReplyOption')?.startsWith('REPLY_MESSAGE') === true;
+      let thread = typeof key === 'string' && reply ? hook.threads.get(key) : undefined;
+      if (!thread) {
+        thread = `spaces/${hook.id}/threads/${alnum(11)}`;
+        if (typeof key === 'string' && reply) hook.threads.set(key, thread);
+      }
+      const id = `${alnum(11)}.${alnum(11)}`;
+      return {
+        status: 200,
+        body: {
+          name: `spaces/${hook.id}/messages/${id}`,
+          sender: { name: `users/${digits(21)}`, displayName: 'ARB reviews', type: 'BOT' },
+          createTime: new Date().toISOString(),
+          ...(b.text ? { text: b.text } : {}),
+          ...(b.cardsV2 ? { cardsV2: b.cardsV2 } : {}),
+          ...(b.fallbackText ? { fallbackText: b.fallbackText } : {}),
+          thread: { name: thread, ...(typeof key === 'string' ? { threadKey: key } : {}) },
+          space: { name: `spaces/${hook.id}`, type: 'ROOM', spaceType: 'SPACE' },
+        },
+      };
+    }
+    case 'telegram': {
+      const b = body as Record<string, unknown>;
+      const read = parseTelegramHtml(String(b.text));
+      return {
+        status: 200,
+        body: {
+          ok: true,
+          result: {
+            message_id: ++hook.telegramMessageId,
+            from: { id: 7000000001, is_bot: true, first_name: 'ARB reviews', username: 'arb_reviews_bot' },
+            chat: { id: Number(hook.id), title: 'App reviews', type: 'supergroup' },
+            date: Math.floor(Date.now() / 1000),
+            text: read.ok ? read.text : String(b.text),
+            ...(b.message_thread_id ? { message_thread_id: b.message_thread_id, is_topic_message: true } : {}),
+          },
+        },
+      };
+    }
     case 'slack':
       return text(200, 'ok');
     case 'msteams':
@@ -236,7 +354,15 @@ function successReply(platform: ChatPlatform, body: unknown, query: URLSearchPar
 
 function answerReply(platform: ChatPlatform, a: Exclude<Answer, { kind: 'ok' }>): Reply {
   switch (a.kind) {
+    case 'custom':
+      return { status: a.status, body: a.body, headers: a.headers };
     case 'rate_limit':
+      // Google sends no Retry-After; Telegram puts the wait (whole seconds) in the body.
+      if (platform === 'googlechat') return googleError(429, 'RESOURCE_EXHAUSTED', "Resource has been exhausted (e.g. check quota).");
+      if (platform === 'telegram') {
+        const wait = Math.max(1, Math.ceil(a.retryAfter));
+        return telegramError(429, `Too Many Requests: retry after ${wait}`, { retry_after: wait });
+      }
       if (platform === 'discord') {
         return {
           status: 429,
@@ -249,6 +375,8 @@ function answerReply(platform: ChatPlatform, a: Exclude<Answer, { kind: 'ok' }>)
     case 'locked':
       return { status: 423, headers: { 'Retry-After': String(a.retryAfter) }, body: { message: 'Locked' } };
     case 'server_error':
+      if (platform === 'googlechat') return googleError(a.status ?? 500, a.status === 503 ? 'UNAVAILABLE' : 'INTERNAL', 'Internal error encountered.');
+      if (platform === 'telegram') return telegramError(a.status ?? 500, 'Internal Server Error');
       return platform === 'slack' ? text(a.status ?? 500, 'rollup_error') : { status: a.status ?? 500, body: { message: 'Internal Server Error' } };
     case 'invalid_payload':
       return invalid(platform, 'invalid_payload');
@@ -266,6 +394,10 @@ function answerReply(platform: ChatPlatform, a: Exclude<Answer, { kind: 'ok' }>)
           return { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
         case 'webex':
           return { status: 404, body: { message: 'The requested resource could not be found.', errors: [{ description: 'The requested resource could not be found.' }] } };
+        case 'googlechat':
+          return googleError(403, 'PERMISSION_DENIED', 'The API is called without a valid token. Instructions on how to use incoming webhooks can be found at https://developers.google.com/chat/how-tos/webhooks');
+        case 'telegram':
+          return telegramError(403, 'Forbidden: bot was blocked by the user');
         case 'webhook':
           return { status: 410, body: { message: 'This endpoint was removed.' } };
       }
@@ -282,6 +414,10 @@ function invalid(platform: ChatPlatform, why: string): Reply {
       return { status: 400, body: { error: { code: why, message: 'The request content is not valid.' } } };
     case 'mattermost':
       return { status: 400, body: { id: why.startsWith('web.') ? why : 'web.incoming_webhook.parse.app_error', message: 'Unable to parse incoming data.', status_code: 400 } };
+    case 'googlechat':
+      return googleError(400, 'INVALID_ARGUMENT', why === 'invalid_payload' ? 'Invalid JSON payload received.' : why);
+    case 'telegram':
+      return telegramError(400, why.startsWith('Bad Request') ? why : `Bad Request: ${why}`);
     case 'webex':
     case 'webhook':
       return { status: 400, body: { message: why } };
@@ -300,6 +436,9 @@ type HookState = ChatHook & {
   releaseWaiters: Array<() => void>;
   waiters: Array<() => void>;
   discordRemaining: number;
+  /** The query the hook's URL was given (Google Chat: key and token). */
+  expectedQuery: URLSearchParams;
+  telegramMessageId: number;
   /** Requests answered with a 2xx so far: waitForDelivered checks this instead of filtering every request on every
    * event (quadratic over a 10,000-message test). A test may empty `requests`, so the filter still has the last word. */
   answered2xx: number;
@@ -378,11 +517,13 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
       // What a receiver that checks signatures does with a forged or altered request.
       reply = { status: 401, body: { message: 'invalid signature' } };
     } else if (answer.kind === 'ok') {
-      const problem = payloadProblem(hook.platform, body);
-      if (problem) reply = invalid(hook.platform, problem);
+      const refused = requestProblem(hook, req.query, body);
+      const problem = refused ? null : payloadProblem(hook.platform, body);
+      if (refused) reply = refused;
+      else if (problem) reply = invalid(hook.platform, problem);
       else {
         hook.discordRemaining = hook.discordRemaining <= 0 ? 4 : hook.discordRemaining - 1;
-        reply = successReply(hook.platform, body, req.query, hook.discordRemaining);
+        reply = successReply(hook, body, req.query, hook.discordRemaining);
       }
     } else {
       reply = answerReply(hook.platform, answer);
@@ -443,6 +584,9 @@ export async function startChatWebhooks(): Promise<ChatWebhooks> {
         releaseWaiters: [],
         waiters: [],
         discordRemaining: 5,
+        expectedQuery: new URLSearchParams(query),
+        threads: new Map(),
+        telegramMessageId: 0,
         delayMs: 0,
         answered2xx: 0,
         delivered() {

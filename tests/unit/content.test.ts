@@ -164,7 +164,7 @@ describe('collections match the routes', () => {
 
   test('cards list a collection in the site’s order, linking each page by its short name', () => {
     expect(landingCards('features').map((c) => c.href)).toEqual(FEATURE_SLUGS.map((s) => `/features/${s}`));
-    expect(landingCards('platform', 'slack').map((c) => c.title)).toEqual(['Microsoft Teams', 'Mattermost', 'Discord', 'Webex']);
+    expect(landingCards('platform', 'slack').map((c) => c.title)).toEqual(['Microsoft Teams', 'Mattermost', 'Discord', 'Webex', 'Google Chat', 'Telegram']);
   });
 
   test('landing pages have highlights; platform pages also a sample review for the preview', () => {
@@ -211,7 +211,7 @@ describe('links point to pages that exist', () => {
 
   test('footer links lead to served pages (trailing slashes as Next serves them)', () => {
     const internal = FOOTER_GROUPS.flatMap((g) => g.links).filter((l) => !l.external);
-    expect(internal.length).toBe(13);
+    expect(internal.length).toBe(15); // the seven platform pages among them
     for (const link of internal) expect(SERVED.has(normalizeRoute(link.href)), link.href).toBe(true);
   });
 

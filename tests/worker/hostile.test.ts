@@ -91,8 +91,9 @@ test('a hostile review reaches every platform harmlessly, and the e-mail can be 
       expect(t, p).not.toContain('<@U024BE7LH>');
       expect(t, p).not.toContain('<https://evil.example|');
       expect(t, p).not.toContain('<at>');
-      // Slack's mrkdwn has no [text](url) links; every other platform's Markdown does, so it must be escaped there.
-      if (p !== 'slack') expect(t, p).not.toContain('](https://evil.example)');
+      // Slack's mrkdwn has no [text](url) links, nor do Google Chat's card HTML and Telegram's HTML; every other
+      // platform's Markdown does, so it must be escaped there.
+      if (p !== 'slack' && p !== 'googlechat' && p !== 'telegram') expect(t, p).not.toContain('](https://evil.example)');
       // Teams only pings through <at> plus mention entities; the others must break @channel and friends.
       if (p !== 'msteams') expect(t, p).not.toMatch(/@(channel|here|all|everyone)\b/);
     }

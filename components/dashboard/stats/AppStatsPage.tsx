@@ -20,6 +20,7 @@ import StoreRatingPanel from './StoreRatingPanel';
 import TermsPanel from '../insights/TermsPanel';
 import styles from '../Dashboard.module.css';
 import own from './Stats.module.css';
+import TagsPerWeek from '../rules/TagsPerWeek';
 
 const TrendChart = dynamic(() => import('./TrendChart'), { ssr: false, loading: () => <Skeleton rows={1} height={280} label="Drawing the chart" /> });
 
@@ -259,6 +260,7 @@ export default function AppStatsPage() {
         )}
       </section>
       {appKey && shown ? <StoreRatingPanel appKey={appKey} stats={shown} /> : null}
+      {appKey && shown ? <TagsPerWeek appKey={appKey} /> : null}
       {appKey && shown ? <TermsPanel appKey={appKey} from={shown.from} to={shown.to} /> : null}
       {appKey && shown ? <SummaryPanel appKey={appKey} period={{ from: shown.from, to: shown.to }} /> : null}
     </>

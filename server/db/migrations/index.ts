@@ -36,6 +36,10 @@ import * as m0034 from './0034_webhook_message_ids';
 import * as m0035 from './0035_delivery_housekeeping';
 import * as m0036 from './0036_store_ratings';
 import * as m0038 from './0038_overview_rollups';
+import * as m0039 from './0039_review_workflow';
+import * as m0040 from './0040_rules';
+import * as m0041 from './0041_reply_approvals';
+import * as m0042 from './0042_zendesk';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -80,4 +84,8 @@ export const migrations: Record<string, Migration> = {
   '0035_delivery_housekeeping': m0035,
   '0036_store_ratings': m0036,
   '0038_overview_rollups': m0038,
+  '0039_review_workflow': m0039,
+  '0040_rules': m0040,
+  '0041_reply_approvals': m0041,
+  '0042_zendesk': m0042,
 };

@@ -32,6 +32,8 @@ export type ReviewView = {
   linkLabel: string;
   /** 'Positive', 'Neutral' or 'Negative'. */
   sentiment: string | null;
+  /** The organisation's tag names, each one cleaned line (empty: no Tags line). */
+  tags: string[];
   translation: { text: string; languageName: string } | null;
   date: Date;
   /** Side colour for platforms that have one: red 1–2★, amber 3★, green 4–5★. */
@@ -75,6 +77,7 @@ export function reviewView(input: ReviewMessageInput): ReviewView {
     link: safeLink(review.permalink) ?? safeLink(app.storeUrl),
     linkLabel: `View on ${store === 'App Store' ? 'the App Store' : 'Google Play'}`,
     sentiment: input.sentiment ? input.sentiment.label[0].toUpperCase() + input.sentiment.label.slice(1) : null,
+    tags: (input.tags ?? []).map((t) => singleLine(t.name)).filter(Boolean),
     translation: translationText
       ? { text: translationText, languageName: languageName(input.translation!.language) ?? input.translation!.language }
       : null,
@@ -100,6 +103,7 @@ export function reviewFacts(v: ReviewView): Array<[string, string]> {
   if (v.language) facts.push(['Language', v.language]);
   if (v.version) facts.push(['Version', v.version]);
   if (v.sentiment) facts.push(['Sentiment', v.sentiment]);
+  if (v.tags.length) facts.push(['Tags', v.tags.join(', ')]);
   return facts;
 }
 

@@ -7,12 +7,14 @@ import type { Platform } from '@/shared/platforms';
 import type { AnswerRules } from '../answers';
 import * as discord from './discord';
 import * as email from './email';
+import * as googlechat from './googlechat';
 import * as mattermost from './mattermost';
 import * as msteams from './msteams';
 import * as slack from './slack';
+import * as telegram from './telegram';
 import * as webex from './webex';
 import * as webhook from './webhook';
 
-export const PLATFORM_MODULES = { slack, msteams, mattermost, discord, webex, email, webhook } satisfies Record<Platform, { answers: AnswerRules }>;
+export const PLATFORM_MODULES = { slack, msteams, mattermost, discord, webex, googlechat, telegram, email, webhook } satisfies Record<Platform, { answers: AnswerRules }>;
 
 export const answerRulesOf = (platform: Platform): AnswerRules => PLATFORM_MODULES[platform].answers;

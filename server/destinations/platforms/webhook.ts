@@ -46,6 +46,7 @@ export function webhookReview(input: ReviewMessageInput): WebhookReview {
     version: r.appVersion,
     edited: input.kind === 'updated',
     previous_rating: input.kind === 'updated' && input.previous && input.previous.rating !== r.rating ? input.previous.rating : null,
+    tags: input.tags ?? [],
   };
 }
 

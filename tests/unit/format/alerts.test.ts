@@ -47,7 +47,7 @@ const format = (platform: Platform, input: AlertMessageInput) => formatFor(platf
 describe('the alert says what, how much, since when, where, and cites reviews with links', () => {
   const FACTS = ['1–2★ reviews: 21 of the last 50 (42 %), usually 9 %', 'Average rating: 2.6★ over the last 50 reviews, usually 4.4★ (−1.8)', 'Since 24 Nov 2026, 09:14 UTC', 'Most of them: version 3.2.0 (18), 🇺🇸 United States (12)'];
 
-  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex'] as const)('%s', (platform) => {
+  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'googlechat', 'telegram'] as const)('%s', (platform) => {
     const serialised = JSON.stringify(json(format(platform, alert())));
     expect(serialised).toContain('Spike in 1–2★ reviews of Lumen Notes, and its average rating dropped');
     // Escaping differs per platform: compare what the facts say with the escapes taken out.
@@ -82,6 +82,6 @@ describe('the alert says what, how much, since when, where, and cites reviews wi
 });
 
 describe('hostile cited reviews render harmlessly within every limit', () => {
-  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'] as const)('%s', (platform) => expectHarmless(platform, format(platform, hostile)));
+  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'googlechat', 'telegram', 'email'] as const)('%s', (platform) => expectHarmless(platform, format(platform, hostile)));
 });
 

@@ -10,7 +10,10 @@ import type { TeamsPayload } from '@/server/destinations/platforms/msteams';
 import type { SlackPayload } from '@/server/destinations/platforms/slack';
 import type { WebexPayload } from '@/server/destinations/platforms/webex';
 import type { FormattedMessage, Platform } from '@/server/destinations/types';
-import { discordProblems, emailProblems, jsonProblems, mattermostProblems, slackProblems, teamsProblems, webexProblems } from './platformRules';
+import type { GoogleChatPayload } from '@/server/destinations/platforms/googlechat';
+import type { TelegramPayload } from '@/server/destinations/platforms/telegram';
+import { parseTelegramHtml } from '../../fakes/telegramHtml';
+import { discordProblems, emailProblems, googleChatProblems, jsonProblems, mattermostProblems, slackProblems, teamsProblems, telegramProblems, webexProblems } from './platformRules';
 import { UNSUBSCRIBE } from './sampleReviews';
 
 export const ATTACKS = '<!channel> @here @everyone <@U123> <@all> <https://evil.example|click> [click](https://evil.example) **b** `c` <script>x</script> 👨‍👩‍👧‍👦';
@@ -81,6 +84,32 @@ export function expectHarmless(platform: Platform, m: FormattedMessage): void {
       const links = [...unescaped(p.markdown).matchAll(/\]\(([^)]*)\)/g)].map((x) => x[1]);
       for (const l of links) expect(l.startsWith('https://arb.example/')).toBe(true);
       expect(unescaped(p.markdown)).not.toMatch(LIVE_AT_MENTION);
+      return;
+    }
+    case 'googlechat': {
+      const p = json<GoogleChatPayload>(m);
+      expect([...jsonProblems(p), ...googleChatProblems(p)]).toEqual([]);
+      const card = p.cardsV2[0].card;
+      const texts = card.sections.flatMap((s) => [s.header ?? '', ...s.widgets.flatMap((w) => ('textParagraph' in w ? [w.textParagraph.text] : 'decoratedText' in w ? [w.decoratedText.text] : []))]);
+      for (const t of texts) {
+        // Only ARB's own tags (googleChatProblems) and links; no live mention.
+        for (const [, href] of t.matchAll(/<a href="([^"]*)"/g)) expect(href.startsWith('https://arb.example/')).toBe(true);
+        expect(t).not.toMatch(LIVE_AT_MENTION);
+      }
+      for (const t of [p.fallbackText, card.header.title, card.header.subtitle ?? '']) {
+        expect(t).not.toMatch(LIVE_AT_MENTION);
+        expect(t).not.toMatch(/<[!@#a-z/]/i); // <users/all>, <!channel>, tags: broken by a zero-width space
+      }
+      for (const s of card.sections) for (const w of s.widgets) if ('buttonList' in w) for (const b of w.buttonList.buttons) expect(b.onClick.openLink.url.startsWith('https://arb.example/')).toBe(true);
+      return;
+    }
+    case 'telegram': {
+      const p = json<TelegramPayload>(m);
+      expect([...jsonProblems(p), ...telegramProblems(p)]).toEqual([]);
+      const read = parseTelegramHtml(p.text);
+      if (!read.ok) throw new Error(read.error);
+      for (const l of read.links) expect(l.startsWith('https://arb.example/')).toBe(true);
+      expect(read.text).not.toMatch(LIVE_AT_MENTION);
       return;
     }
     case 'email': {

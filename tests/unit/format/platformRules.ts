@@ -1,8 +1,10 @@
 /**
  * The platforms' documented payload rules, written as checkers that list every violation (an empty list = valid).
  * They measure the way the platforms do — Discord counts characters (code points), Teams and Webex bytes — so a
- * formatter that passes here does not earn a 400 there. Sources: chat-platforms.md.
+ * formatter that passes here does not earn a 400 there. Sources: chat-platforms.md, Google Chat's and Telegram's docs.
  */
+import { parseTelegramHtml } from '../../fakes/telegramHtml';
+
 const cp = (s: string) => [...s].length;
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -165,5 +167,73 @@ export function emailProblems(m: { subject: string; text: string; html: string; 
   if (m.headers?.['List-Unsubscribe'] !== `<${unsubscribeUrl}>`) p.push('List-Unsubscribe header missing');
   if (m.headers?.['List-Unsubscribe-Post'] !== 'List-Unsubscribe=One-Click') p.push('List-Unsubscribe-Post header missing');
   for (const v of Object.values(m.headers ?? {})) if (/[\r\n]/.test(v)) p.push('header with a line break');
+  return p;
+}
+
+/** The tags Google Chat's card HTML knows (developers.google.com/workspace/chat/format-messages). */
+const GOOGLE_CHAT_TAGS = new Set(['b', 'i', 'u', 's', 'font', 'a', 'br']);
+
+/** Every '<' of a Google Chat card text opens one of its tags; the rest of the review's markup is entities. */
+export function googleChatHtmlProblems(html: string, where: string): string[] {
+  const p: string[] = [];
+  const rest = html.replace(/<\/?([a-z]+)(\s[^<>]*)?>/gi, (tag, name: string) => {
+    if (!GOOGLE_CHAT_TAGS.has(name.toLowerCase())) p.push(`${where}: unsupported tag ${tag}`);
+    return '';
+  });
+  if (/[<>]/.test(rest)) p.push(`${where}: a bare < or > outside a tag`);
+  if (/&(?!(amp|lt|gt|quot|#\d+);)/.test(rest)) p.push(`${where}: a bare &`);
+  return p;
+}
+
+/** Google Chat: one card with fallbackText, a thread key, widgets it knows, ≤ 32,000 bytes (ARB: ≤ 30,000). */
+export function googleChatProblems(body: unknown): string[] {
+  const p: string[] = [];
+  if (!isObj(body)) return ['payload is not an object'];
+  if (typeof body.fallbackText !== 'string' || !body.fallbackText) p.push('fallbackText missing');
+  else if (cp(body.fallbackText) > 300) p.push('fallbackText over 300');
+  if (!isObj(body.thread) || typeof body.thread.threadKey !== 'string' || !body.thread.threadKey || cp(body.thread.threadKey) > 4000) p.push('thread.threadKey missing or over 4000');
+  const cards = body.cardsV2 as Json[];
+  if (!Array.isArray(cards) || cards.length !== 1) return [...p, 'needs exactly one card in cardsV2'];
+  const { cardId, card } = cards[0] as { cardId: unknown; card: Json };
+  if (typeof cardId !== 'string' || !cardId) p.push('cardId missing');
+  if (!isObj(card)) return [...p, 'card missing'];
+  const header = card.header as Json;
+  if (!isObj(header) || typeof header.title !== 'string' || !header.title) p.push('card header title missing');
+  const sections = card.sections as Json[];
+  if (!Array.isArray(sections) || !sections.length) return [...p, 'no sections'];
+  sections.forEach((s, i) => {
+    if (s.header !== undefined) p.push(...googleChatHtmlProblems(String(s.header), `section ${i} header`));
+    const widgets = s.widgets as Json[];
+    if (!Array.isArray(widgets) || !widgets.length) return p.push(`section ${i}: no widgets`);
+    widgets.forEach((w, j) => {
+      const kinds = Object.keys(w);
+      if (kinds.length !== 1) return p.push(`section ${i} widget ${j}: exactly one widget kind`);
+      const where = `section ${i} widget ${j}`;
+      const inner = w[kinds[0]] as Json;
+      if (kinds[0] === 'textParagraph' || kinds[0] === 'decoratedText') {
+        if (typeof inner.text !== 'string' || !inner.text) p.push(`${where}: empty text`);
+        else p.push(...googleChatHtmlProblems(inner.text, where));
+      } else if (kinds[0] === 'buttonList') {
+        for (const b of (inner.buttons as Json[]) ?? []) {
+          const url = (((b.onClick as Json)?.openLink as Json)?.url ?? '') as string;
+          if (typeof b.text !== 'string' || !b.text || !/^https?:\/\//.test(url)) p.push(`${where}: bad button`);
+        }
+      } else if (kinds[0] !== 'divider') p.push(`${where}: unexpected widget ${kinds[0]}`);
+    });
+  });
+  const size = bytes(JSON.stringify(body));
+  if (size > 30_000) p.push(`payload ${size} bytes, over 30,000`);
+  return p;
+}
+
+/** Telegram: HTML Telegram can read (tests/fakes/telegramHtml.ts), ≤ 4,096 characters even before entities are read. */
+export function telegramProblems(body: unknown): string[] {
+  if (!isObj(body) || typeof body.text !== 'string' || !body.text) return ['text missing'];
+  const p: string[] = [];
+  if (body.parse_mode !== 'HTML') p.push('parse_mode must be HTML');
+  if (!isObj(body.link_preview_options) || body.link_preview_options.is_disabled !== true) p.push('link previews must be off');
+  if (body.text.length > 4096) p.push(`text ${body.text.length} characters, over 4,096`);
+  const read = parseTelegramHtml(body.text);
+  if (!read.ok) p.push(read.error);
   return p;
 }

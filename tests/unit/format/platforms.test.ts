@@ -6,7 +6,7 @@ import type { TeamsPayload } from '@/server/destinations/platforms/msteams';
 import type { SlackPayload } from '@/server/destinations/platforms/slack';
 import type { WebexPayload } from '@/server/destinations/platforms/webex';
 import { PLATFORMS, type FormattedMessage, type Platform } from '@/server/destinations/types';
-import { discordProblems, emailProblems, jsonProblems, mattermostProblems, slackProblems, teamsProblems, webexProblems } from './platformRules';
+import { discordProblems, emailProblems, googleChatProblems, jsonProblems, mattermostProblems, slackProblems, teamsProblems, telegramProblems, webexProblems } from './platformRules';
 import { PERMALINK, UNSUBSCRIBE, playInput, reviewInput, welcomeInput } from './sampleReviews';
 
 const json = <T>(m: FormattedMessage): T => {
@@ -24,7 +24,7 @@ function problems(platform: Platform, m: FormattedMessage): string[] {
   if (platform === 'email') return emailProblems(email(m), UNSUBSCRIBE);
   const body = json<unknown>(m);
   if (platform === 'webhook') return jsonProblems(body);
-  const rules = { slack: slackProblems, msteams: teamsProblems, mattermost: mattermostProblems, discord: discordProblems, webex: webexProblems }[platform];
+  const rules = { slack: slackProblems, msteams: teamsProblems, mattermost: mattermostProblems, discord: discordProblems, webex: webexProblems, googlechat: googleChatProblems, telegram: telegramProblems }[platform];
   return [...jsonProblems(body), ...rules(body)];
 }
 

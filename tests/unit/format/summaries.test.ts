@@ -51,7 +51,7 @@ const extractive = summary({ method: 'extractive', read: null, overview: null, c
 const ctx = { unsubscribeUrl: UNSUBSCRIBE };
 const format = (platform: Platform, input: SummaryMessageInput) => formatFor(platform, { type: 'summary', input }, ctx);
 describe('the summary says how it was made, what changed, and cites reviews with links', () => {
-  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex'] as const)('%s', (platform) => {
+  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'googlechat', 'telegram'] as const)('%s', (platform) => {
     for (const [input, label] of [
       [summary(), 'AI summary: themes written by a language model from 40 of the week’s reviews'],
       [extractive, 'Extractive summary: counts, terms and quotes taken from the reviews; no language model.'],
@@ -93,7 +93,7 @@ describe('the summary says how it was made, what changed, and cites reviews with
 });
 
 describe('the largest hostile summary renders harmlessly within every limit', () => {
-  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'email'] as const)('%s', (platform) => expectHarmless(platform, format(platform, hostile)));
+  test.each(['slack', 'msteams', 'mattermost', 'discord', 'webex', 'googlechat', 'telegram', 'email'] as const)('%s', (platform) => expectHarmless(platform, format(platform, hostile)));
 
   test('Discord keeps themes while the embed fits', () => {
     expect(json<DiscordPayload>(format('discord', hostile)).embeds[0].fields!.length).toBeGreaterThan(0);
