@@ -5,7 +5,7 @@ import { backgroundOf, classify } from './support/colors';
 const normalize = (href: string) => (href.length > 1 && href.endsWith('/') ? href.slice(0, -1) : href);
 
 const GROUPS: Record<string, string[]> = {
-  Product: ['/platform/slack', '/platform/microsoft-teams', '/platform/mattermost', '/platform/discord', '/platform/webex', '/pricing', '/faq'],
+  Product: ['/platform/slack', '/platform/microsoft-teams', '/platform/mattermost', '/platform/discord', '/platform/webex', '/platform/google-chat', '/platform/telegram', '/pricing', '/faq'],
   Company: ['/privacy', '/terms'],
   Explore: ['/ask-arb', '/get-reviews', '/blog'],
 };
