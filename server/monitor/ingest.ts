@@ -14,7 +14,7 @@ import { appLockSql, type AppRow } from './apps';
 import { matchesFilters, readFilters, type DestinationFilters } from './filters';
 import type { SourceRow } from './sources';
 import { adoptSameReviews, SWITCHING_SQL, type StoredReviewRow } from './sameReviews';
-import { queueWelcome } from './welcome';
+import { queueWelcome, unreadStorefronts, wantsStorefront, welcomeDueAfter } from './welcome';
 import { confirmPublished } from '../replies/data';
 import { onRepliesShown, onReviewsEdited } from '../workflow/edits';
 import { tagIdsOfReviews } from '../workflow/data';
@@ -62,11 +62,6 @@ export function isAnnouncedAsNew(updatedAt: Date, source: Pick<SourceRow, 'water
  */
 export function isNewFor(updatedAt: Date, subscribedAt: Date): boolean {
   return updatedAt.getTime() >= Math.floor(subscribedAt.getTime() / 1000) * 1000;
-}
-
-/** A waiting welcome is sent after a poll of a source whose reviews the destination wants (its storefront, say). */
-function welcomeRelevant(filters: DestinationFilters, source: Pick<SourceRow, 'country'>): boolean {
-  return !source.country || !filters.countries?.length || filters.countries.includes(source.country);
 }
 
 type ExistingReview = StoredReviewRow;
@@ -369,7 +364,7 @@ function storesTogether(source: Pick<SourceRow, 'country'>, fresh: NormalizedRev
     fresh.length <= CHUNK &&
     (fresh.length + existing.size) * destinations.length <= DELIVERY_CHUNK &&
     !refinesSentiment() &&
-    !destinations.some((d, i) => !d.welcomed_at && welcomeRelevant(filtersOf[i], source))
+    !destinations.some((d, i) => !d.welcomed_at && wantsStorefront(filtersOf[i], source.country))
   );
 }
 
@@ -532,9 +527,11 @@ async function ingestOnce(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>,
     await onRepliesShown(trx, repliesChanged);
 
     let welcomed = 0;
+    const waiting = destinations.some((d, i) => !d.welcomed_at && wantsStorefront(filtersOf[i], source.country));
+    const unread = waiting ? await unreadStorefronts(trx, source) : [];
     for (const [i, d] of destinations.entries()) {
       const filters: DestinationFilters = filtersOf[i];
-      if (!d.welcomed_at && welcomeRelevant(filters, source)) {
+      if (!d.welcomed_at && welcomeDueAfter(filters, source, unread)) {
         // Welcome first, so its intro gets the lower delivery id and reaches the channel before anything else.
         await queueWelcome(trx, { destinationId: d.id, appKey: source.app_key, filters, count: d.welcome_count, backfill: d.backfill });
         welcomed++;

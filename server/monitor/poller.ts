@@ -15,7 +15,7 @@ import { recordFormatError } from './formatErrors';
 import { readFilters } from './filters';
 import { ingestPollResult, type IngestOutcome } from './ingest';
 import { recordPollFailure, releaseSource, sourceConfigOf, type SourceRow } from './sources';
-import { queueWelcome } from './welcome';
+import { queueWelcome, unreadStorefronts, welcomeDueAfter } from './welcome';
 import { wake } from './wake';
 
 /** The App Store feed has 10 pages; the others page until the watermark. Bounded so one poll stays short. */
@@ -55,7 +55,8 @@ async function loadApp(db: DB, key: string): Promise<PolledApp> {
 
 /**
  * A source that has never polled successfully and just failed: welcome its waiting destinations anyway (intro plus
- * whatever reviews are stored), so someone who just connected sees that the connection works.
+ * whatever reviews are stored) once no other storefront they want is still unread, so someone who just connected sees
+ * that the connection works.
  */
 async function welcomeDespiteFailure(db: DB, source: SourceRow): Promise<number> {
   if (source.last_success_at) return 0;
@@ -69,10 +70,15 @@ async function welcomeDespiteFailure(db: DB, source: SourceRow): Promise<number>
       .where('da.welcomed_at', 'is', null)
       .where('d.status', '=', 'active')
       .execute();
+    const unread = waiting.length ? await unreadStorefronts(trx, source) : [];
+    let welcomed = 0;
     for (const d of waiting) {
-      await queueWelcome(trx, { destinationId: d.id, appKey: source.app_key, filters: readFilters(d.filters), count: d.welcome_count, backfill: d.backfill });
+      const filters = readFilters(d.filters);
+      if (!welcomeDueAfter(filters, source, unread)) continue; // another storefront's first read welcomes it
+      await queueWelcome(trx, { destinationId: d.id, appKey: source.app_key, filters, count: d.welcome_count, backfill: d.backfill });
+      welcomed++;
     }
-    return waiting.length;
+    return welcomed;
   });
 }
 

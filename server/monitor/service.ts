@@ -39,7 +39,7 @@ import { engineOptionsFromEnv, type EngineOptions } from './engine';
 import { pollLeasedSource, type PollOutcome } from './poller';
 import { claimSource, ensureSource, polledSourceCountries, type SourceRow } from './sources';
 import { storefrontsFor, sourcesFor } from './wantedSources';
-import { queueWelcome } from './welcome';
+import { queueWelcome, wantsStorefront } from './welcome';
 import { wake } from './wake';
 import { isEnginePause } from './pauses';
 import { anonymousExpiry, claimConnections, connectionsInClaimToken, pauseExpiredAnonymousConnections, provedConnections } from './anonymous';
@@ -148,7 +148,7 @@ export function addressHint(email: string): string {
 /** A source of the app that a destination with `filters` wants (no country: the official API, every storefront) has been polled. */
 async function reviewsCurrentFor(trx: Transaction<Database>, appKey: string, filters: DestinationFilters): Promise<boolean> {
   const polled = await polledSourceCountries(trx, appKey);
-  return polled.some((country) => !country || !filters.countries?.length || filters.countries.includes(country));
+  return polled.some((country) => wantsStorefront(filters, country));
 }
 
 /**

@@ -15,10 +15,44 @@ import { msInterval } from '../db/interval';
 import { rewelcomeWindowMs } from './retention';
 import { markAppWelcomed } from './data';
 import { matchesFilters, type DestinationFilters } from './filters';
+import type { SourceRow } from './sources';
 
 /** How far back a welcome with filters looks for matching reviews before settling for fewer. */
 const WELCOME_SCAN_LIMIT = 2000;
 const PAGE = 200;
+
+/** Whether a destination with these filters wants the reviews of a source of this storefront ('' = every storefront). */
+export function wantsStorefront(filters: DestinationFilters, country: string | null): boolean {
+  return !country || !filters.countries?.length || filters.countries.includes(country);
+}
+
+/**
+ * The storefronts of the app's other active sources that have not been read yet: neither polled successfully nor
+ * failed. A new connection to "All countries" makes 40 sources at once, polled side by side; welcoming after the first
+ * one done (a storefront with no reviews, say) would send an intro with nothing under it and leave the reviews the
+ * other storefronts bring as history. Read under the app's lock: a source finishing meanwhile committed first.
+ */
+export async function unreadStorefronts(trx: Transaction<Database>, source: Pick<SourceRow, 'id' | 'app_key'>): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('monitored_sources')
+    .select('country')
+    .where('app_key', '=', source.app_key)
+    .where('id', '<>', source.id)
+    .where('status', '=', 'active')
+    .where('last_success_at', 'is', null)
+    .where('failure_count', '=', 0)
+    .execute();
+  return rows.map((r) => r.country ?? '');
+}
+
+/**
+ * A waiting welcome goes out after a poll (or the first failure) of a source whose reviews the destination wants, once
+ * no other storefront it wants is still unread (`unread`, from unreadStorefronts): so it picks its last reviews from
+ * every storefront's, whichever finished first.
+ */
+export function welcomeDueAfter(filters: DestinationFilters, source: Pick<SourceRow, 'country'>, unread: readonly string[]): boolean {
+  return wantsStorefront(filters, source.country) && !unread.some((c) => wantsStorefront(filters, c));
+}
 
 export type WelcomeRequest = { destinationId: string; appKey: string; filters: DestinationFilters; count: number; backfill: boolean };
 

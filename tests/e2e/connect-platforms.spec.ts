@@ -22,6 +22,8 @@ const CASES: Case[] = [
   { platform: 'mattermost', name: 'Mattermost', field: 'Mattermost webhook URL', check: (b) => expect(Boolean(b.text) || Array.isArray(b.attachments)).toBe(true) },
   { platform: 'discord', name: 'Discord', field: 'Discord webhook URL', check: (b) => expect(b).toMatchObject({ allowed_mentions: { parse: [] }, embeds: expect.any(Array) }) },
   { platform: 'webex', name: 'Webex', field: 'Webex webhook URL', check: (b) => expect(typeof b.markdown).toBe('string') },
+  { platform: 'googlechat', name: 'Google Chat', field: 'Google Chat webhook URL', check: (b) => expect(b).toMatchObject({ fallbackText: expect.any(String), cardsV2: expect.any(Array) }) },
+  { platform: 'telegram', name: 'Telegram', field: 'Telegram bot URL', check: (b) => expect(b).toMatchObject({ text: expect.any(String), parse_mode: 'HTML' }) },
 ];
 
 // Each test waits for real polls (POLL_INTERVAL_SECONDS=5) and deliveries; on a busy 2-core machine that takes a while.

@@ -10,8 +10,11 @@ import {
   drainDeliveries,
   ensureApp,
   pollAppNow,
+  pollNow,
   setDestinationPaused,
 } from '@/server/monitor/service';
+import { ALL_COUNTRIES, MAIN_STOREFRONTS } from '@/shared/storefronts';
+import { SourceError } from '@/server/sources/types';
 import { getDestinationStatus } from '@/server/destinations/records';
 import { startEngine, engineOptionsFromEnv } from '@/server/monitor/engine';
 import { daysAgo, marker, markersOf, tally, worldPerFile } from './helpers/world';
@@ -50,6 +53,60 @@ describe('a new destination', () => {
     expect(status).toMatchObject({ platform: 'slack', status: 'active', welcome: 'delivered', delivered: 6, queued: 0, last_error: null });
     expect(status!.app).toMatchObject({ app_id: t.app.appId, title: 'Lumen Notes' });
     expect(JSON.stringify(status)).not.toContain(hook.url); // no secrets on the status
+  });
+
+  test('connected to every storefront, it waits for the first read of each: the last reviews come from the one that has them, whichever finished first', async () => {
+    publishHistory(); // all in the US storefront
+    const hook = t.w.chat.hook('slack');
+    await createDestination({ platform: 'slack', url: hook.url, apps: [t.app], country: ALL_COUNTRIES });
+    const sources = await t.w.db.db
+      .selectFrom('monitored_sources')
+      .select(['id', 'country'])
+      .where('app_key', '=', `apple_app_store__${t.app.appId}`)
+      .where('status', '=', 'active')
+      .orderBy('id', 'desc')
+      .execute();
+    expect(sources.map((s) => s.country).sort()).toEqual([...MAIN_STOREFRONTS].sort());
+    const us = sources.find((s) => s.country === 'us')!;
+    const others = sources.filter((s) => s !== us);
+    // Every storefront without reviews read first, one of them failing its first read: still nothing to welcome with.
+    const failing = others.pop()!;
+    for (const s of others) expect(await pollNow(s.id)).toMatchObject({ ok: true });
+    const refused = { poll: async () => Promise.reject(new SourceError('the storefront answered 503', false)) };
+    expect(await pollNow(failing.id, { adapterFor: () => refused as never })).toMatchObject({ ok: false });
+    await drainDeliveries();
+    expect(hook.delivered()).toHaveLength(0);
+
+    await pollNow(us.id);
+    await drainDeliveries({ waitForRetries: true });
+    const got = hook.delivered();
+    expect(got).toHaveLength(6);
+    expect(isWelcome(got[0].raw)).toBe(true);
+    expect(got.slice(1).map((r) => markersOf(r)[0])).toEqual([26, 27, 28, 29, 30].map(marker));
+  });
+
+  test('a storefront that fails its first read last still welcomes, with the reviews the others brought', async () => {
+    publishHistory();
+    const hook = t.w.chat.hook('mattermost');
+    await createDestination({ platform: 'mattermost', url: hook.url, apps: [t.app], country: ALL_COUNTRIES, welcomeCount: 2 });
+    const sources = await t.w.db.db
+      .selectFrom('monitored_sources')
+      .select(['id', 'country'])
+      .where('app_key', '=', `apple_app_store__${t.app.appId}`)
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute();
+    const last = sources.pop()!;
+    for (const s of sources) await pollNow(s.id);
+    await drainDeliveries();
+    expect(hook.delivered()).toHaveLength(0);
+    const refused = { poll: async () => Promise.reject(new SourceError('the storefront answered 503', false)) };
+    await pollNow(last.id, { adapterFor: () => refused as never });
+    await drainDeliveries({ waitForRetries: true });
+    const got = hook.delivered();
+    expect(got).toHaveLength(3);
+    expect(isWelcome(got[0].raw)).toBe(true);
+    expect(got.slice(1).map((r) => markersOf(r)[0])).toEqual([29, 30].map(marker));
   });
 
   test('connecting the same webhook to the same app again returns the same destination and no second welcome', async () => {
