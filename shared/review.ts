@@ -80,6 +80,10 @@ export const inboxReviewSchema = publicReviewSchema.extend({
   status_reason: z.string().nullable().meta({ description: 'Why it has its status when something other than a person set it, e.g. "edited after your reply".' }),
   assignee: z.object({ id: z.string(), email: z.string() }).nullable().meta({ description: 'The member it is assigned to (null: nobody, or a member who has left).' }),
   notes_count: z.number().int(),
+  ticket: z
+    .object({ ticket_id: z.number().int(), url: z.string(), status: z.string().nullable() })
+    .nullable()
+    .meta({ description: "The review's Zendesk ticket once Zendesk created it (its status as last seen), else null." }),
 });
 
 export type InboxReviewShape = z.output<typeof inboxReviewSchema>;

@@ -6,8 +6,8 @@ import type { ReviewFilters } from './reviewFilters';
 import { filtersToQuery } from '@/shared/reviewFilters';
 
 export type InboxReview = ApiData<'/api/v1/org/reviews', 'get'>[number];
-/** `total`: how many reviews the whole view has (the first page says). */
-export type InboxPage = { data: InboxReview[]; has_more: boolean; next_cursor: string | null; total?: number | null };
+/** `total`: how many reviews the whole view has (the first page says): exact, or beyond the cap when `total_is_estimate`. */
+export type InboxPage = { data: InboxReview[]; has_more: boolean; next_cursor: string | null; total?: number | null; total_is_estimate?: boolean };
 
 export const INBOX_PAGE_SIZE = 25;
 

@@ -19,6 +19,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Model Context Protocol (Streamable HTTP, stateless) for AI assistants: the API key's organisation's apps, reviews, ratings, terms and summaries */
+        post: operations["postApiMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1637,6 +1654,166 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                } & {
+                    [key: string]: unknown;
+                }) | ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Accepted: the work goes on after the answer (its state is in the data) */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, revoked or mistyped API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not include the API, or its calls this month are used up (code plan_limit) */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not acceptable: the Accept header lacks a type this answers with (MCP: application/json and text/event-stream) */
+            406: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (required even for an empty body) */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past the key's rate (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11927,6 +12104,12 @@ export interface operations {
                                 id: string;
                                 name: string;
                             }[];
+                            /** @description The review's Zendesk ticket once Zendesk created it (its status as last seen), else null. */
+                            ticket: {
+                                status: string | null;
+                                ticket_id: number;
+                                url: string;
+                            } | null;
                             /** @description The app's title. */
                             title: string;
                             /** @description The app version the review was written for. */
@@ -12109,6 +12292,12 @@ export interface operations {
                                 id: string;
                                 name: string;
                             }[];
+                            /** @description The review's Zendesk ticket once Zendesk created it (its status as last seen), else null. */
+                            ticket: {
+                                status: string | null;
+                                ticket_id: number;
+                                url: string;
+                            } | null;
                             /** @description The app's title. */
                             title: string;
                             /** @description The app version the review was written for. */
@@ -12293,6 +12482,12 @@ export interface operations {
                                 id: string;
                                 name: string;
                             }[];
+                            /** @description The review's Zendesk ticket once Zendesk created it (its status as last seen), else null. */
+                            ticket: {
+                                status: string | null;
+                                ticket_id: number;
+                                url: string;
+                            } | null;
                             /** @description The app's title. */
                             title: string;
                             /** @description The app version the review was written for. */
@@ -13884,9 +14079,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            actions: {
-                                [key: string]: unknown;
-                            }[];
+                            actions: ({
+                                tag_id: string;
+                                /** @constant */
+                                type: "tag";
+                            } | {
+                                /** @constant */
+                                type: "assign";
+                                user_id: string;
+                            } | {
+                                /** @enum {string} */
+                                status: "new" | "needs_reply" | "replied" | "done";
+                                /** @constant */
+                                type: "set_status";
+                            } | {
+                                destination_id: string;
+                                /** @constant */
+                                type: "notify";
+                            } | {
+                                /** @description mode approval: a Slack channel (added with "Add to Slack") that also gets each draft with Approve / Edit / Reject buttons. */
+                                approval_destination_id?: string | null;
+                                daily_cap: number;
+                                /** @enum {string} */
+                                mode: "approval" | "auto";
+                                template_id: string;
+                                /** @constant */
+                                type: "reply";
+                            } | {
+                                /** @constant */
+                                type: "zendesk_ticket";
+                            })[];
                             /** @description The apps it looks at; null: every app of the organisation. */
                             apps: string[] | null;
                             conditions: {
@@ -13897,7 +14119,7 @@ export interface operations {
                                 max_length?: number;
                                 min_length?: number;
                                 ratings?: number[];
-                                sentiments?: string[];
+                                sentiments?: ("positive" | "neutral" | "negative" | "mixed")[];
                                 tags_any?: string[];
                                 versions?: string[];
                             };
@@ -14054,9 +14276,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            actions: {
-                                [key: string]: unknown;
-                            }[];
+                            actions: ({
+                                tag_id: string;
+                                /** @constant */
+                                type: "tag";
+                            } | {
+                                /** @constant */
+                                type: "assign";
+                                user_id: string;
+                            } | {
+                                /** @enum {string} */
+                                status: "new" | "needs_reply" | "replied" | "done";
+                                /** @constant */
+                                type: "set_status";
+                            } | {
+                                destination_id: string;
+                                /** @constant */
+                                type: "notify";
+                            } | {
+                                /** @description mode approval: a Slack channel (added with "Add to Slack") that also gets each draft with Approve / Edit / Reject buttons. */
+                                approval_destination_id?: string | null;
+                                daily_cap: number;
+                                /** @enum {string} */
+                                mode: "approval" | "auto";
+                                template_id: string;
+                                /** @constant */
+                                type: "reply";
+                            } | {
+                                /** @constant */
+                                type: "zendesk_ticket";
+                            })[];
                             /** @description The apps it looks at; null: every app of the organisation. */
                             apps: string[] | null;
                             conditions: {
@@ -14067,7 +14316,7 @@ export interface operations {
                                 max_length?: number;
                                 min_length?: number;
                                 ratings?: number[];
-                                sentiments?: string[];
+                                sentiments?: ("positive" | "neutral" | "negative" | "mixed")[];
                                 tags_any?: string[];
                                 versions?: string[];
                             };
@@ -14094,9 +14343,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            actions: {
-                                [key: string]: unknown;
-                            }[];
+                            actions: ({
+                                tag_id: string;
+                                /** @constant */
+                                type: "tag";
+                            } | {
+                                /** @constant */
+                                type: "assign";
+                                user_id: string;
+                            } | {
+                                /** @enum {string} */
+                                status: "new" | "needs_reply" | "replied" | "done";
+                                /** @constant */
+                                type: "set_status";
+                            } | {
+                                destination_id: string;
+                                /** @constant */
+                                type: "notify";
+                            } | {
+                                /** @description mode approval: a Slack channel (added with "Add to Slack") that also gets each draft with Approve / Edit / Reject buttons. */
+                                approval_destination_id?: string | null;
+                                daily_cap: number;
+                                /** @enum {string} */
+                                mode: "approval" | "auto";
+                                template_id: string;
+                                /** @constant */
+                                type: "reply";
+                            } | {
+                                /** @constant */
+                                type: "zendesk_ticket";
+                            })[];
                             /** @description The apps it looks at; null: every app of the organisation. */
                             apps: string[] | null;
                             conditions: {
@@ -14107,7 +14383,7 @@ export interface operations {
                                 max_length?: number;
                                 min_length?: number;
                                 ratings?: number[];
-                                sentiments?: string[];
+                                sentiments?: ("positive" | "neutral" | "negative" | "mixed")[];
                                 tags_any?: string[];
                                 versions?: string[];
                             };
@@ -14410,9 +14686,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            actions: {
-                                [key: string]: unknown;
-                            }[];
+                            actions: ({
+                                tag_id: string;
+                                /** @constant */
+                                type: "tag";
+                            } | {
+                                /** @constant */
+                                type: "assign";
+                                user_id: string;
+                            } | {
+                                /** @enum {string} */
+                                status: "new" | "needs_reply" | "replied" | "done";
+                                /** @constant */
+                                type: "set_status";
+                            } | {
+                                destination_id: string;
+                                /** @constant */
+                                type: "notify";
+                            } | {
+                                /** @description mode approval: a Slack channel (added with "Add to Slack") that also gets each draft with Approve / Edit / Reject buttons. */
+                                approval_destination_id?: string | null;
+                                daily_cap: number;
+                                /** @enum {string} */
+                                mode: "approval" | "auto";
+                                template_id: string;
+                                /** @constant */
+                                type: "reply";
+                            } | {
+                                /** @constant */
+                                type: "zendesk_ticket";
+                            })[];
                             /** @description The apps it looks at; null: every app of the organisation. */
                             apps: string[] | null;
                             conditions: {
@@ -14423,7 +14726,7 @@ export interface operations {
                                 max_length?: number;
                                 min_length?: number;
                                 ratings?: number[];
-                                sentiments?: string[];
+                                sentiments?: ("positive" | "neutral" | "negative" | "mixed")[];
                                 tags_any?: string[];
                                 versions?: string[];
                             };

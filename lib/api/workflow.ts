@@ -18,6 +18,8 @@ export type ReviewEdit = ReviewDetail['history'][number];
 /** What a workflow change sets: a status, an assignee (null: nobody), tags added and removed. */
 export type WorkflowChange = ApiBody<'/api/v1/org/reviews/{id}', 'patch'>;
 export type TagWeeks = ApiData<'/api/v1/org/apps/{appKey}/tags', 'get'>;
+/** A bulk change's answer: how many reviews were named, and how many statuses, assignees and tags changed. */
+export type BulkAnswer = ApiData<'/api/v1/org/reviews/bulk', 'post'>;
 
 const reviewPath = (id: string) => `v1/org/reviews/${encodeURIComponent(id)}`;
 const tagPath = (id: string) => `v1/org/tags/${encodeURIComponent(id)}`;
@@ -25,7 +27,7 @@ const tagPath = (id: string) => `v1/org/tags/${encodeURIComponent(id)}`;
 export const getReview = async (id: string) => call<ReviewDetail>(api.get(reviewPath(id), await signedIn()));
 export const changeReview = async (id: string, change: WorkflowChange) => call<unknown>(api.patch(reviewPath(id), change, await signedIn()));
 export const addReviewNote = async (id: string, text: string) => call<ReviewNote>(api.post(`${reviewPath(id)}/notes`, { text }, await signedIn()));
-export const changeReviews = async (ids: string[], set: WorkflowChange) => call<{ updated: number }>(api.post('v1/org/reviews/bulk', { ids, set }, await signedIn()));
+export const changeReviews = async (ids: string[], set: WorkflowChange) => call<BulkAnswer>(api.post('v1/org/reviews/bulk', { ids, set }, await signedIn()));
 
 export const listTags = async () => call<Tag[]>(api.get('v1/org/tags', await signedIn()));
 export const createTag = async (input: { name: string; color: string }) => call<Tag>(api.post('v1/org/tags', input, await signedIn()));

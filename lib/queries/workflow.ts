@@ -13,6 +13,7 @@ import {
   getReview,
   listTags,
   updateTag,
+  type BulkAnswer,
   type ReviewNote,
   type Tag,
   type WorkflowChange,
@@ -30,7 +31,7 @@ export const useAppTagWeeks = (appKey: string, weeks: number) => useQuery({ quer
 type ChangeVars = { id: string; change: WorkflowChange };
 export const useChangeReview = (o?: Outcome<ChangeVars, unknown>) => useInvalidatingMutation((v: ChangeVars) => changeReview(v.id, v.change), [reviewKeys.all, tagKeys.all], o);
 type BulkVars = { ids: string[]; set: WorkflowChange };
-export const useChangeReviews = (o?: Outcome<BulkVars, { updated: number }>) => useInvalidatingMutation((v: BulkVars) => changeReviews(v.ids, v.set), [reviewKeys.all, tagKeys.all], o);
+export const useChangeReviews = (o?: Outcome<BulkVars, BulkAnswer>) => useInvalidatingMutation((v: BulkVars) => changeReviews(v.ids, v.set), [reviewKeys.all, tagKeys.all], o);
 type NoteVars = { id: string; text: string };
 export const useAddNote = (o?: Outcome<NoteVars, ReviewNote>) => useInvalidatingMutation((v: NoteVars) => addReviewNote(v.id, v.text), [reviewKeys.all], o);
 

@@ -131,7 +131,14 @@ export async function openDatabase(target: DbTarget): Promise<Handle> {
     pool.on('error', (err) => log.error('postgres pool error', { err }));
     // A connection the server ends while it is checked out (a timeout above, a restart) emits 'error' on the client:
     // the query in progress fails with it; without a listener it would also take the whole process down.
-    pool.on('connect', (client) => client.on('error', (err) => log.warn('postgres connection lost', { err: err.message })));
+    pool.on('connect', (client) => {
+      client.on('error', (err) => log.warn('postgres connection lost', { err: err.message }));
+      // No JIT compilation: ARB's statements are short, and on a million reviews the planner's costs passed
+      // jit_above_cost, so the inbox's 2 ms counts spent ~50 ms compiling first (bench/inbox-queue.ts; EXPLAIN shows
+      // JIT only with costs on). Sent first on each new connection (node-postgres queues it before any other query);
+      // a SET, not the `options` startup parameter, which poolers such as PgBouncer refuse.
+      client.query('set jit = off').catch((err: Error) => log.warn('postgres: could not turn JIT off', { err: err.message }));
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: e.DATABASE_PREPARED_STATEMENTS ? preparingPool(pool) : pool }) });
     return { db, target, close: () => db.destroy() };
   }

@@ -2,6 +2,7 @@
 // run `npm run routes` (`npm run build` does it too); tests/unit/routes.test.ts fails while this file is stale.
 import type { ApiRouteEntry } from './api';
 import health from '@/pages/api/health';
+import mcp from '@/pages/api/mcp';
 import search from '@/pages/api/search';
 import v1Apps from '@/pages/api/v1/apps/index';
 import v1AppsAppKeyReviews from '@/pages/api/v1/apps/[appKey]/reviews';
@@ -92,6 +93,7 @@ import v1StripeWebhook from '@/pages/api/v1/stripe/webhook';
 
 export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/health', route: health },
+  { path: '/api/mcp', route: mcp },
   { path: '/api/search', route: search },
   { path: '/api/v1/apps', route: v1Apps },
   { path: '/api/v1/apps/[appKey]/reviews', route: v1AppsAppKeyReviews },

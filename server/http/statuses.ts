@@ -16,6 +16,7 @@ export const STATUS_WORDS = {
   402: 'Past a limit of the plan, or not in the plan (code plan_limit; the message names the plan that lifts it)',
   403: 'Not allowed for this caller (the message names the role or what is missing)',
   404: 'Not found (or not this organisation’s)',
+  406: 'Not acceptable: the Accept header lacks a type this answers with (MCP: application/json and text/event-stream)',
   409: 'Conflicts with the current state (the message says what to do)',
   410: 'No longer available',
   413: 'Request body too large (an endpoint that reads its body itself)',

@@ -64,14 +64,14 @@ export const comparisonJson = (c: TermComparison) => ({
 const periodJson = (p: PeriodTerms) => ({ from: dayOf(p.period.from), to: dayOf(p.period.to), reviews: p.counts.reviews, capped: p.capped });
 
 /** The organisation's app `appKey` or a 404. */
-export async function ownApp(m: Membership, appKey: string): Promise<App> {
+export async function ownApp(m: Pick<Membership, 'orgId'>, appKey: string): Promise<App> {
   const app = await orgAppName(m.orgId, appKey);
   if (!app) throw notFound('This app is not in your organisation. Add it on the Apps page first.');
   return app;
 }
 
 /** The words and topics of the organisation's app for `periods` (the plan's trends feature, else 402). */
-export async function appTermsOf(m: Membership, appKey: string, periods: Periods) {
+export async function appTermsOf(m: Pick<Membership, 'orgId'>, appKey: string, periods: Periods) {
   const app = await ownApp(m, appKey);
   await assertFeature(m.orgId, 'trends');
   const [current, previous] = await Promise.all([termsOfPeriod(app, periods.current), termsOfPeriod(app, periods.previous)]);

@@ -118,8 +118,11 @@ function startSummary(id: string): void {
   void runSummary(id).catch((err) => log.error('summary could not be completed', { summaryId: id, err }));
 }
 
-/** Makes a summary of the organisation's app for the days asked (the plan's summaries feature, else 402). */
-export async function requestSummary(m: Membership, appKey: string, days: { from?: Date; to?: Date }) {
+/**
+ * Makes a summary of the organisation's app for the days asked (the plan's summaries feature, else 402). `userId` is
+ * who asked: null for an API key's caller (the MCP server), which is no member.
+ */
+export async function requestSummary(m: Pick<Membership, 'orgId'> & { userId: string | null }, appKey: string, days: { from?: Date; to?: Date }) {
   const app = await ownApp(m, appKey);
   await assertFeature(m.orgId, 'summaries');
   const periods = periodsOf(days, new Date(), SUMMARY_DEFAULT_DAYS);
@@ -177,7 +180,7 @@ export function summaryJson(row: SummaryRow) {
 }
 
 /** Summary `id` of the organisation's app (404 for another organisation's, or an unknown id). */
-export async function getSummary(m: Membership, appKey: string, id: string) {
+export async function getSummary(m: Pick<Membership, 'orgId'>, appKey: string, id: string) {
   const app = await ownApp(m, appKey);
   const row = await summaryOf(m.orgId, app.key, id);
   if (!row) throw notFound('No such summary for this app.');

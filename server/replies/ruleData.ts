@@ -8,21 +8,14 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import { getDb, type DB } from '../db/client';
 import type { Database, ReplyPauseKind, ReplyPausesTable, ReplyState } from '../db/types';
 import type { ReplyRow } from './data';
+import type { ReviewOfApp } from '../reviews/data';
 
 type Db = DB | Transaction<Database>;
 const dbOf = async (db?: Db) => db ?? (await getDb());
 
 /** A review of one of the organisation's apps, with what a rule's reply needs to be drafted and sent. */
-export type ReviewForRule = {
-  id: string;
-  app_key: string;
-  store: string;
+export type ReviewForRule = ReviewOfApp & {
   app_id: string;
-  app_title: string;
-  author_name: string;
-  rating: number;
-  title: string | null;
-  body: string;
   language: string | null;
   text_language: string | null;
   reply_text: string | null;

@@ -11,7 +11,8 @@ import type { AppStore } from '../sources/types';
 import type { ReplyStateName } from '@/shared/replies';
 import { csvRecord } from './csv';
 import { decodeCursor, encodeCursor } from './cursor';
-import { inboxCount, inboxPage, type InboxQuery, type InboxRow } from './data';
+import { inboxCount, inboxPage, readsFromQueueRows, type InboxQuery, type InboxRow } from './data';
+import { ticketsOfReviews, type TicketLink } from '../zendesk/tickets';
 import { ownTagIds, tagsByName } from '../workflow/data';
 import type { WorkflowStatus } from '@/shared/workflow';
 import type { InboxFilters } from './filterQuery';
@@ -111,7 +112,7 @@ export function reviewJson(r: InboxRow) {
 export type InboxReview = ReturnType<typeof reviewJson>;
 
 /** A review in the dashboard's inbox: the public review and its place in the organisation's queue (server/workflow). */
-export function inboxReviewJson(r: InboxRow) {
+export function inboxReviewJson(r: InboxRow, ticket: TicketLink | null = null) {
   const status = (r.wf_status ?? (r.reply_text !== null ? 'replied' : 'new')) as WorkflowStatus;
   return {
     ...reviewJson(r),
@@ -119,6 +120,7 @@ export function inboxReviewJson(r: InboxRow) {
     status_reason: r.wf_reason,
     assignee: r.wf_assignee_id && r.wf_assignee_email ? { id: r.wf_assignee_id, email: r.wf_assignee_email } : null,
     notes_count: r.notes_count,
+    ticket,
   };
 }
 
@@ -126,13 +128,19 @@ export function inboxReviewJson(r: InboxRow) {
 export async function inboxOf(m: Membership, f: InboxFilters, page: { limit: number; startingAfter?: string }) {
   const after = page.startingAfter ? decodeCursor(page.startingAfter) : undefined;
   const query = await scoped(m, f);
-  const [rows, count] = await Promise.all([inboxPage({ ...query, after, limit: page.limit + 1 }), inboxCount(query)]);
+  // A view the queue's rows hold (a tag, an assignee…) is counted first: the count stops at 1,001, and when the view is
+  // smaller the page is read from those rows at once — a rare tag's walk of the newest reviews would find nothing.
+  // Otherwise both at once.
+  const [rows, count] = readsFromQueueRows(query)
+    ? await inboxCount(query).then(async (c) => [await inboxPage({ ...query, after, limit: page.limit + 1 }, undefined, { few: !c.estimate }), c] as const)
+    : await Promise.all([inboxPage({ ...query, after, limit: page.limit + 1 }), inboxCount(query)]);
   const data = rows.slice(0, page.limit);
   const last = data.at(-1);
+  const tickets = data.length ? await ticketsOfReviews(m.orgId, data.map((r) => String(r.id))) : new Map<string, TicketLink>();
   return {
     total: count.total,
     total_is_estimate: count.estimate,
-    data: data.map(inboxReviewJson),
+    data: data.map((r) => inboxReviewJson(r, tickets.get(String(r.id)) ?? null)),
     has_more: rows.length > page.limit,
     next_cursor: rows.length > page.limit && last ? encodeCursor({ us: last.position_us, id: last.id }) : null,
   };

@@ -12,7 +12,7 @@ import { endpoint } from '../http/api';
 import { displayName } from '../http/schemas';
 import { membershipOf, requireRole } from '../org/membership';
 import { dryRunRule, DRY_RUN_REVIEWS } from './dryRun';
-import { actionsSchema, appsSchema, conditionsSchema, RULE_ID } from './schema';
+import { actionSchema, actionsSchema, appsSchema, conditionsSchema, RULE_ID } from './schema';
 import { changeRule, createRule, listRules, removeRule, type RuleAnswer } from './service';
 
 const idParam = z.object({ id: z.string() }).transform(({ id }, ctx) => {
@@ -24,18 +24,6 @@ const ruleName = displayName('Give the rule a name, e.g. "1★ refunds to billin
 const enabled = z.boolean('enabled must be true or false.');
 const stopAfter = z.boolean('stop_after must be true or false.').meta({ description: 'When this rule matches a review, the rules after it do not run on that review.' });
 
-const conditionsShape = z.object({
-  ratings: z.array(z.number()).optional(),
-  keywords_any: z.array(z.string()).optional(),
-  keywords_none: z.array(z.string()).optional(),
-  languages: z.array(z.string()).optional(),
-  countries: z.array(z.string()).optional(),
-  versions: z.array(z.string()).optional(),
-  sentiments: z.array(z.string()).optional(),
-  tags_any: z.array(z.string()).optional(),
-  min_length: z.number().optional(),
-  max_length: z.number().optional(),
-});
 
 const ruleShape = z.object({
   id: z.string(),
@@ -43,8 +31,9 @@ const ruleShape = z.object({
   enabled: z.boolean(),
   position: z.number().int().meta({ description: 'Its place in the order rules run in, 0 first.' }),
   apps: z.array(z.string()).nullable().meta({ description: 'The apps it looks at; null: every app of the organisation.' }),
-  conditions: conditionsShape,
-  actions: z.array(z.record(z.string(), z.unknown())),
+  // The request's own schemas: the stored JSON is parsed with them on every read (schema.ts readRule).
+  conditions: conditionsSchema,
+  actions: z.array(actionSchema),
   stop_after: z.boolean(),
   fired_this_week: z.number().int().meta({ description: 'Reviews it matched (and acted on) in the last 7 days.' }),
   created_at: z.string(),

@@ -77,7 +77,7 @@ export function shapeStats(rows: StatsGroupRow[], span: { from: Date; to: Date; 
 }
 
 /** The stats of the organisation's app `appKey` (404 when it is not the organisation's). */
-export async function appStatsOf(m: Membership, appKey: string, span: { from: Date; to: Date; interval: StatsInterval }): Promise<AppStats> {
+export async function appStatsOf(m: Pick<Membership, 'orgId'>, appKey: string, span: { from: Date; to: Date; interval: StatsInterval }): Promise<AppStats> {
   const app = await orgAppName(m.orgId, appKey);
   if (!app) throw notFound('This app is not in your organisation. Add it on the Apps page first.');
   const rows = await statsGroups({ appKey: app.key, from: span.from, toExclusive: new Date(span.to.getTime() + DAY_MS), interval: span.interval });

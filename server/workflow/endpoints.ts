@@ -16,6 +16,7 @@ import { getOrgAppCountries, orgAppKeys } from '../orgApps/data';
 import { getDb } from '../db/client';
 import { inboxPage } from '../reviews/data';
 import { inboxReviewJson } from '../reviews/inbox';
+import { ticketsOfReviews } from '../zendesk/tickets';
 import { reviewIdParam } from '../replies/endpoints';
 import { inboxReviewSchema, reviewTagSchema } from '@/shared/review';
 import { BULK_MAX_IDS, NOTE_MAX_CHARS, TAG_COLOR_PATTERN, TAG_NAME_MAX, TAGS_MAX, WORKFLOW_STATUSES } from '@/shared/workflow';
@@ -76,9 +77,9 @@ const reviewDetailShape = inboxReviewSchema.extend({
 async function reviewDetail(m: Membership, id: string) {
   const [row] = await inboxPage({ appKeys: await orgAppKeys(m.orgId), reviewId: id, limit: 1, orgId: m.orgId });
   if (!row) throw notFound('No such review in your organisation.');
-  const [notes, versions] = await Promise.all([notesOf(m.orgId, id), versionsOf(id)]);
+  const [notes, versions, tickets] = await Promise.all([notesOf(m.orgId, id), versionsOf(id), ticketsOfReviews(m.orgId, [id])]);
   return {
-    ...inboxReviewJson(row),
+    ...inboxReviewJson(row, tickets.get(id) ?? null),
     notes: notes.map(noteJson),
     history: versions.map((v) => ({ version: v.version, rating: v.rating, title: v.title, body: v.body, updated_at: iso(v.updated_at) })),
   };

@@ -8,6 +8,7 @@ import { getDb, type DB } from '../db/client';
 import { leaseEnd, leaseRanOut } from '../db/lease';
 import { msInterval } from '../db/interval';
 import type { Database, ZendeskConnectionsTable, ZendeskTicketsTable } from '../db/types';
+import type { ReviewOfApp } from '../reviews/data';
 
 type Db = DB | Transaction<Database>;
 const dbOf = async (db?: Db) => db ?? (await getDb());
@@ -81,15 +82,7 @@ export async function deleteConnection(orgId: string, db?: Db): Promise<boolean>
 // ── tickets ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** The review, when it is one of the organisation's apps' reviews, with what its ticket says. */
-export type ReviewForTicket = {
-  id: string;
-  app_key: string;
-  store: string;
-  app_title: string;
-  author_name: string;
-  rating: number;
-  title: string | null;
-  body: string;
+export type ReviewForTicket = ReviewOfApp & {
   language: string | null;
   country: string | null;
   app_version: string | null;

@@ -14,7 +14,8 @@ import { startFakeServer, type FakeServer } from '../fakes/http';
 import type { ChatHook } from '../fakes/chatWebhooks';
 import { appStoreConnectRoutes, createAppStoreConnect, createAppStoreConnectKey, type AppStoreConnectFake } from '../fakes/appStoreConnect';
 import { addSlackUser, buttonClick, interactionBody, slackSignatureHeaders, viewSubmission, type SlackUser } from '../fakes/slackOAuth';
-import { newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { newIosApp, newIp, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { addToSlack } from './support/slackInstall';
 
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 
@@ -53,21 +54,6 @@ async function iosApp(owner: SignedInUser, bodies: string[]) {
   const tpl = await call<{ id: string }>(w.api, 'POST', '/api/v1/org/reply-templates', { app_key: added.json.data.key, name: 'Refund', body: 'Sorry {author}, write to refunds@example.com.' }, as(owner));
   expect(tpl.status, tpl.text).toBe(201);
   return { app: ios, appKey: added.json.data.key, ids, storeReviews, templateId: tpl.json.data.id };
-}
-
-async function addToSlack(owner: SignedInUser, appId: string): Promise<{ hook: ChatHook; destinationId: string; teamId: string }> {
-  let hook: ChatHook | undefined;
-  w.slack.webhook = () => {
-    hook = w.chat.hook('slack');
-    return { url: hook.url, channel: '#approvals' };
-  };
-  const started = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload: payloadFor({ app_id: appId }) }, as(owner));
-  expect(started.status, started.text).toBe(200);
-  const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
-  const back = new URL((await fetch(started.json.data.url, { redirect: 'manual' })).headers.get('location')!);
-  const done = await call<{ destination_id: string }>(w.api, 'POST', '/api/v1/oauth/slack/callback', { code: back.searchParams.get('code'), state: back.searchParams.get('state') }, { ...as(owner), headers: { Cookie: cookie } });
-  expect(done.status, done.text).toBe(200);
-  return { hook: hook!, destinationId: done.json.data.destination_id, teamId: new URL(hook!.url).pathname.split('/')[2] };
 }
 
 function post(payload: unknown) {
@@ -109,7 +95,7 @@ describe('drafts for approval in a Slack channel', () => {
     const member = await memberOf(owner, 'member');
     const bodies = [`Refund please ${Date.now()}`, `Refund now ${Date.now()}`, `Refund later ${Date.now()}`];
     const app = await iosApp(owner, bodies);
-    const channel = await addToSlack(owner, app.app.appId);
+    const channel = await addToSlack(w, owner, app.app.appId, '#approvals');
     const queue = (i: number) =>
       queueRuleReply({ orgId: owner.orgId, reviewId: app.ids[i], ruleId: 'rul_refunds', ruleName: 'Refunds', templateId: app.templateId, mode: 'approval', dailyCap: 10, approvalDestinationId: channel.destinationId });
     for (const i of [0, 1, 2]) expect((await queue(i)).outcome).toBe('awaiting_approval');

@@ -23,6 +23,7 @@ import { addSlackUser, buttonClick, interactionBody, modalAction, shownInputs, s
 import { startFakeLlm, type FakeLlm } from '../fakes/llm';
 import { showPublishedReplies } from '@/server/slack/published';
 import { newIosApp, newIp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
+import { addToSlack, type SlackChannel } from './support/slackInstall';
 
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 
@@ -78,23 +79,6 @@ async function iosAppWithReview(owner: SignedInUser, body: string) {
   return { app: ios, appKey: added.json.data.key, reviewId: String(row.id), storeReview };
 }
 
-/** "Add to Slack" as `owner`: approve on the fake, finish the install; returns the channel's webhook and destination. */
-async function addToSlack(owner: SignedInUser, appId: string): Promise<{ hook: ChatHook; destinationId: string; teamId: string }> {
-  let hook: ChatHook | undefined;
-  w.slack.webhook = () => {
-    hook = w.chat.hook('slack');
-    return { url: hook.url, channel: '#app-reviews' };
-  };
-  const started = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload: payloadFor({ app_id: appId }) }, as(owner));
-  expect(started.status, started.text).toBe(200);
-  expect(new URL(started.json.data.url).searchParams.get('scope')).toBe('incoming-webhook,chat:write');
-  const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
-  const back = new URL((await fetch(started.json.data.url, { redirect: 'manual' })).headers.get('location')!);
-  const done = await call<{ destination_id: string }>(w.api, 'POST', '/api/v1/oauth/slack/callback', { code: back.searchParams.get('code'), state: back.searchParams.get('state') }, { ...as(owner), headers: { Cookie: cookie } });
-  expect(done.status, done.text).toBe(200);
-  return { hook: hook!, destinationId: done.json.data.destination_id, teamId: new URL(hook!.url).pathname.split('/')[2] };
-}
-
 /** The review message the channel received for `body` (the welcome's recent reviews included). */
 async function messageAbout(hook: ChatHook, appId: string, body: string): Promise<{ blocks: Block[] }> {
   // A new channel's welcome (with the last reviews) goes out once the app has been read since the connection.
@@ -148,7 +132,7 @@ async function linkedSlackUser(member: SignedInUser, teamId: string, value: stri
 
 describe('a channel added with "Add to Slack"', () => {
   let owner: SignedInUser;
-  let channel: Awaited<ReturnType<typeof addToSlack>>;
+  let channel: SlackChannel;
   let review: Awaited<ReturnType<typeof iosAppWithReview>>;
   let value: string;
 
@@ -156,7 +140,9 @@ describe('a channel added with "Add to Slack"', () => {
     configure();
     owner = await newOwner('slack');
     review = await iosAppWithReview(owner, `Crashes when I open settings ${Date.now()}`);
-    channel = await addToSlack(owner, review.app.appId);
+    channel = await addToSlack(w, owner, review.app.appId);
+    // The install asks for posting as the app (chat:write: the Reply button's answers) besides the channel's webhook.
+    expect(channel.authorizeUrl.searchParams.get('scope')).toBe('incoming-webhook,chat:write');
     const message = await messageAbout(channel.hook, review.app.appId, 'Crashes when I open settings');
     const [button] = actionsOf(message);
     expect(button).toMatchObject({ action_id: 'arb_reply', text: { text: 'Reply' }, value: `${channel.destinationId}:${review.reviewId}` });
@@ -407,7 +393,7 @@ describe('a channel added with "Add to Slack"', () => {
 
   test('a reply sent from the dashboard to a review whose message had Reply clicked: once published, the message shows it (chat.update, again after Slack was busy)', async () => {
     const other = await iosAppWithReview(owner, `Widgets vanish after the update ${Date.now()}`);
-    const otherChannel = await addToSlack(owner, other.app.appId);
+    const otherChannel = await addToSlack(w, owner, other.app.appId);
     const message = await messageAbout(otherChannel.hook, other.app.appId, 'Widgets vanish after the update');
     const [button] = actionsOf(message);
     const clicker = await linkedSlackUser(owner, otherChannel.teamId, button.value!, 'owner-dash');
@@ -444,7 +430,7 @@ describe('a channel added with "Add to Slack"', () => {
 
   test('a workspace installed before chat:write was asked for: the published reply is not shown, and not tried again', async () => {
     const other = await iosAppWithReview(owner, `Login loops forever ${Date.now()}`);
-    const otherChannel = await addToSlack(owner, other.app.appId);
+    const otherChannel = await addToSlack(w, owner, other.app.appId);
     const [button] = actionsOf(await messageAbout(otherChannel.hook, other.app.appId, 'Login loops forever'));
     const token = [...w.slack.tokens].find(([, team]) => team === otherChannel.teamId)![0];
     w.slack.tokenScopes.set(token, 'incoming-webhook');
@@ -613,7 +599,7 @@ describe('channels without the Reply button', () => {
     try {
       const owner = await newOwner('nosecret');
       const review = await iosAppWithReview(owner, `Dark mode please ${Date.now()}`);
-      const channel = await addToSlack(owner, review.app.appId);
+      const channel = await addToSlack(w, owner, review.app.appId);
       const [button] = actionsOf(await messageAbout(channel.hook, review.app.appId, 'Dark mode please'));
       expect(button.text?.text).toBe('Reply in ARB');
       const body = interactionBody({ type: 'block_actions' });

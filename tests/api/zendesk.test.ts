@@ -192,7 +192,7 @@ describe('tickets', () => {
     const owner = await newOwner('zdticket');
     const member = await memberOf(owner, 'member');
     await connected(owner);
-    const { review, title } = await iosReview(owner);
+    const { review, title, appKey } = await iosReview(owner);
     const r = await createTicket(member, review.id);
     expect(r.status, r.text).toBe(201);
     expect(r.json.data).toMatchObject({ review_id: review.id, state: 'created', status: 'new', failure: null });
@@ -208,6 +208,11 @@ describe('tickets', () => {
     expect(again.status, again.text).toBe(200);
     expect(again.json.data.ticket_id).toBe(t.id);
     expect(createsOf(review.id)).toBe(1);
+    // The inbox and the review's detail carry the link, so a reload shows the ticket, not "Create ticket" again.
+    const listed = (await call<Array<Review & { ticket: unknown }>>(w.api, 'GET', `/api/v1/org/reviews?app=${encodeURIComponent(appKey)}`, undefined, as(member))).json.data.find((x) => x.id === review.id);
+    expect(listed?.ticket).toEqual({ ticket_id: t.id, url: `${zdServer.url}/agent/tickets/${t.id}`, status: 'new' });
+    const detail = await call<{ ticket: unknown }>(w.api, 'GET', `/api/v1/org/reviews/${review.id}`, undefined, as(member));
+    expect(detail.json.data.ticket).toEqual(listed?.ticket);
     const audit = await call<Array<{ action: string }>>(w.api, 'GET', '/api/v1/org/audit-log', undefined, as(owner));
     expect(audit.json.data.map((e) => e.action)).toContain('review.ticket_requested');
   });

@@ -95,7 +95,7 @@ describe('TicketLink', () => {
     await api.start([(req, res) => (req.method === 'POST' && req.path === '/api/v1/org/reviews/42/ticket' ? (json(res, 202, { data: { ...ticket, state: 'queued', ticket_id: null, url: null } }), true) : false)]);
     render(<TicketLink reviewId="42" />);
     fireEvent.click(screen.getByRole('button', { name: 'Create ticket' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Zendesk is busy: the ticket will be created shortly.');
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Zendesk is busy: the ticket will be created shortly.'));
   });
 
   test.each([
@@ -105,7 +105,7 @@ describe('TicketLink', () => {
     await api.start([route('POST', '/api/v1/org/reviews/42/ticket', fail(status, code, message))]);
     render(<TicketLink reviewId="42" />);
     fireEvent.click(screen.getByRole('button', { name: 'Create ticket' }));
-    expect(await screen.findByRole('status')).toHaveTextContent(words);
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(words));
   });
 
   test('an existing ticket is a link, no button', () => {

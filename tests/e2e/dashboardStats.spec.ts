@@ -71,5 +71,5 @@ test("an app's trends: figures of its stored reviews, a chart with a table view,
   // A term opens its reviews in the inbox: the same app, the same days, the term as the search.
   await mostMentioned.getByRole('link', { name: 'text', exact: true }).click();
   await page.waitForURL((u) => u.pathname === '/dashboard/reviews' && u.searchParams.get('q') === 'text' && Boolean(u.searchParams.get('app')));
-  for (const i of [1, 2, 3]) await expect(page.getByText(mark(tag, i))).toBeVisible();
+  for (const i of [1, 2, 3]) await expect(page.getByRole('region', { name: 'Reviews' }).getByText(mark(tag, i))).toBeVisible();
 });

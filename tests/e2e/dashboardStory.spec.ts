@@ -6,6 +6,7 @@
 // each page as each of them sees it.
 import { seriousViolations } from './support/a11y';
 import { appWithReviews, connectSlackFromDashboard, expect, mark, test, uniqueWord } from './support/connectFlow';
+import { inbox } from './support/inbox';
 
 // A real poll (every 5 s in the e2e server) between the app and the review showing, and two people signing in.
 test.describe.configure({ timeout: 180_000 });
@@ -52,13 +53,14 @@ test('sign in, add an app, connect Slack, a new review reaches inbox and Slack, 
   expect(atSlack[3].body).toMatchObject({ blocks: expect.any(Array) });
   await nav.getByRole('link', { name: 'Reviews' }).click();
   await page.waitForURL((u) => u.pathname === '/dashboard/reviews');
-  const reviews = page.getByRole('region', { name: 'Reviews' });
+  const queue = inbox(page);
+  const reviews = queue.reviews;
   await expect(async () => {
     await page.reload();
     await expect(reviews.getByText(mark(tag, 9))).toBeVisible({ timeout: 3000 });
   }).toPass({ timeout: 30_000 });
   await expect(reviews.getByText(`Text ${mark(tag, 1)}`)).toBeVisible();
-  const card = reviews.getByRole('article').filter({ hasText: mark(tag, 9) });
+  const card = await queue.open(mark(tag, 9));
   await expect(card.getByRole('img', { name: '1 out of 5 stars' })).toBeVisible();
   await expect(card).toContainText('Crash on sync');
   await expect(card).toContainText('United States');
@@ -105,9 +107,10 @@ test('sign in, add an app, connect Slack, a new review reaches inbox and Slack, 
 
     // The owner's shared view opens the same inbox for the member.
     await theirs.goto(`${view.pathname}${view.search}`);
-    const theirReviews = theirs.getByRole('region', { name: 'Reviews' });
+    const theirQueue = inbox(theirs);
+    const theirReviews = theirQueue.reviews;
     await expect(theirReviews.getByText(mark(tag, 9))).toBeVisible();
-    await expect(theirReviews.getByRole('article').filter({ hasText: mark(tag, 9) })).toContainText('Crash on sync');
+    await expect(await theirQueue.open(mark(tag, 9))).toContainText('Crash on sync');
     await expect(theirReviews.getByText(`Text ${mark(tag, 1)}`)).toHaveCount(0);
 
     // The destination: visible, but no way to delete it, and the API refuses too.

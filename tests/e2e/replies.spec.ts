@@ -1,10 +1,11 @@
 // Replying from the inbox, in Chromium against the real server, its engine and loopback App Store Connect and Google
 // Play Developer API fakes: an owner's App Store app and Play app are read through the stores' APIs with their
-// credentials; from each review's card the owner opens the composer, sees the store's limit counted (and Send refused
+// credentials; from each review's detail panel (its line in the inbox clicked) the owner opens the composer, sees the store's limit counted (and Send refused
 // over it), sends a reply, and sees its state, "Published" once the next poll finds it on the store (the pending state
 // between is checked step by step in tests/api/replies.test.ts, where the polls are the test's own).
 import { seriousViolations } from './support/a11y';
 import { expect, test, uniqueWord } from './support/connectFlow';
+import { inbox } from './support/inbox';
 import { StoreApiControl } from './support/storeApis';
 
 // Real polls every 5 s: the reviews arrive with one, each reply is confirmed by another.
@@ -29,16 +30,15 @@ test('reply to an App Store review and a Play review from the inbox; both show "
     expect(saved.status(), await saved.text()).toBe(200);
   }
 
-  const reviews = page.getByRole('region', { name: 'Reviews' });
-  const iosCard = reviews.getByRole('article').filter({ hasText: `${tag}ios` });
-  const playCard = reviews.getByRole('article').filter({ hasText: `${tag}play` });
+  const queue = inbox(page);
   await expect(async () => {
     await page.reload();
-    await expect(iosCard).toBeVisible({ timeout: 2000 });
-    await expect(playCard).toBeVisible({ timeout: 2000 });
+    await expect(queue.row(`${tag}ios`)).toBeVisible({ timeout: 2000 });
+    await expect(queue.row(`${tag}play`)).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 40_000 });
 
   // App Store: the composer counts against 5,970 characters; the reply goes to App Store Connect.
+  const iosCard = await queue.open(`${tag}ios`);
   await iosCard.getByRole('button', { name: 'Reply to Maya K' }).click();
   const iosForm = iosCard.getByRole('form', { name: 'Reply to Maya K' });
   await iosForm.getByLabel('Your reply').fill(`Thanks Maya, sync is fixed in 2.0.1 ${tag}`);
@@ -51,6 +51,7 @@ test('reply to an App Store review and a Play review from the inbox; both show "
   await expect(iosCard).toContainText(owner.email);
 
   // Google Play: 350 characters; longer text is refused before anything is sent.
+  const playCard = await queue.open(`${tag}play`);
   await playCard.getByRole('button', { name: 'Reply to Rin' }).click();
   const playForm = playCard.getByRole('form', { name: 'Reply to Rin' });
   await playForm.getByLabel('Your reply').fill('x'.repeat(351));
@@ -68,10 +69,10 @@ test('reply to an App Store review and a Play review from the inbox; both show "
   // The next poll of each official source finds the reply on the store.
   await expect(async () => {
     await page.reload();
-    await expect(iosCard.getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
-    await expect(playCard.getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
+    await expect((await queue.open(`${tag}ios`)).getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
+    await expect((await queue.open(`${tag}play`)).getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 40_000 });
-  await expect(iosCard).toContainText(`Thanks Maya, sync is fixed in 2.0.1 ${tag}`);
-  await expect(playCard).toContainText(`Thanks Rin, the widget fix ships today ${tag}`);
+  await expect(await queue.open(`${tag}ios`)).toContainText(`Thanks Maya, sync is fixed in 2.0.1 ${tag}`);
+  await expect(await queue.open(`${tag}play`)).toContainText(`Thanks Rin, the widget fix ships today ${tag}`);
   expect(await seriousViolations(page)).toEqual([]);
 });

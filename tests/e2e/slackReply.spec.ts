@@ -10,6 +10,7 @@
 import { interactionBody, slackSignatureHeaders, viewSubmission } from '../fakes/slackOAuth';
 import { choosePlatform, expect, searchAndPick, test, uniqueWord } from './support/connectFlow';
 import { E2E_SLACK_SIGNING_SECRET } from './support/connectWorld';
+import { inbox } from './support/inbox';
 import { StoreApiControl } from './support/storeApis';
 
 // Real polls every 5 s: the review arrives with one, the reply is confirmed by another.
@@ -96,11 +97,12 @@ test('reply from the Slack button: the form opens with the store’s limit, the 
 
   // The inbox: the reply, by the owner, published once a poll finds it on the store.
   await page.goto('/dashboard/reviews');
-  const card = page.getByRole('region', { name: 'Reviews' }).getByRole('article').filter({ hasText: `${tag}slack` });
+  const queue = inbox(page);
   await expect(async () => {
     await page.reload();
-    await expect(card.getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
+    await expect((await queue.open(`${tag}slack`)).getByText('Published', { exact: true })).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 40_000 });
+  const card = await queue.open(`${tag}slack`);
   await expect(card).toContainText(`Thanks Maya, PDF export is fixed in 3.1 ${tag}`);
   await expect(card).toContainText(owner.email); // who replied: the member the Slack account is linked to
 });

@@ -3,18 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { decide, judgeScope, SPIKE_SETTINGS, type DayCounts, type ScopeSeries } from '@/server/alerts/detector';
 import { binomialUpperTail, logGamma, normalUpperTail } from '@/server/alerts/stats';
+import { seededRandom } from '../helpers/seededRandom';
 
-/** A seeded generator (mulberry32), so every "random" series is the same on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A Poisson draw (Knuth): how many reviews arrive on a day. */
 function poisson(random: () => number, mean: number): number {
@@ -81,7 +71,7 @@ describe('tail probabilities', () => {
 
 describe('judgeScope', () => {
   test('a real surge of 1–2★ reviews alerts, on both signals, with the numbers that show it', () => {
-    const random = rng(1);
+    const random = seededRandom(1);
     const history = Array.from({ length: 28 }, () => day(random, 20, 0.1));
     history.push(day(random, 40, 0.55));
     const v = judgeScope(asSeries(history), SPIKE_SETTINGS.alpha);
@@ -95,14 +85,14 @@ describe('judgeScope', () => {
 
   test('a drop of the average rating without more 1–2★ reviews (5★ turning 3★) alerts as a rating drop only', () => {
     const threeStars = (n: number): DayCounts => ({ n, low: 0, sum: 3 * n, sumSq: 9 * n });
-    const random = rng(2);
+    const random = seededRandom(2);
     const history = Array.from({ length: 28 }, () => day(random, 30, 0.05));
     history.push(threeStars(30));
     expect(judgeScope(asSeries(history), SPIKE_SETTINGS.alpha).signals.map((s) => s.metric)).toEqual(['rating_drop']);
   });
 
   test('a small app: a day of only 1★ reviews is not enough evidence, and without a baseline nothing is judged', () => {
-    const random = rng(3);
+    const random = seededRandom(3);
     const small = Array.from({ length: 28 }, () => day(random, 2, 0.1));
     small.push({ n: 4, low: 4, sum: 4, sumSq: 4 });
     const v = judgeScope(asSeries(small), SPIKE_SETTINGS.alpha);
@@ -114,31 +104,31 @@ describe('judgeScope', () => {
 
 describe('over time', () => {
   test('noise on a small app never alerts in two simulated years', () => {
-    const random = rng(4);
+    const random = seededRandom(4);
     const history = Array.from({ length: 730 }, () => day(random, poisson(random, 1.5), 0.2));
     expect(simulate(history).opened).toEqual([]);
   });
 
   test('noise on a busy app (Poisson volume, 15 % low) never alerts in two simulated years', () => {
-    const random = rng(5);
+    const random = seededRandom(5);
     const history = Array.from({ length: 730 }, () => day(random, poisson(random, 60), 0.15));
     expect(simulate(history).opened).toEqual([]);
   });
 
   test('a slow drift from 5 % to 45 % of 1–2★ over two months is not a spike', () => {
-    const random = rng(6);
+    const random = seededRandom(6);
     const history = Array.from({ length: 90 }, (_, t) => day(random, 200, t < 30 ? 0.05 : Math.min(0.45, 0.05 + ((t - 30) * 0.4) / 60)));
     expect(simulate(history).opened).toEqual([]);
   });
 
   test('the same change in one day is', () => {
-    const random = rng(6);
+    const random = seededRandom(6);
     const history = Array.from({ length: 60 }, (_, t) => day(random, 200, t < 50 ? 0.05 : 0.45));
     expect(simulate(history).opened).toEqual([50]);
   });
 
   test('an episode alerts once, stays open while the surge lasts and closes when it is over', () => {
-    const random = rng(7);
+    const random = seededRandom(7);
     const history = Array.from({ length: 50 }, (_, t) => day(random, 30, t >= 35 && t < 38 ? 0.6 : 0.1));
     const { opened, closed } = simulate(history);
     expect(opened).toEqual([35]);
@@ -146,7 +136,7 @@ describe('over time', () => {
   });
 
   test('a scope that just closed does not open again at once (quiet), and opens once the quiet day is over', () => {
-    const random = rng(8);
+    const random = seededRandom(8);
     const history = Array.from({ length: 29 }, (_, t) => day(random, 30, t === 28 ? 0.6 : 0.1));
     expect(decide([asSeries(history)], new Set(), new Set(['app'])).open).toEqual([]);
     expect(decide([asSeries(history)], new Set()).open).toHaveLength(1);
@@ -154,7 +144,7 @@ describe('over time', () => {
 });
 
 describe('decide across scopes', () => {
-  const random = rng(9);
+  const random = seededRandom(9);
   const normal = (n: number, share: number) => Array.from({ length: 28 }, () => day(random, n, share));
   const scope = (kind: 'app' | 'country' | 'version', value: string, oldestFirst: DayCounts[]): ScopeSeries => ({ scope: { kind, value }, days: [...oldestFirst].reverse() });
 

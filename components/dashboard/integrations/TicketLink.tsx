@@ -23,6 +23,13 @@ const statusWords: Record<number, string> = {
   202: 'Zendesk is busy: the ticket will be created shortly.',
 };
 
+/** What the last click came to. Always rendered, so screen readers hear the words when they appear (a live region). */
+const Said = ({ message }: { message: string | null }) => (
+  <span role="status" className={styles.muted}>
+    {message ? ` ${message}` : ''}
+  </span>
+);
+
 export default function TicketLink({ reviewId, ticketUrl, ticketId, ticketStatus }: TicketLinkProps) {
   const create = useCreateTicket();
   const [message, setMessage] = useState<string | null>(null);
@@ -34,12 +41,7 @@ export default function TicketLink({ reviewId, ticketUrl, ticketId, ticketStatus
           {link.id ? `Zendesk ticket #${link.id}` : 'Zendesk ticket'}
           {ticketStatus && link.url === ticketUrl ? ` (${ticketStatus})` : ''}
         </a>
-        {message && (
-          <span role="status" className={styles.muted}>
-            {' '}
-            {message}
-          </span>
-        )}
+        <Said message={message} />
       </span>
     );
   }
@@ -63,12 +65,7 @@ export default function TicketLink({ reviewId, ticketUrl, ticketId, ticketStatus
       <button type="button" className={styles.button} onClick={onClick} disabled={create.isPending}>
         {create.isPending ? 'Creating ticket…' : 'Create ticket'}
       </button>
-      {message && (
-        <span role="status" className={styles.muted}>
-          {' '}
-          {message}
-        </span>
-      )}
+      <Said message={message} />
     </span>
   );
 }

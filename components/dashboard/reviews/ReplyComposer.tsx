@@ -27,6 +27,8 @@ export type ComposerProps = {
   /** Whether the organisation stored the app's store credentials (replies go through the store's API with them). */
   hasCredentials: boolean;
   onDone: () => void;
+  /** Put the cursor in the text box when it opens (the inbox's "r"). */
+  autoFocus?: boolean;
 };
 
 function Templates({ review, text, setText }: { review: ComposerProps['review']; text: string; setText: (t: string) => void }) {
@@ -131,7 +133,7 @@ function Drafting({ review, setText }: { review: ComposerProps['review']; setTex
   );
 }
 
-export default function ReplyComposer({ review, hasCredentials, onDone }: ComposerProps) {
+export default function ReplyComposer({ review, hasCredentials, onDone, autoFocus = false }: ComposerProps) {
   const id = useId();
   const store = review.app_store as ReplyStore;
   const max = REPLY_MAX_CHARS[store];
@@ -175,6 +177,7 @@ export default function ReplyComposer({ review, hasCredentials, onDone }: Compos
         className={`${styles.input} ${own.replyText}`}
         rows={store === 'google_play_store' ? 3 : 5}
         value={text}
+        autoFocus={autoFocus}
         aria-invalid={over}
         aria-describedby={`${id}-count`}
         onChange={(e) => setText(e.target.value)}

@@ -8,6 +8,9 @@ import 'rsuite/CheckPicker/styles/index.css';
 import 'rsuite/SelectPicker/styles/index.css';
 import 'rsuite/DateRangePicker/styles/index.css';
 import type { OrgApp } from '@/lib/api/orgApps';
+import type { OrgMember } from '@/lib/api/org';
+import type { Tag } from '@/lib/api/workflow';
+import { WORKFLOW_STATUS_LABELS, WORKFLOW_STATUSES, type WorkflowStatus } from '@/shared/workflow';
 import { APP_STORE_NAMES, APP_STORES, type AppStore } from '@/shared/appStores';
 import type { ReviewFilters as Filters } from '@/lib/api/reviewFilters';
 import { storefrontOptions } from '@/shared/storefronts';
@@ -36,6 +39,7 @@ const REPLIED = [
   { label: 'Replied', value: 'true' },
   { label: 'Not replied', value: 'false' },
 ];
+const STATUSES = WORKFLOW_STATUSES.map((s) => ({ label: WORKFLOW_STATUS_LABELS[s], value: s }));
 const STORES = APP_STORES.map((s) => ({ label: APP_STORE_NAMES[s], value: s }));
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -76,18 +80,29 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
   );
 }
 
-export default function ReviewFilters({ filters, apps, onChange }: { filters: Filters; apps: OrgApp[]; onChange: (next: Filters) => void }) {
+type Props = { filters: Filters; apps: OrgApp[]; tags: Tag[]; members: OrgMember[]; onChange: (next: Filters) => void };
+
+export default function ReviewFilters({ filters, apps, tags, members, onChange }: Props) {
   const set = <K extends keyof Filters>(key: K, value: Filters[K] | null | undefined) => {
     const next = { ...filters };
     if (value === null || value === undefined || (Array.isArray(value) && value.length === 0) || value === '') delete next[key];
     else next[key] = value;
     onChange(next);
   };
+  const tagOptions = tags.map((t) => ({ label: t.name, value: t.id }));
+  const assigneeOptions = [
+    { label: 'Me', value: 'me' },
+    { label: 'Nobody', value: 'none' },
+    ...members.filter((m) => !m.you).map((m) => ({ label: m.name || m.email, value: m.id })),
+  ];
   const appOptions = apps.map((a) => ({ label: `${a.title} (${APP_STORE_NAMES[a.app_store]})`, value: a.key }));
   return (
     <div className={own.filters}>
       <SearchBox value={filters.q ?? ''} onSearch={(q) => set('q', q)} />
       <div className={own.pickers}>
+        <CheckPicker label="Status" data={STATUSES} value={filters.status ?? []} onChange={(v) => set('status', v as WorkflowStatus[])} searchable={false} />
+        <CheckPicker label="Tag" data={tagOptions} value={filters.tag ?? []} onChange={(v) => set('tag', v)} searchable={tags.length > 6} />
+        <SelectPicker label="Assignee" data={assigneeOptions} value={filters.assignee ?? null} onChange={(v) => set('assignee', (v as string | null) ?? undefined)} searchable={members.length > 6} />
         <CheckPicker label="App" data={appOptions} value={filters.app ?? []} onChange={(v) => set('app', v)} searchable={apps.length > 6} />
         <SelectPicker label="Store" data={STORES} value={filters.store ?? null} onChange={(v) => set('store', (v as AppStore | null) ?? undefined)} searchable={false} />
         <CheckPicker label="Rating" data={RATINGS} value={filters.rating ?? []} onChange={(v) => set('rating', [...v].sort())} searchable={false} />

@@ -1,99 +1,33 @@
 /**
- * /dashboard/reviews: the organisation's review inbox, newest first, with search and filters kept in the URL query
- * (so a view is shared by its address), cursor pages ("Load more") and the CSV export of the current view.
+ * /dashboard/reviews: the organisation's review inbox, built for triage. Newest first, with search and filters
+ * (status, tag, assignee among them) kept in the URL query (so a view is shared by its address), the count of the view,
+ * cursor pages ("Load more") and the CSV export of the current view. Each review is one compact line; the current one
+ * is shown whole beside the list (ReviewDetail). The keyboard: j/k move, r replies, e marks done, t tags, x selects,
+ * ? shows the keys (KeyboardHelp); keys typed into a field stay in the field. Selected reviews get bulk actions (BulkBar).
  */
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
-import { useCallback, useMemo, useState } from 'react';
-import type { OrgApp } from '@/lib/api/orgApps';
-import type { InboxReview } from '@/lib/api/reviews';
-import { REPLY_STATE_WORDS } from '@/shared/replies';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import toast from '@/lib/hotToast';
 import { filtersFromQuery, type ReviewFilters as Filters } from '@/lib/api/reviewFilters';
 import { filtersToQuery, hasFilters } from '@/shared/reviewFilters';
 import { useOrgApps } from '@/lib/queries/orgApps';
 import { useExportReviews, useReviews } from '@/lib/queries/reviews';
-import { storefrontName } from '@/shared/storefronts';
-import { date, dateTime, errorToast, Skeleton } from '../common';
-import { Stars } from './reviewText';
-import Translation from './Translation';
+import { useMembers } from '@/lib/queries/team';
+import { useChangeReview, useTags } from '@/lib/queries/workflow';
+import { errorToast, Skeleton } from '../common';
+import BulkBar from './BulkBar';
+import { searchTerms } from './Highlight';
+import KeyboardHelp from './KeyboardHelp';
+import ReviewDetail from './ReviewDetail';
+import ReviewRow from './ReviewRow';
+import { keyIsForTheField, resultCountText, type QueueReview } from './queue';
 import styles from '../Dashboard.module.css';
 import own from './Reviews.module.css';
 
 // rsuite's pickers are loaded with the inbox, after the first paint of the page's frame.
 const ReviewFilters = dynamic(() => import('./ReviewFilters'), { ssr: false, loading: () => <Skeleton rows={1} label="Loading the filters" /> });
-// The composer (and its templates query) loads when someone first opens it.
-const ReplyComposer = dynamic(() => import('./ReplyComposer'), { ssr: false, loading: () => <Skeleton rows={2} label="Loading the reply form" /> });
-
-/** The reply sent through ARB: its state, who sent it and when, why it failed, and whether the review changed since. */
-function ReplyStatus({ reply }: { reply: NonNullable<InboxReview['reply']> }) {
-  return (
-    <>
-      <span className={own.badge} data-state={reply.state}>
-        {REPLY_STATE_WORDS[reply.state]}
-      </span>
-      {reply.edited_after_reply ? <span className={own.edited}>Edited after reply</span> : null}
-      <span className={own.app}>
-        {reply.by ? `${reply.by} · ` : ''}
-        <time dateTime={reply.at}>{dateTime(reply.at)}</time>
-      </span>
-    </>
-  );
-}
-
-function ReviewCard({ review, app }: { review: InboxReview; app: OrgApp | undefined }) {
-  const [composing, setComposing] = useState(false);
-  const own_ = review.reply;
-  // What the store shows, unless ARB's reply is on its way there (a draft is only in the composer).
-  const replyShown = own_ && own_.state !== 'draft' ? (own_.state === 'published' ? (review.reply_text ?? own_.text) : own_.text) : review.reply_text;
-  return (
-    <article className={own.review} aria-label={`${review.content_rating}-star review by ${review.author_display_name}`}>
-      <header className={own.reviewHead}>
-        <Stars rating={review.content_rating} />
-        {review.edited ? (
-          <span className={own.edited}>
-            Edited{review.previous_rating !== null ? ` (was ${review.previous_rating} star${review.previous_rating === 1 ? '' : 's'})` : ''}
-          </span>
-        ) : null}
-        <span className={own.app}>{review.title}</span>
-      </header>
-      {review.content_title ? <h3 className={own.reviewTitle}>{review.content_title}</h3> : null}
-      <p className={own.body}>{review.content_body}</p>
-      {review.content_body || review.content_title ? <Translation review={review} /> : null}
-      <p className={own.meta}>
-        <span>{review.author_display_name}</span>
-        {review.country ? <span>{storefrontName(review.country)}</span> : null}
-        {review.version ? <span>Version {review.version}</span> : null}
-        {review.sentiment ? <span>{review.sentiment[0].toUpperCase() + review.sentiment.slice(1)}</span> : null}
-        <time dateTime={review.content_updated_at}>{date(review.content_updated_at)}</time>
-        <a href={review.store_permalink} target="_blank" rel="noreferrer">
-          In the store
-        </a>
-      </p>
-      {replyShown ? (
-        <blockquote className={own.reply}>
-          <strong>Your reply</strong>
-          {!own_ && review.replied_at ? <> · {date(review.replied_at)}</> : null}
-          <p>{replyShown}</p>
-        </blockquote>
-      ) : null}
-      {own_?.state === 'failed' && own_.failure ? (
-        <p className={own.failure} role="note">
-          {own_.failure}
-        </p>
-      ) : null}
-      <div className={own.replyBar}>
-        {own_ ? <ReplyStatus reply={own_} /> : null}
-        {!composing ? (
-          <button type="button" className={styles.quiet} onClick={() => setComposing(true)} aria-label={`${replyShown ? 'Edit reply' : 'Reply'} to ${review.author_display_name}`}>
-            {replyShown ? 'Edit reply' : 'Reply'}
-          </button>
-        ) : null}
-      </div>
-      {composing ? <ReplyComposer review={review} hasCredentials={!!app?.credentials} onDone={() => setComposing(false)} /> : null}
-    </article>
-  );
-}
 
 function saveFile(file: Blob, name: string) {
   const url = URL.createObjectURL(file);
@@ -110,6 +44,8 @@ export default function ReviewsPage() {
   const router = useRouter();
   const filters = useMemo(() => filtersFromQuery(router.query), [router.query]);
   const apps = useOrgApps();
+  const tags = useTags();
+  const members = useMembers();
   const reviews = useReviews(filters, router.isReady);
   const exporter = useExportReviews({ onSuccess: (file) => saveFile(file, `reviews-${new Date().toISOString().slice(0, 10)}.csv`), onError: errorToast });
   const setFilters = useCallback(
@@ -117,13 +53,99 @@ export default function ReviewsPage() {
     [router],
   );
 
-  const list = reviews.data?.pages.flatMap((p) => p.data) ?? [];
+  const list: QueueReview[] = useMemo(() => reviews.data?.pages.flatMap((p) => p.data) ?? [], [reviews.data]);
+  const terms = useMemo(() => searchTerms(filters.q), [filters.q]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [help, setHelp] = useState(false);
+  const [replyRequest, setReplyRequest] = useState(0);
+  const [tagRequest, setTagRequest] = useState(0);
+  const rows = useRef(new Map<string, HTMLButtonElement>());
+  // The current review: the one chosen while it is in the view, else the first.
+  const currentIndex = Math.max(0, list.findIndex((r) => r.id === chosen));
+  const current = list[currentIndex] ?? null;
+  const markDone = useChangeReview({ onSuccess: () => toast.success('Marked done'), onError: errorToast });
+
+  const select = useCallback((id: string, on: boolean) => {
+    setSelected((before) => {
+      const next = new Set(before);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+  const moveTo = useCallback(
+    (index: number) => {
+      const r = list[index];
+      if (!r) return;
+      setChosen(r.id);
+      const el = rows.current.get(r.id);
+      el?.focus();
+      el?.scrollIntoView?.({ block: 'nearest' });
+    },
+    [list],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || keyIsForTheField(e)) return;
+      if (e.key === '?') {
+        e.preventDefault();
+        setHelp(true);
+        return;
+      }
+      if (!current) return;
+      switch (e.key) {
+        case 'j':
+          if (currentIndex + 1 < list.length) moveTo(currentIndex + 1);
+          else if (reviews.hasNextPage && !reviews.isFetchingNextPage) void reviews.fetchNextPage();
+          break;
+        case 'k':
+          moveTo(currentIndex - 1);
+          break;
+        case 'r':
+          setReplyRequest((n) => n + 1);
+          break;
+        case 'e': {
+          markDone.mutate({ id: current.id, change: { status: 'done' } });
+          // On to the next review (the done one may leave the view).
+          const next = list[currentIndex + 1] ?? list[currentIndex - 1];
+          if (next) moveTo(list.indexOf(next));
+          break;
+        }
+        case 't':
+          setTagRequest((n) => n + 1);
+          break;
+        case 'x':
+          select(current.id, !selected.has(current.id));
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [current, currentIndex, list, moveTo, markDone, reviews, select, selected]);
+
   const noApps = apps.data?.length === 0;
+  const shownSelected = list.filter((r) => selected.has(r.id)).map((r) => r.id);
+  const allSelected = list.length > 0 && shownSelected.length === list.length;
   return (
     <>
       <section className={styles.section} aria-label="Search and filters">
-        {apps.data ? <ReviewFilters filters={filters} apps={apps.data} onChange={setFilters} /> : <Skeleton rows={1} label="Loading the filters" />}
+        {apps.data ? (
+          <ReviewFilters filters={filters} apps={apps.data} tags={tags.data ?? []} members={members.data ?? []} onChange={setFilters} />
+        ) : (
+          <Skeleton rows={1} label="Loading the filters" />
+        )}
         <div className={own.actions}>
+          <p className={own.resultCount} role="status">
+            {reviews.data ? resultCountText(reviews.data.pages[0], list.length, reviews.hasNextPage) : ''}
+          </p>
+          <button type="button" className={styles.quiet} onClick={() => setHelp(true)} aria-haspopup="dialog">
+            Keyboard shortcuts <kbd>?</kbd>
+          </button>
           {hasFilters(filters) ? (
             <button type="button" className={styles.quiet} onClick={() => setFilters({})}>
               Clear filters
@@ -134,37 +156,74 @@ export default function ReviewsPage() {
           </button>
         </div>
       </section>
-      <section aria-label="Reviews" aria-busy={reviews.isFetching}>
-        {noApps ? (
-          <p className={styles.muted}>
-            No apps yet: <Link href="/dashboard/apps">add an app</Link> and its reviews appear here.
-          </p>
-        ) : reviews.isPending ? (
-          <Skeleton rows={4} label="Loading reviews" />
-        ) : reviews.isError ? (
-          <p role="alert">{reviews.error.message}</p>
-        ) : list.length === 0 ? (
-          <p className={styles.muted} role="status">
-            {hasFilters(filters) ? 'No reviews match this view.' : 'No reviews yet. New reviews of your apps appear here as they are written.'}
-          </p>
-        ) : (
-          <>
-            <ol className={own.list}>
-              {list.map((r) => (
-                <li key={r.id}>
-                  <ReviewCard review={r} app={apps.data?.find((a) => a.key === r.app_key)} />
-                </li>
-              ))}
-            </ol>
-            {reviews.isFetchingNextPage ? <Skeleton rows={2} label="Loading more reviews" /> : null}
-            {reviews.hasNextPage ? (
-              <button type="button" className={styles.quiet} disabled={reviews.isFetchingNextPage} onClick={() => void reviews.fetchNextPage()}>
-                Load more
-              </button>
-            ) : null}
-          </>
-        )}
-      </section>
+      {shownSelected.length ? <BulkBar ids={shownSelected} tags={tags.data ?? []} members={members.data ?? []} onClear={() => setSelected(new Set())} /> : null}
+      <div className={own.inbox}>
+        <section aria-label="Reviews" aria-busy={reviews.isFetching} className={own.listPane}>
+          {noApps ? (
+            <p className={styles.muted}>
+              No apps yet: <Link href="/dashboard/apps">add an app</Link> and its reviews appear here.
+            </p>
+          ) : reviews.isPending ? (
+            <Skeleton rows={4} label="Loading reviews" />
+          ) : reviews.isError ? (
+            <p role="alert">{reviews.error.message}</p>
+          ) : list.length === 0 ? (
+            <p className={styles.muted} role="status">
+              {hasFilters(filters) ? 'No reviews match this view.' : 'No reviews yet. New reviews of your apps appear here as they are written.'}
+            </p>
+          ) : (
+            <>
+              <label className={own.selectAll}>
+                <input
+                  type="checkbox"
+                  checked={allSelected}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(list.map((r) => r.id)) : new Set())}
+                />
+                Select all shown
+              </label>
+              <ol className={own.list}>
+                {list.map((r) => (
+                  <li key={r.id}>
+                    <ReviewRow
+                      ref={(el) => {
+                        if (el) rows.current.set(r.id, el);
+                        else rows.current.delete(r.id);
+                      }}
+                      review={r}
+                      current={r.id === current?.id}
+                      selected={selected.has(r.id)}
+                      terms={terms}
+                      onOpen={() => setChosen(r.id)}
+                      onSelect={(on) => select(r.id, on)}
+                    />
+                  </li>
+                ))}
+              </ol>
+              {reviews.isFetchingNextPage ? <Skeleton rows={2} label="Loading more reviews" /> : null}
+              {reviews.hasNextPage ? (
+                <button type="button" className={styles.quiet} disabled={reviews.isFetchingNextPage} onClick={() => void reviews.fetchNextPage()}>
+                  Load more
+                </button>
+              ) : null}
+            </>
+          )}
+        </section>
+        {current ? (
+          <section aria-label="Review details" className={own.detailPane}>
+            <ReviewDetail
+              key={current.id}
+              review={current}
+              app={apps.data?.find((a) => a.key === current.app_key)}
+              terms={terms}
+              tags={tags.data ?? []}
+              members={members.data ?? []}
+              replyRequest={replyRequest}
+              tagRequest={tagRequest}
+            />
+          </section>
+        ) : null}
+      </div>
+      <KeyboardHelp open={help} onClose={() => setHelp(false)} />
     </>
   );
 }

@@ -35,7 +35,7 @@ type Draft = {
   enabled: boolean;
   apps: string[];
   ratings: number[];
-  sentiments: string[];
+  sentiments: NonNullable<RuleConditions['sentiments']>;
   tags_any: string[];
   lists: Record<TextLists, string>;
   min_length: string;

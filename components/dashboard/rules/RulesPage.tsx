@@ -109,6 +109,8 @@ export default function RulesPage() {
   };
   const save = (input: RuleInput) => (editing?.rule ? update.mutate({ id: editing.rule.id, change: input }) : create.mutate(input));
   const list = [...(rules.data ?? [])].sort((a, b) => a.position - b.position);
+  // A rule reads in names (its tag, its member): until those lists arrive it would say "a deleted tag".
+  const wordsLoading = [apps, tags, members, destinations, templates].some((q) => q.isLoading);
   return (
     <>
       <TagsManager canEdit={!!org.data} />
@@ -119,7 +121,7 @@ export default function RulesPage() {
         <p className={styles.muted}>
           Rules run in this order on every new or edited review of your apps, within a second of it arriving. A rule acts when all its conditions hold.
         </p>
-        {rules.isPending ? (
+        {rules.isPending || wordsLoading ? (
           <Skeleton rows={3} label="Loading the rules" />
         ) : rules.isError ? (
           <p role="alert">{rules.error.message}</p>

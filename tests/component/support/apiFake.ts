@@ -19,7 +19,7 @@ const cors: FakeHandler = (req, res) => {
   res.setHeader('Access-Control-Allow-Origin', (req.headers.origin as string | undefined) ?? ORIGIN);
   res.setHeader('Access-Control-Allow-Credentials', 'true');
   res.setHeader('Access-Control-Allow-Headers', 'content-type, authorization');
-  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
   res.setHeader('Access-Control-Expose-Headers', 'x-chat-id');
   if (req.method === 'OPTIONS') {
     res.writeHead(204);

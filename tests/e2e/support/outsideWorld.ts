@@ -8,6 +8,7 @@
  *   GET /__control/requests?fake=<itunes|play|chat>&path=<prefix>&count=<n>&timeout=<ms>
  *   /__control/connect/…                                          the connect flow's routes (connectWorld.ts)
  *   /__control/store-apis/…                                       App Store Connect and Play Developer API apps (storeApis.ts)
+ *   /__control/zendesk/…                                          Zendesk's agents, webhooks and tickets (zendeskWorld.ts)
  *
  * Captcha: no hCaptcha widget can load offline, so the server runs without HCAPTCHA_SECRET (captcha off, as in a
  * fresh `npm start`); the captcha check itself is covered by the API tests against tests/fakes/hcaptcha.ts.
@@ -23,6 +24,7 @@ import { startChatWebhooks } from '../../fakes/chatWebhooks';
 import { SLOW_SEARCH_TERM, type Mail, type SeenRequest } from './control';
 import { startConnectFakes } from './connectWorld';
 import { startStoreApiFakes } from './storeApis';
+import { startZendeskFake } from './zendeskWorld';
 
 export type OutsideWorld = {
   /** Environment for the real server: where the outside services are. */
@@ -92,6 +94,9 @@ export async function startOutsideWorld(): Promise<OutsideWorld> {
     // App Store Connect and the Google Play Developer API (store credentials, replies).
     const storeApis = await startStoreApiFakes(catalog);
     started.push(storeApis);
+    // Zendesk's Support API (ZENDESK_BASE_URL) and its agents' side (comments, solving) firing the signed webhook.
+    const zendesk = await startZendeskFake();
+    started.push(zendesk);
 
     const hosts: Record<string, FakeServer> = { itunes, play, chat: chat.server };
     const mailWaiters: Array<() => void> = [];
@@ -139,11 +144,12 @@ export async function startOutsideWorld(): Promise<OutsideWorld> {
       },
       connect.control,
       storeApis.control,
+      zendesk.control,
     ]);
     started.push(control);
 
     return {
-      serverEnv: { ITUNES_BASE_URL: itunes.url, GOOGLE_PLAY_BASE_URL: play.url, SMTP_URL: smtp.url, MAIL_FROM: 'ARB <reviews@arb.test>', ...connect.env, ...storeApis.env },
+      serverEnv: { ITUNES_BASE_URL: itunes.url, GOOGLE_PLAY_BASE_URL: play.url, SMTP_URL: smtp.url, MAIL_FROM: 'ARB <reviews@arb.test>', ...connect.env, ...storeApis.env, ...zendesk.env },
       controlUrl: control.url,
       async close() {
         closed = true;

@@ -5,6 +5,7 @@
  *
  *   POST /__control/store-apis/ios?title=…   body { body, author } → { app_id, title, review_id, credentials }
  *   POST /__control/store-apis/play?title=…  body { body, author } → { app_id, title, review_id, credentials }
+ *   POST /__control/store-apis/ios-review?app_id=…   body { body, author, rating, title? } → { review_id }   a new review, now
  *   GET  /__control/store-apis/replies                                → { app_store: [...], play: [...] } posts received
  *
  * `credentials` is the body of PUT v1/org/apps/{appKey}/credentials.
@@ -27,7 +28,7 @@ export async function startStoreApiFakes(catalog: DemoCatalog): Promise<StoreApi
   const control: FakeHandler = async (req, res) => {
     if (!req.path.startsWith('/__control/store-apis/')) return false;
     const what = req.path.slice('/__control/store-apis/'.length);
-    const body = JSON.parse(req.body || '{}') as { body?: string; author?: string };
+    const body = JSON.parse(req.body || '{}') as { body?: string; author?: string; rating?: number; title?: string };
     if (req.method === 'POST' && what === 'ios') {
       const trackId = nextTrackId++;
       const title = req.query.get('title') ?? `E2E Reply App ${trackId}`;
@@ -48,6 +49,12 @@ export async function startStoreApiFakes(catalog: DemoCatalog): Promise<StoreApi
       play.addApp(account, appId);
       const review = play.publish(account, appId, { body: body.body, authorName: body.author, starRating: 3, lastModified: new Date(Date.now() - 60_000) });
       return json(res, 200, { app_id: appId, title, review_id: review.reviewId, credentials: { kind: 'google_play', service_account_json: account.json } }), true;
+    }
+    if (req.method === 'POST' && what === 'ios-review') {
+      const appId = req.query.get('app_id') ?? '';
+      if (!asc.reviews(appId).length) return json(res, 404, { error: `no App Store Connect app ${appId} (make it with POST ios first)` }), true;
+      const review = asc.publish(appId, { body: body.body, reviewerNickname: body.author, rating: body.rating ?? 1, title: body.title ?? null });
+      return json(res, 200, { review_id: review.id }), true;
     }
     if (req.method === 'GET' && what === 'replies') {
       return json(res, 200, { app_store: asc.responsePosts, play: play.replyPosts }), true;
@@ -77,6 +84,11 @@ export class StoreApiControl {
 
   iosApp(title: string, review: { body: string; author: string }): Promise<StoreApp> {
     return this.send('POST', 'ios', { title }, review);
+  }
+
+  /** A review written now on an app made by `iosApp` (the next poll of its official source finds it). */
+  iosReview(appId: string, review: { body: string; author: string; rating: number; title?: string }): Promise<{ review_id: string }> {
+    return this.send('POST', 'ios-review', { app_id: appId }, review);
   }
 
   playApp(title: string, review: { body: string; author: string }): Promise<StoreApp> {

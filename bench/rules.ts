@@ -1,0 +1,339 @@
+// The review rules engine (server/rules/), issue #32's two goals:
+//
+//  (a) evaluation: 20 rules of 5 conditions each (the kinds an organisation writes: ratings, keywords in English,
+//      German, French, Spanish, Portuguese, Italian or Russian, languages, countries, versions, sentiments, lengths,
+//      a tag an earlier rule set), validated by the API's schema and compiled once by the real compiler
+//      (server/rules/compile.ts), run as the runner runs them — ruleReviewOf then every rule's predicate in order —
+//      on each of 20,000 synthetic reviews: 1 to 15 sentences of the evaluation set's texts
+//      (tests/fixtures/review-eval.json, 14 languages) in one language, a third of the non-English ones with an
+//      English translation, varied countries, versions and tags. Timed review by review, 3 rounds.
+//      `rules_eval_20x5_*_us` per review, goal ≤ 200 µs (mean). Reference, alternating with it in the same rounds:
+//      one rule of one keyword (`rules_eval_ref_1keyword_*`), which already cuts and stems the review's text once —
+//      the part no keyword rule avoids — and the ratio.
+//  (b) ingest: the real ingest path as bench/ingest.ts drives it (the App Store feed's JSON pages parsed, a source
+//      claimed, server/monitor/ingest.ts ingestPollResult with enrichment, 4 apps × 500 reviews a round, 4 at a time,
+//      one Slack destination of the organisation), into an organisation's apps whose 20 rules are disabled
+//      (`off`: migration 0040's triggers probe for an enabled rule and queue nothing) or enabled (`on`: the triggers
+//      queue every review into rule_queue, and the round also drains the queue with the real runner,
+//      server/rules/runner.ts drainRuleQueue: firings, tags, statuses, assignees, the audit log). The two modes
+//      alternate round by round in pairs (off on, on off, …) after one unmeasured pair, so the machine's drift and
+//      the growing table hit both; the same batch of texts every round. `rules_ingest_{off,on}_<db>` reviews/s,
+//      `rules_ingest_on_vs_off_time_<db>` the time ratio, goal ≤ 1.10; the firings, the drain's time, its CPU in this
+//      process and its statements, each a review, explain it. PostgreSQL (started from the system binaries) and PGlite.
+//
+// Details (each round's times, counts) go to stderr. RULES_BENCH_PAIRS=n: measured pairs of (b) per database (3).
+// BENCH_PG_STATEMENTS=1 (the costliest statements) and BENCH_CPU_PROFILE_DIR=dir (a CPU profile of each drain): see
+// bench/support/engineBench.ts.
+//
+// History (docs/BENCHMARKS.md keeps the latest row):
+//   2026-12-03, the first runs, load 2.5–4.2 (two runs): (a) 27.2 / 36.1 µs a review on average (p50 13.6 / 16.9,
+//   p99 150 / 196), 0.14 / 0.18 × the goal; the one-keyword reference 38.0 / 44.5 µs (0.72 / 0.81 ×: the 20 rules'
+//   cheap conditions turn most reviews away before any keyword reads the text). A run at load 6.7: 119 µs (0.60 ×),
+//   the reference 133 µs. (b) missed, far: PostgreSQL 3,826 / 3,562 reviews/s off vs 418 / 362/s on (9.15 / 9.83 ×),
+//   PGlite 1,826 / 1,387 vs 225 / 181/s (8.13 / 7.65 ×). The drain costs 2.1–2.5 ms a review on PostgreSQL and
+//   3.9–4.7 ms on PGlite, for 0.57 firings and 4.56 statements a review (a firing: its insert, its outcomes' update,
+//   and each action's own — a tag: the tag's and the review's checks, the insert, the audit row, the read of the
+//   tag-filtered destinations), sent one at a time on the pass's connection and each planned anew
+//   (BENCH_PG_STATEMENTS=1: the tag-filtered destinations' read 0.36 ms of planning a call, the review check 0.14 ms).
+//   Evaluation is 1–2 % of it (CPU profiles of the drains: compile.ts with the tokenizer ~155 ms of 10.9 s on
+//   PGlite; on PostgreSQL this process idles 82 % of the drain, waiting on the server). The ingest without rules
+//   stores a poll's 500 reviews in one statement, 260–820 µs a review here: 10 % of it leaves 26–82 µs a review for
+//   queueing, evaluating and acting, which one statement a review already exceeds. A third run (load 1.5–2.3):
+//   27.3 µs (0.14 ×), the reference 42.1 µs; PostgreSQL 3,990 vs 358/s (11.15 ×), PGlite 2,032 vs 221/s (9.18 ×).
+import { runBench } from './support/runBench';
+import fs from 'node:fs';
+import path from 'node:path';
+import { benchEnv, eachAtATime, figure, openBenchDb, percentile, printStatementStats, profileWindow, statementCounter } from './support/engineBench';
+import type { RuleAction } from '../server/rules/schema';
+import type { ReviewForRules } from '../server/rules/data';
+import { seededRandom } from '../tests/helpers/seededRandom';
+
+benchEnv({ DELIVERY_PACING: 'off' });
+
+const EVAL_REVIEWS = 20_000;
+const EVAL_ROUNDS = 3;
+const GOAL_US = 200;
+const APPS_PER_ROUND = 4;
+const PER_APP = 500;
+const AT_A_TIME = 4;
+const PAIRS = Number(process.env.RULES_BENCH_PAIRS ?? 3);
+const GOAL_RATIO = 1.1;
+
+const ORG_ID = 'org_benchrulesABCDEFGHIJKLMN';
+const USER_ID = 'usr_benchrules';
+
+type Sample = { rating: number; title: string; body: string; language: string; sentiment: string };
+const samples = (JSON.parse(fs.readFileSync(path.join(__dirname, '../tests/fixtures/review-eval.json'), 'utf8')) as { reviews: Sample[] }).reviews;
+const byLanguage = new Map<string, Sample[]>();
+for (const s of samples) byLanguage.set(s.language, [...(byLanguage.get(s.language) ?? []), s]);
+
+
+const COUNTRIES: Record<string, string[]> = {
+  en: ['us', 'gb', 'ca', 'au', 'us'], de: ['de', 'at', 'ch', 'us'], fr: ['fr', 'ca', 'be'], es: ['es', 'mx', 'us'], pt: ['br', 'pt'],
+  it: ['it'], nl: ['nl', 'be'], ru: ['ru', 'us'], pl: ['pl'], tr: ['tr'], sv: ['se'], ja: ['jp'], da: ['dk'], id: ['id'],
+};
+const VERSIONS = ['2.3.0', '2.4.0', '2.4.1', '2.5.0', '2.5.2', '3.0'];
+
+type Synthetic = { rating: number; title: string; body: string; language: string; sentiment: string; country: string; version: string; translation: string | null };
+
+/**
+ * A review made of 1 to 15 of the evaluation set's texts in one language (40 % one, 30 % two or three, 20 % four to
+ * six, 10 % eight to fifteen: a few words to ~1,000 characters); its rating, title and sentiment are the first text's.
+ */
+function synthetic(rand: () => number): Synthetic {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
+  const first = pick(samples);
+  const same = byLanguage.get(first.language)!;
+  const u = rand();
+  const pieces = u < 0.4 ? 1 : u < 0.7 ? 2 + Math.floor(rand() * 2) : u < 0.9 ? 4 + Math.floor(rand() * 3) : 8 + Math.floor(rand() * 8);
+  const body = [first.body, ...Array.from({ length: pieces - 1 }, () => pick(same).body)].join(' ');
+  const english = byLanguage.get('en')!;
+  const translation = first.language !== 'en' && rand() < 1 / 3 ? Array.from({ length: pieces }, () => pick(english).body).join(' ') : null;
+  return { rating: first.rating, title: first.title, body, language: first.language, sentiment: first.sentiment, country: pick(COUNTRIES[first.language] ?? ['us']), version: pick(VERSIONS), translation };
+}
+
+type BenchRule = { name: string; conditions: Record<string, unknown>; actions: RuleAction[]; stop_after?: boolean };
+type TagName = 'refund' | 'bug' | 'praise' | 'pricing' | 'feature';
+
+/** The 20 rules, 5 conditions each, as an organisation would write them. */
+function benchRules(tag: Record<TagName, string>, ownerId: string): BenchRule[] {
+  const t = (name: TagName): RuleAction => ({ type: 'tag', tag_id: tag[name] });
+  const needsReply: RuleAction = { type: 'set_status', status: 'needs_reply' };
+  const assign: RuleAction = { type: 'assign', user_id: ownerId };
+  return [
+    { name: 'Refunds (en)', conditions: { ratings: [1, 2], keywords_any: ['refund', 'money back', 'charged twice', 'charging me'], languages: ['en'], countries: ['us', 'gb', 'ca', 'au'], min_length: 20 }, actions: [t('refund'), needsReply] },
+    { name: 'Erstattung (de)', conditions: { ratings: [1, 2, 3], keywords_any: ['Rückerstattung', 'Geld zurück', 'Abo', 'Abzocke'], languages: ['de'], countries: ['de', 'at', 'ch', 'us'], min_length: 15 }, actions: [t('refund'), needsReply] },
+    { name: 'Crashes (en)', conditions: { ratings: [1, 2, 3], keywords_any: ['crash', 'freeze', 'force close', "won't open"], keywords_none: ['fixed'], languages: ['en'], min_length: 10 }, actions: [t('bug'), assign] },
+    { name: 'Plantages (fr)', conditions: { ratings: [1, 2, 3], keywords_any: ['plante', 'bug', 'se fige'], languages: ['fr'], countries: ['fr', 'be', 'ca'], min_length: 10 }, actions: [t('bug')] },
+    { name: 'Fallos (es)', conditions: { ratings: [1, 2, 3], keywords_any: ['se cierra', 'errores', 'se congela', 'se traba'], languages: ['es'], countries: ['es', 'mx', 'us'], max_length: 3000 }, actions: [t('bug')] },
+    { name: 'Login problems', conditions: { ratings: [1, 2, 3, 4], keywords_any: ['log in', 'login', 'sign in', 'anmelden'], languages: ['en', 'de'], versions: ['2.4', '2.5'], min_length: 10 }, actions: [t('bug'), needsReply] },
+    { name: 'Praise to share', conditions: { ratings: [5], sentiments: ['positive'], min_length: 60, languages: ['en'], keywords_none: ['but', 'however'] }, actions: [t('praise')] },
+    { name: 'Angry long reviews', conditions: { ratings: [1], sentiments: ['negative', 'mixed'], min_length: 200, countries: ['us', 'gb', 'de', 'fr'], keywords_none: ['thank you'] }, actions: [needsReply, assign] },
+    { name: 'Pricing (en)', conditions: { ratings: [1, 2, 3], keywords_any: ['subscription', 'expensive', 'paywall', 'waste of money'], languages: ['en'], sentiments: ['negative', 'mixed'], min_length: 15 }, actions: [t('pricing')] },
+    { name: 'Preis (de)', conditions: { ratings: [1, 2, 3], keywords_any: ['teuer', 'Preis', 'Abo verlängert'], languages: ['de'], sentiments: ['negative', 'mixed'], max_length: 2000 }, actions: [t('pricing')] },
+    { name: 'Sync', conditions: { ratings: [1, 2, 3, 4], keywords_any: ['sync', 'synchronisation', 'sincroniza', 'Synchronisierung'], languages: ['en', 'fr', 'es', 'de'], versions: ['2.4', '2.5', '3.0'], min_length: 20 }, actions: [t('bug')] },
+    { name: 'Ads', conditions: { ratings: [1, 2, 3], keywords_any: ['ads', 'Werbung', 'pubs', 'anuncios'], languages: ['en', 'de', 'fr', 'es'], countries: ['us', 'gb', 'de', 'fr', 'es', 'ca'], min_length: 10 }, actions: [t('feature')] },
+    { name: 'Battery', conditions: { ratings: [1, 2, 3, 4, 5], keywords_any: ['battery', 'drains', 'Akku', 'batterie'], languages: ['en', 'de', 'fr'], countries: ['us', 'gb', 'de', 'fr', 'ca'], max_length: 2000 }, actions: [t('bug')] },
+    { name: 'Feature requests', conditions: { ratings: [3, 4], keywords_any: ['please add', 'would be nice', 'would love', 'widget'], languages: ['en'], min_length: 30, max_length: 1000 }, actions: [t('feature')] },
+    { name: 'Reclamações (pt)', conditions: { ratings: [1, 2], languages: ['pt', 'pt-br'], keywords_any: ['não funciona', 'trava', 'fecha sozinho', 'cobraram'], countries: ['br', 'pt', 'us'], min_length: 15 }, actions: [t('bug'), needsReply] },
+    { name: 'Reclami (it)', conditions: { ratings: [1, 2], languages: ['it'], keywords_any: ['non funziona', 'si blocca', 'si chiude', 'addebitato'], countries: ['it', 'ch'], min_length: 15 }, actions: [t('bug'), needsReply] },
+    { name: 'Жалобы (ru)', conditions: { ratings: [1, 2], languages: ['ru'], keywords_any: ['не работает', 'зависает', 'вылетает'], countries: ['ru', 'us'], min_length: 15 }, actions: [t('bug')] },
+    { name: 'Dark mode', conditions: { ratings: [3, 4, 5], keywords_any: ['dark mode', 'Dunkelmodus', 'modo escuro'], languages: ['en', 'de', 'pt'], min_length: 20, max_length: 2000 }, actions: [t('feature')] },
+    { name: 'Data loss', conditions: { ratings: [1, 2], keywords_any: ['lost my', 'deleted my', 'backup', 'gone'], sentiments: ['negative', 'mixed'], languages: ['en', 'de'], min_length: 20 }, actions: [t('bug'), needsReply, assign] },
+    { name: 'Refund follow-up', conditions: { tags_any: [tag.refund], ratings: [1], languages: ['en', 'de'], min_length: 40, keywords_none: ['thank'] }, actions: [assign], stop_after: true },
+  ];
+}
+
+// ── (a) evaluation ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+async function evaluationBench(): Promise<void> {
+  const { compileConditions } = await import('../server/rules/compile');
+  const { conditionsSchema } = await import('../server/rules/schema');
+  const { ruleReviewOf } = await import('../server/rules/runner');
+  const tags: Record<TagName, string> = { refund: 'tag_refund', bug: 'tag_bug', praise: 'tag_praise', pricing: 'tag_pricing', feature: 'tag_feature' };
+  const rules = benchRules(tags, 'usr_owner');
+  for (const r of rules) if (Object.keys(r.conditions).length !== 5) throw new Error(`${r.name}: ${Object.keys(r.conditions).length} conditions, not 5`);
+  const twenty = rules.map((r) => compileConditions(conditionsSchema.parse(r.conditions)));
+  const oneKeyword = [compileConditions(conditionsSchema.parse({ keywords_any: ['crash'] }))];
+
+  const rand = seededRandom(32);
+  const reviews: Array<{ review: ReviewForRules; tags: string[] }> = Array.from({ length: EVAL_REVIEWS }, (_, i) => {
+    const s = synthetic(rand);
+    const review: ReviewForRules = {
+      id: i + 1, version: 0, app_key: 'apple_app_store__7000000', store: 'apple_app_store', rating: s.rating, title: s.title || null, body: s.body,
+      // The detector's answer (a few reviews too short to tell), and the store's language for half of them.
+      text_language: rand() < 0.95 ? s.language : null, language: rand() < 0.5 ? s.language : null, country: s.country, app_version: s.version,
+      sentiment: s.sentiment, author_name: 'Reviewer', updated_at: new Date(), written_at: null, reply_text: null,
+      translations: s.translation ? [{ language: 'en', title: null, body: s.translation }] : [],
+    };
+    return { review, tags: rand() < 0.1 ? [tags.refund] : [] };
+  });
+  const chars = reviews.reduce((n, r) => n + r.review.body.length, 0) / reviews.length;
+
+  /** What the runner does per review and organisation: its facts, then every rule in order. Each review's time, µs. */
+  const pass = (predicates: Array<(r: ReturnType<typeof ruleReviewOf>) => boolean>, list: typeof reviews, times: number[]): number => {
+    let matched = 0;
+    for (const { review, tags: ids } of list) {
+      const t0 = performance.now();
+      const facts = ruleReviewOf(review, new Set(ids));
+      for (const p of predicates) if (p(facts)) matched++;
+      times.push((performance.now() - t0) * 1000);
+    }
+    return matched;
+  };
+  // Warm-up: V8 compiles the predicates and the tokenizer, each language's stemmer loads.
+  pass(twenty, reviews.slice(0, 2000), []);
+  pass(oneKeyword, reviews.slice(0, 2000), []);
+
+  const main: number[] = [];
+  const ref: number[] = [];
+  let matches = 0;
+  for (let round = 0; round < EVAL_ROUNDS; round++) {
+    const order = round % 2 === 0 ? (['ref', 'main'] as const) : (['main', 'ref'] as const);
+    for (const which of order) {
+      if (which === 'main') matches = pass(twenty, reviews, main);
+      else pass(oneKeyword, reviews, ref);
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.error(`evaluation: ${EVAL_REVIEWS} reviews (mean ${Math.round(chars)} characters), ${EVAL_ROUNDS} rounds; ${matches} rule matches a round (${(matches / EVAL_REVIEWS).toFixed(2)} a review)`);
+  figure('rules_eval_20x5_mean_us', mean(main), 'us');
+  figure('rules_eval_20x5_p50_us', percentile(main, 50), 'us');
+  figure('rules_eval_20x5_p99_us', percentile(main, 99), 'us');
+  figure('rules_eval_ref_1keyword_mean_us', mean(ref), 'us');
+  figure('rules_eval_ref_1keyword_p50_us', percentile(ref, 50), 'us');
+  figure('rules_eval_20x5_vs_ref_1keyword', mean(main) / mean(ref), 'x');
+  figure('rules_eval_20x5_mean_vs_goal_200us', mean(main) / GOAL_US, 'x');
+  if (mean(main) > GOAL_US) console.error(`evaluation: the mean ${mean(main).toFixed(1)} µs a review is over its goal of ${GOAL_US} µs`);
+}
+
+// ── (b) ingest with the rules off and on ───────────────────────────────────────────────────────────────────────────
+
+async function ingestBench(kind: 'postgres' | 'pglite'): Promise<void> {
+  const bench = await openBenchDb(kind);
+  const { sql } = await import('kysely');
+  const { createAppStoreFeed } = await import('../tests/fakes/appStoreFeed');
+  const { parseFeedPage } = await import('../server/sources/appStoreFeed');
+  const { createDestination, ensureApp } = await import('../server/monitor/service');
+  const { claimSource } = await import('../server/monitor/sources');
+  const { ingestPollResult } = await import('../server/monitor/ingest');
+  const { engineOptionsFromEnv } = await import('../server/monitor/engine');
+  const { insertTag } = await import('../server/workflow/data');
+  const { createRule } = await import('../server/rules/service');
+  const { drainRuleQueue } = await import('../server/rules/runner');
+  const { enrichReviews } = await import('../server/ai/enrich');
+  const db = bench.db;
+
+  // The organisation, its owner, the apps of every round, one Slack destination watching them, 5 tags, 20 rules.
+  const rounds = 2 * (PAIRS + 1);
+  await db.insertInto('orgs').values({ id: ORG_ID, name: 'Bench rules' }).execute();
+  await db
+    .insertInto('users')
+    .values({ id: USER_ID, email: 'bench-rules@example.com', name: null, display_name: null, org_id: ORG_ID, role: 'owner', utm_source: null, utm_medium: null, utm_campaign: null, referral: null, last_sign_in_at: null })
+    .execute();
+  const apps: Array<Awaited<ReturnType<typeof ensureApp>>> = [];
+  for (let a = 0; a < rounds * APPS_PER_ROUND; a++) {
+    const app = await ensureApp({ store: 'apple_app_store', appId: String(7_200_000 + a), title: `Rules bench ${a}` });
+    await db.insertInto('org_apps').values({ org_id: ORG_ID, app_key: app.key, countries: ['us'], added_by: USER_ID, added_by_email: 'bench-rules@example.com' }).execute();
+    apps.push(app);
+  }
+  await createDestination({ orgId: ORG_ID, platform: 'slack', url: 'http://127.0.0.1:9/services/T0000/B0000/benchrulesbench', apps: apps.map((a) => ({ store: 'apple_app_store' as const, appId: a.app_id })), welcomeCount: 0 });
+  const actor = { kind: 'member' as const, userId: USER_ID, email: 'bench-rules@example.com' };
+  const tags = {} as Record<TagName, string>;
+  for (const name of ['refund', 'bug', 'praise', 'pricing', 'feature'] as const) tags[name] = (await insertTag({ orgId: ORG_ID, name, color: '#d93025', actor })).id;
+  const { conditionsSchema } = await import('../server/rules/schema');
+  const membership = { userId: USER_ID, email: 'bench-rules@example.com', orgId: ORG_ID, role: 'owner' as const };
+  for (const r of benchRules(tags, USER_ID)) {
+    await createRule(membership, { name: r.name, enabled: false, apps: null, conditions: conditionsSchema.parse(r.conditions), actions: r.actions, stop_after: r.stop_after ?? false });
+  }
+
+  // The same batch every round (the texts from one seed), each review made unique by its round and place.
+  const feed = createAppStoreFeed();
+  const base = Date.now() + 5_000;
+  const pages: string[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const rand = seededRandom(7);
+    for (let a = 0; a < APPS_PER_ROUND; a++) {
+      const app = apps[round * APPS_PER_ROUND + a];
+      for (let r = 0; r < PER_APP; r++) {
+        const s = synthetic(rand);
+        feed.publish(app.app_id, 'us', { title: s.title, content: `${s.body} (${a}-${r})`, rating: s.rating, version: s.version, updated: new Date(base + r * 1000) });
+      }
+      pages.push(Array.from({ length: PER_APP / 50 }, (_, p) => JSON.stringify(feed.page(app.app_id, 'us', p + 1))));
+    }
+  }
+  const sources = await db.selectFrom('monitored_sources').selectAll().orderBy('id').execute();
+  const opts = engineOptionsFromEnv();
+  // Enrichment's detector and lexicons loaded and compiled before the clock starts, as bench/ingest.ts does.
+  for (let p = 0; p < 100; p++) await enrichReviews(samples);
+
+  const setRules = (on: boolean) => sql`update rules set enabled = ${on} where org_id = ${ORG_ID}`.execute(db);
+  const queued = async () => Number((await sql<{ n: string }>`select count(*) as n from rule_queue`.execute(db)).rows[0].n);
+
+  /** One round: its apps' polls ingested (and, rules on, the queue drained); its time in ms. */
+  const counter = statementCounter();
+  const counted = db.withPlugin(counter.plugin);
+  async function round(index: number, on: boolean): Promise<{ ms: number; reviews: number; fired: number; drainMs: number; statements: number; cpuUs: number }> {
+    await setRules(on);
+    let reviews = 0;
+    let drainMs = 0;
+    let fired = 0;
+    let statements = 0;
+    let cpuUs = 0;
+    const started = performance.now();
+    await eachAtATime(APPS_PER_ROUND, AT_A_TIME, async (i) => {
+      const n = index * APPS_PER_ROUND + i;
+      const app = apps[n];
+      const source = (await claimSource(db, sources.find((s) => s.app_key === app.key)!.id, opts.workerId, opts.leaseMs))!;
+      const parsed = pages[n].flatMap((text) => parseFeedPage(JSON.parse(text), app.app_id, 'us').reviews);
+      const outcome = await ingestPollResult(db, source, app, { reviews: parsed, complete: true }, { workerId: opts.workerId, intervalSeconds: 300 });
+      reviews += outcome!.inserted;
+    });
+    if (on) {
+      const drainStarted = performance.now();
+      const cpu = process.cpuUsage();
+      const before = counter.count();
+      const stopProfile = await profileWindow(`rules-drain-${kind}-${index}`);
+      const r = await drainRuleQueue(10_000, counted);
+      await stopProfile();
+      drainMs = performance.now() - drainStarted;
+      const used = process.cpuUsage(cpu);
+      cpuUs = used.user + used.system;
+      statements = counter.count() - before;
+      fired = r.fired;
+      if (r.evaluated !== reviews || r.failed > 0) throw new Error(`round ${index}: ${r.evaluated} of ${reviews} reviews evaluated, ${r.failed} failed`);
+    }
+    const ms = performance.now() - started;
+    if (reviews !== APPS_PER_ROUND * PER_APP) throw new Error(`round ${index}: ${reviews} reviews ingested`);
+    const left = await queued();
+    if (left !== 0) throw new Error(`round ${index} (rules ${on ? 'on' : 'off'}): ${left} reviews left in rule_queue`);
+    const drained = ` (drain ${Math.round(drainMs)} ms, this process's CPU ${Math.round(cpuUs / 1000)} ms, ${statements} statements, ${fired} firings)`;
+    console.error(`${kind} round ${index}, rules ${on ? 'on ' : 'off'}: ${Math.round(ms)} ms${on ? drained : ''}`);
+    return { ms, reviews, fired, drainMs, statements, cpuUs };
+  }
+
+  await round(0, false);
+  await round(1, true);
+  const total = { off: { ms: 0, reviews: 0 }, on: { ms: 0, reviews: 0, fired: 0, drainMs: 0, statements: 0, cpuUs: 0 } };
+  for (let p = 0; p < PAIRS; p++) {
+    const order = p % 2 === 0 ? [false, true] : [true, false];
+    for (const [k, on] of order.entries()) {
+      const r = await round(2 + 2 * p + k, on);
+      const t = on ? total.on : total.off;
+      t.ms += r.ms;
+      t.reviews += r.reviews;
+      if (on) {
+        total.on.fired += r.fired;
+        total.on.drainMs += r.drainMs;
+        total.on.statements += r.statements;
+        total.on.cpuUs += r.cpuUs;
+      }
+    }
+  }
+  const firings = Number((await sql<{ n: string }>`select count(*) as n from rule_firings`.execute(db)).rows[0].n);
+  console.error(`${kind}: ${firings} firings stored over all rounds`);
+  await printStatementStats(bench);
+  await bench.close();
+
+  const off = total.off.reviews / (total.off.ms / 1000);
+  const on = total.on.reviews / (total.on.ms / 1000);
+  const ratio = total.on.ms / total.on.reviews / (total.off.ms / total.off.reviews);
+  figure(`rules_ingest_off_${kind}`, off, 'reviews/s');
+  figure(`rules_ingest_on_${kind}`, on, 'reviews/s');
+  figure(`rules_ingest_on_vs_off_time_${kind}`, ratio, 'x');
+  // The polls' own part (the reviews stored, the triggers queueing them), without the rules' pass that follows.
+  const storeRatio = (total.on.ms - total.on.drainMs) / total.on.reviews / (total.off.ms / total.off.reviews);
+  figure(`rules_ingest_store_and_queue_on_vs_off_time_${kind}`, storeRatio, 'x');
+  figure(`rules_ingest_on_firings_per_review_${kind}`, total.on.fired / total.on.reviews, 'firings');
+  figure(`rules_ingest_on_drain_per_review_${kind}`, (total.on.drainMs * 1000) / total.on.reviews, 'us');
+  figure(`rules_ingest_on_drain_cpu_per_review_${kind}`, total.on.cpuUs / total.on.reviews, 'us');
+  figure(`rules_ingest_on_drain_statements_per_review_${kind}`, total.on.statements / total.on.reviews, 'statements');
+  if (ratio > GOAL_RATIO) console.error(`${kind}: ingest with the rules on takes ${ratio.toFixed(2)} × the time without, over its goal of ${GOAL_RATIO} ×`);
+}
+
+async function main() {
+  await evaluationBench();
+  for (const kind of ['postgres', 'pglite'] as const) await ingestBench(kind);
+}
+
+runBench(main);
