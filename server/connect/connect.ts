@@ -68,6 +68,8 @@ export type ConnectContext = {
   label?: string | null;
   /** The Slack workspace an "Add to Slack" install came from (already saved by saveSlackWorkspace). */
   slackTeamId?: string;
+  /** The channel of that install (Slack's answer names it), with slackTeamId only. */
+  slackChannelId?: string;
   /**
    * A signed-in user connecting their own address (the one they signed in with) skips the confirmation e-mail: they
    * proved the mailbox is theirs when they signed in. Ignored for any other address or without a sign-in.
@@ -120,7 +122,7 @@ export async function connectDestination(req: ConnectRequest & { target: Connect
     ...destinationTarget(req.platform, req.target),
     orgId,
     label: ctx.label ?? undefined,
-    ...(ctx.slackTeamId ? { slackTeamId: ctx.slackTeamId } : {}),
+    ...(ctx.slackTeamId ? { slackTeamId: ctx.slackTeamId, ...(ctx.slackChannelId ? { slackChannelId: ctx.slackChannelId } : {}) } : {}),
     apps: [{ store: req.app.store, appId: req.app.appId }],
     ...(req.app.store === 'apple_app_store' ? { country: req.country } : {}),
     createdByEmail: req.userEmail ?? ctx.auth?.email ?? undefined,

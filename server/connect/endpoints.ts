@@ -115,7 +115,7 @@ async function finishInstall(platform: OAuthPlatform, code: string, state: strin
   if (replies) await saveSlackWorkspace(replies);
   const result = await connectDestination(
     { ...request, target: { kind: 'webhook', url: check.url, warning: check.warning ?? null } },
-    { ...ctx, label: webhook.label, ...(replies ? { slackTeamId: replies.teamId } : {}) },
+    { ...ctx, label: webhook.label, ...(replies ? { slackTeamId: replies.teamId, ...(webhook.slackChannelId ? { slackChannelId: webhook.slackChannelId } : {}) } : {}) },
   );
   if (!started.userId && result.created) ctx.setHeader('Set-Cookie', await claimCookieWith(ctx.req, result.destination_id));
   return result;

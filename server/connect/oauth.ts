@@ -16,11 +16,12 @@ import type { SlackInstall } from '../slack/data';
 
 const NAMES: Record<OAuthPlatform, string> = Object.fromEntries(OAUTH_PLATFORMS.map((p) => [p, platformName(p)])) as Record<OAuthPlatform, string>;
 /**
- * Slack: the webhook, and the bot's right to update its review messages once a reply is published (server/slack).
+ * Slack: the webhook, the bot's right to post (update its review messages once a reply is published, answer a mention
+ * in its thread), the `/arb` slash command and the mentions of the app (server/slack/README.md "Asking ARB in Slack").
  * Who may reply is proved by linking the Slack account to ARB (server/slack/links.ts), not read from Slack profiles,
  * so no user scopes are asked for.
  */
-const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook,chat:write', discord: 'webhook.incoming' };
+const SCOPES: Record<OAuthPlatform, string> = { slack: 'incoming-webhook,chat:write,commands,app_mentions:read', discord: 'webhook.incoming' };
 const TIMEOUT_MS = 10_000;
 
 type Client = { id: string; secret: string };
@@ -76,6 +77,8 @@ export type InstalledWebhook = {
   label: string | null;
   /** Slack: the workspace and the bot token the install gave (for the Reply button). */
   slack?: SlackInstall;
+  /** Slack: the channel the webhook posts to (asking ARB there reads the destination's apps). */
+  slackChannelId?: string;
 };
 
 async function postForm(url: string, form: Record<string, string>, c: Client): Promise<{ status: number; json: Record<string, unknown> | null }> {
@@ -139,6 +142,7 @@ async function exchangeSlack(code: string): Promise<InstalledWebhook> {
   return {
     url,
     label: channel ? (/^[#@]/.test(channel) ? channel : `#${channel}`) : null,
+    ...(str(hook?.channel_id) ? { slackChannelId: str(hook?.channel_id)! } : {}),
     slack: token && teamId ? { teamId, teamName: str(team?.name), botToken: token, botUserId: str(json.bot_user_id), scopes: str(json.scope) ?? '' } : undefined,
   };
 }

@@ -189,6 +189,8 @@ export interface DestinationsTable {
   previous_signing_secret_enc: string | null;
   /** Webhook destinations: the `whsec_…` signing secret, encrypted (server/crypto.ts); null for other platforms. */
   signing_secret_enc: string | null;
+  /** 0043: the Slack channel "Add to Slack" posts to (asking ARB in that channel reads its apps); null when not known. */
+  slack_channel_id: string | null;
   /** 0021: the Slack workspace this destination was installed from ("Add to Slack"); null for pasted webhooks. */
   slack_team_id: string | null;
   /** 0023: whether it receives spike alerts (server/alerts) for its apps. */
@@ -600,6 +602,11 @@ export interface SignInTokensTable {
   token_hash: string;
 }
 
+export interface SlackEventsSeenTable {
+  event_id: string;
+  seen_at: Generated<Timestamp>;
+}
+
 export interface SlackLinkUsesTable {
   expires_at: Timestamp;
   nonce: string;
@@ -807,6 +814,7 @@ export interface Database {
   rule_queue: RuleQueueTable;
   rules: RulesTable;
   sign_in_tokens: SignInTokensTable;
+  slack_events_seen: SlackEventsSeenTable;
   slack_link_uses: SlackLinkUsesTable;
   slack_reply_messages: SlackReplyMessagesTable;
   slack_user_links: SlackUserLinksTable;

@@ -100,6 +100,8 @@ export type NewDestination = DestinationTarget & {
    * already carry the button.
    */
   slackTeamId?: string;
+  /** "Add to Slack": the channel the install's webhook posts to (asking ARB in that channel reads these apps). */
+  slackChannelId?: string;
   filters?: DestinationFilters;
   apps: Array<AppRef & { /** Needed only if the app was not registered with ensureApp yet. */ title?: string; iconUrl?: string }>;
   /** iOS storefront to watch, or ALL_COUNTRIES; 'us' when absent (wantedSources.ts). */
@@ -234,6 +236,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
         ...(confirmedNow ? { confirmed_at: sql`now()` } : {}),
         ...(input.label ? { label: input.label } : {}),
         ...(input.slackTeamId ? { slack_team_id: input.slackTeamId } : {}),
+        ...(input.slackChannelId ? { slack_channel_id: input.slackChannelId } : {}),
       });
     } else {
       await input.beforeInsert?.(trx);
@@ -251,6 +254,7 @@ export async function createDestination(input: NewDestination): Promise<CreatedD
         target_hint: hint,
         label: input.label ?? null,
         slack_team_id: input.slackTeamId ?? null,
+        slack_channel_id: input.slackChannelId ?? null,
         filters: JSON.stringify(filters),
         warning,
         welcome_count: welcomeCount,

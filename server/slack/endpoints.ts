@@ -5,17 +5,13 @@
  * is read.
  */
 import { endpoint, RAW } from '../http/api';
-import { readBody, UNREAD_BODY_HEADERS } from '../http/body';
-import { HttpError, badRequest, unauthorized } from '../http/errors';
-import { env } from '../env';
+import { badRequest } from '../http/errors';
 import { handleInteraction } from './interactions';
 import type { SlackInteractionPayload } from './payload';
-import { checkSlackHeaders, verifySlackRequest } from './signature';
+import { readSignedSlackBody } from './signedRequest';
 
 /** Slack's payloads (a message's blocks, a form's state) stay well under this. */
 const MAX_BYTES = 256 * 1024;
-
-const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export const slackInteractionsEndpoint = endpoint({
   statuses: [401, 404],
@@ -24,23 +20,7 @@ export const slackInteractionsEndpoint = endpoint({
   contentTypes: ['application/x-www-form-urlencoded'],
   maxBodyBytes: MAX_BYTES,
   handler: async ({ req, res, log }) => {
-    const secret = env().SLACK_SIGNING_SECRET;
-    if (!secret) throw new HttpError(404, 'slack_not_configured', 'Replying from Slack is not set up on this ARB server: its operator can turn it on.');
-    const timestamp = header(req.headers['x-slack-request-timestamp']);
-    const signature = header(req.headers['x-slack-signature']);
-    // The timestamp's window and the signature's shape first: a stale or unsigned request is refused unread, and the
-    // connection closed rather than its body drained.
-    const early = checkSlackHeaders({ timestamp, signature, nowSeconds: Math.floor(Date.now() / 1000) });
-    if (!early.ok) {
-      log.info('slack request refused before its body', { reason: early.reason });
-      throw new HttpError(401, 'unauthorized', early.reason, UNREAD_BODY_HEADERS);
-    }
-    const raw = await readBody(req, MAX_BYTES);
-    const check = verifySlackRequest({ secret, timestamp, signature, body: raw, nowSeconds: Math.floor(Date.now() / 1000) });
-    if (!check.ok) {
-      log.warn('slack request refused', { reason: check.reason });
-      throw unauthorized(check.reason);
-    }
+    const raw = await readSignedSlackBody(req, log, MAX_BYTES, 'Replying from Slack is not set up on this ARB server: its operator can turn it on.');
     const field = new URLSearchParams(raw).get('payload');
     if (!field) throw badRequest('payload: missing (Slack sends the interaction as a form field named payload).');
     let payload: SlackInteractionPayload;

@@ -24,6 +24,7 @@ import { sendReply } from '../replies/service';
 import { REPLY_ACTION_ID } from '../destinations/platforms/slack';
 import { REPLY_MAX_CHARS, replyLength, STORE_NAMES, type ReplyStore } from '@/shared/replies';
 import { markPublishedShown, rememberReplyMessage, reviewForSlack } from './data';
+import { learnDestinationChannel } from './askData';
 import { onDraftClick } from './draft';
 import { isApprovalClick, isApprovalSubmit, onApprovalClick, onApprovalSubmit } from './approvalInteractions';
 import { LOST_ACCESS, replierFor } from './replier';
@@ -84,6 +85,8 @@ async function onReplyClick(p: Payload): Promise<SlackAnswer> {
   // Where the message is, so it can be updated when a reply to the review is published (its response_url expires).
   const where = p.container?.type === 'message' ? p.container : undefined;
   if (where?.channel_id && where.message_ts) await rememberReplyMessage(target.destinationId, review.id, where.channel_id, where.message_ts, p.response_url);
+  // …and which channel the destination is, for installs made before ARB kept it (asking ARB there: askScope.ts).
+  if (where?.channel_id) await learnDestinationChannel(target.destinationId, who.destination.teamId!, where.channel_id);
   return EMPTY;
 }
 

@@ -1,10 +1,12 @@
 /**
- * The few Slack Web API calls the Reply button needs, with the workspace's bot token:
+ * The few Slack Web API calls the Reply button and Ask ARB need, with the workspace's bot token:
  *   POST {SLACK_API_BASE_URL}/views.open  { trigger_id, view }  → { ok, view }   (the trigger id lives 3 seconds)
  *   POST {SLACK_API_BASE_URL}/views.update { view_id, hash, view } → { ok, view: { id, hash } }   (hash_conflict when
  *        the form changed since the hash was read; not_found once it is closed)
  *   POST {SLACK_API_BASE_URL}/chat.update { channel, ts, text, blocks } → { ok, channel, ts }   (chat:write; the app's own
  *        messages, those of its incoming webhook included)
+ *   POST {SLACK_API_BASE_URL}/chat.postMessage { channel, text, thread_ts? } → { ok, channel, ts }   (chat:write; the
+ *        answer to a mention, in its thread)
  * and the interaction's response_url (a message update or an ephemeral note; no token, the URL is the credential).
  * Slack answers HTTP 200 with `ok: false` and an error code for refusals; those become SlackApiError.
  */
@@ -76,16 +78,17 @@ export async function updateMessage(botToken: string, channel: string, ts: strin
 
 /**
  * A response_url is where Slack lets the app update the message: only Slack's own hooks host (a loopback host passes
- * too where ALLOW_PRIVATE_WEBHOOKS lets test fakes stand in for Slack).
+ * too where ALLOW_PRIVATE_WEBHOOKS lets test fakes stand in for Slack). An interaction's is under /actions/, a slash
+ * command's under /commands/.
  */
-export function isSlackResponseUrl(raw: string, allowPrivate: boolean): boolean {
+export function isSlackResponseUrl(raw: string, allowPrivate: boolean, kind: 'actions' | 'commands' = 'actions'): boolean {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return false;
   }
-  if (!url.pathname.startsWith('/actions/') || url.username || url.password) return false;
+  if (!url.pathname.startsWith(`/${kind}/`) || url.username || url.password) return false;
   if (url.protocol === 'https:' && (url.hostname === 'hooks.slack.com' || url.hostname === 'hooks.slack-gov.com') && !url.port) return true;
   return allowPrivate && (url.protocol === 'http:' || url.protocol === 'https:');
 }
@@ -110,4 +113,15 @@ export async function postToResponseUrl(responseUrl: string, payload: unknown): 
     log.warn('slack response_url failed', { err: (err as Error).message });
     return false;
   }
+}
+
+/**
+ * Posts a message as the app in `channel` (scope chat:write), in the thread of `threadTs` when given. Mentions and
+ * links in the text are left as written (`link_names` off; the text is escaped by its maker), and nothing unfurls.
+ */
+export async function postMessage(botToken: string, message: { channel: string; text: string; threadTs?: string }): Promise<void> {
+  await call(
+    'chat.postMessage',
+    jsonPost(botToken, { channel: message.channel, text: message.text, ...(message.threadTs ? { thread_ts: message.threadTs } : {}), link_names: false, unfurl_links: false, unfurl_media: false }),
+  );
 }

@@ -84,7 +84,7 @@ describe('Add to Slack', () => {
     const url = new URL(started.url);
     expect(url.origin).toBe(w.slack.url);
     expect(url.pathname).toBe('/oauth/v2/authorize');
-    expect(url.searchParams.get('scope')).toBe('incoming-webhook,chat:write');
+    expect(url.searchParams.get('scope')).toBe('incoming-webhook,chat:write,commands,app_mentions:read');
     expect(url.searchParams.get('client_id')).toBe(w.slack.clientId);
     expect(url.searchParams.get('redirect_uri')).toBe(`${env().APP_URL}/connect/slack`);
     expect(started.cookie).toMatch(/^arb_oauth_nonce=/);

@@ -95,7 +95,7 @@ describe('drafts for approval in a Slack channel', () => {
     const member = await memberOf(owner, 'member');
     const bodies = [`Refund please ${Date.now()}`, `Refund now ${Date.now()}`, `Refund later ${Date.now()}`];
     const app = await iosApp(owner, bodies);
-    const channel = await addToSlack(w, owner, app.app.appId, '#approvals');
+    const channel = await addToSlack(w, owner, app.app.appId, { channel: '#approvals' });
     const queue = (i: number) =>
       queueRuleReply({ orgId: owner.orgId, reviewId: app.ids[i], ruleId: 'rul_refunds', ruleName: 'Refunds', templateId: app.templateId, mode: 'approval', dailyCap: 10, approvalDestinationId: channel.destinationId });
     for (const i of [0, 1, 2]) expect((await queue(i)).outcome).toBe('awaiting_approval');

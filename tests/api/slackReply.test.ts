@@ -141,8 +141,9 @@ describe('a channel added with "Add to Slack"', () => {
     owner = await newOwner('slack');
     review = await iosAppWithReview(owner, `Crashes when I open settings ${Date.now()}`);
     channel = await addToSlack(w, owner, review.app.appId);
-    // The install asks for posting as the app (chat:write: the Reply button's answers) besides the channel's webhook.
-    expect(channel.authorizeUrl.searchParams.get('scope')).toBe('incoming-webhook,chat:write');
+    // The install asks for posting as the app (chat:write: the Reply button's answers), /arb and mentions (Ask ARB in
+    // Slack) besides the channel's webhook.
+    expect(channel.authorizeUrl.searchParams.get('scope')).toBe('incoming-webhook,chat:write,commands,app_mentions:read');
     const message = await messageAbout(channel.hook, review.app.appId, 'Crashes when I open settings');
     const [button] = actionsOf(message);
     expect(button).toMatchObject({ action_id: 'arb_reply', text: { text: 'Reply' }, value: `${channel.destinationId}:${review.reviewId}` });

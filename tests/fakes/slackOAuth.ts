@@ -16,15 +16,20 @@
  *        in the form, `submitShown` submits it as it stands)
  *   POST /api/chat.update { channel, ts, text, blocks } → { ok, channel, ts } | { ok: false, error: missing_scope } (a
  *        token whose install did not grant chat:write)
+ *   POST /api/chat.postMessage { channel, text, thread_ts? } → { ok, channel, ts } | { ok: false, error: missing_scope }
+ *        (recorded in `posted`: the answer to a mention, in its thread)
  *   POST /actions/T…/…/…           an interaction's response_url: records what ARB posts there
+ *   POST /commands/T…/…/…          a slash command's response_url: the same
  *   interaction(…)                 a signed request body and headers, as Slack sends a click or a form submission
+ *   slashCommand(…), mention(…)    a slash command's form and an app_mention event, as Slack sends them
  *
  *   const slack = await startSlackOAuth({ webhook: () => ({ url: chat.hook('slack').url, channel: '#reviews' }) });
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { json, startFakeServer, type FakeHandler, type FakeServer, type RecordedRequest } from './http';
 
-export type SlackInstall = { url: string; channel: string };
+/** `channelId`: the channel's id in Slack's install answer (random when not given). */
+export type SlackInstall = { url: string; channel: string; channelId?: string };
 
 export type SlackOAuthOptions = {
   clientId?: string;
@@ -39,6 +44,7 @@ export type OpenedView = { token: string; triggerId: string; view: Record<string
 export type HeldView = { id: string; team: string; view: Record<string, unknown>; hash: string; values: Record<string, Record<string, string>> };
 export type ViewUpdate = { token: string; viewId: string; hash: string | undefined; view: Record<string, unknown>; answer: string; at: number };
 export type MessageUpdate = { token: string; channel: string; ts: string; text?: string; blocks?: unknown[] };
+export type PostedMessage = { token: string; channel: string; text: string; threadTs: string | null; ts: string; linkNames: unknown };
 
 export type SlackOAuthState = {
   clientId: string;
@@ -67,6 +73,10 @@ export type SlackOAuthState = {
   messageUpdates: MessageUpdate[];
   /** The next chat.update calls answer this error. */
   chatUpdateError: string | null;
+  /** Every chat.postMessage taken. */
+  posted: PostedMessage[];
+  /** Each workspace's bot user (the app as a Slack user: what a mention of it names), by team id. */
+  botUsers: Map<string, string>;
 };
 
 const rand = (n: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') => Array.from(randomBytes(n), (b) => alphabet[b % alphabet.length]).join('');
@@ -91,6 +101,8 @@ export function createSlackOAuthState(options: SlackOAuthOptions = {}): SlackOAu
     viewUpdates: [],
     messageUpdates: [],
     chatUpdateError: null,
+    posted: [],
+    botUsers: new Map(),
   };
 }
 
@@ -117,6 +129,60 @@ export function slackSignatureHeaders(secret: string, body: string, timestamp = 
 }
 
 const newTriggerId = () => `${rand(13, '0123456789')}.${rand(12, '0123456789')}.${rand(32, '0123456789abcdef')}`;
+
+/** A signed JSON request, as Slack posts Events API deliveries. */
+export function slackJsonSignatureHeaders(secret: string, body: string, timestamp?: number): Record<string, string> {
+  return { ...slackSignatureHeaders(secret, body, timestamp), 'Content-Type': 'application/json' };
+}
+
+/** A slash command `command text` typed by `user` in `channel`, as Slack posts it (a form), with its response_url. */
+export function slashCommand(baseUrl: string, user: SlackUser, channel: string, text: string, command = '/arb'): { body: string; responseUrl: string; path: string } {
+  const path = `/commands/${user.teamId}/${rand(13, '0123456789')}/${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+  const responseUrl = `${baseUrl}${path}`;
+  const body = new URLSearchParams({
+    token: 'verification-token-deprecated',
+    team_id: user.teamId,
+    team_domain: 'reviews-team',
+    channel_id: channel,
+    channel_name: channel.startsWith('D') ? 'directmessage' : 'app-reviews',
+    user_id: user.id,
+    user_name: user.name,
+    command,
+    text,
+    api_app_id: 'A0KRD7HC3',
+    is_enterprise_install: 'false',
+    response_url: responseUrl,
+    trigger_id: newTriggerId(),
+  }).toString();
+  return { body, responseUrl, path };
+}
+
+/** An app_mention event of the app (its bot user `botUserId`) by `user` in `channel`, as the Events API posts it. */
+export function mention(user: SlackUser, botUserId: string, channel: string, text: string, o: { threadTs?: string; botId?: string } = {}): { body: string; eventId: string; ts: string } {
+  const eventId = `Ev${rand(10)}`;
+  const ts = `${Math.floor(Date.now() / 1000)}.${rand(6, '0123456789')}`;
+  const body = JSON.stringify({
+    token: 'verification-token-deprecated',
+    team_id: user.teamId,
+    api_app_id: 'A0KRD7HC3',
+    event: {
+      type: 'app_mention',
+      user: user.id,
+      text: `<@${botUserId}> ${text}`,
+      ts,
+      channel,
+      event_ts: ts,
+      team: user.teamId,
+      ...(o.threadTs ? { thread_ts: o.threadTs } : {}),
+      ...(o.botId ? { bot_id: o.botId } : {}),
+    },
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: user.teamId, user_id: botUserId, is_bot: true }],
+  });
+  return { body, eventId, ts };
+}
 
 /** A click on a message button, as Slack posts it to the app's Interactivity Request URL (form field `payload`). */
 export function buttonClick(
@@ -357,7 +423,21 @@ export function slackOAuthRoutes(state: SlackOAuthState): FakeHandler {
       json(res, 200, { ok: true, channel: body.channel, ts: body.ts, text: body.text ?? '' });
       return true;
     }
-    if (req.method === 'POST' && req.path.startsWith('/actions/')) {
+    if (req.method === 'POST' && req.path === '/api/chat.postMessage') {
+      const team = bearerTeam(state, req);
+      if (!team) return json(res, 200, { ok: false, error: 'invalid_auth' }), true;
+      const token = req.headers.authorization!.slice(7);
+      const granted = (state.tokenScopes.get(token) ?? '').split(',');
+      if (!granted.includes('chat:write')) return json(res, 200, { ok: false, error: 'missing_scope', needed: 'chat:write', provided: granted.join(',') }), true;
+      const body = JSON.parse(req.body) as { channel?: string; text?: string; thread_ts?: string; link_names?: unknown };
+      if (!body.channel) return json(res, 200, { ok: false, error: 'channel_not_found' }), true;
+      if (!body.text) return json(res, 200, { ok: false, error: 'no_text' }), true;
+      const ts = `${Math.floor(Date.now() / 1000)}.${rand(6, '0123456789')}`;
+      state.posted.push({ token, channel: body.channel, text: body.text, threadTs: body.thread_ts ?? null, ts, linkNames: body.link_names });
+      json(res, 200, { ok: true, channel: body.channel, ts, message: { type: 'message', text: body.text, ts, ...(body.thread_ts ? { thread_ts: body.thread_ts } : {}) } });
+      return true;
+    }
+    if (req.method === 'POST' && (req.path.startsWith('/actions/') || req.path.startsWith('/commands/'))) {
       const list = state.responses.get(req.path) ?? [];
       list.push(JSON.parse(req.body) as unknown);
       state.responses.set(req.path, list);
@@ -381,6 +461,9 @@ export function slackOAuthRoutes(state: SlackOAuthState): FakeHandler {
       const token = `xoxb-${rand(11, '0123456789')}-${rand(12, '0123456789')}-${rand(24, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
       state.tokens.set(token, teamId);
       state.tokenScopes.set(token, entry.scope);
+      // One app user per workspace, as in Slack: a reinstall keeps it.
+      const botUserId = state.botUsers.get(teamId) ?? `U${rand(10)}`;
+      state.botUsers.set(teamId, botUserId);
       json(res, 200, {
         ok: true,
         app_id: 'A0KRD7HC3',
@@ -388,13 +471,13 @@ export function slackOAuthRoutes(state: SlackOAuthState): FakeHandler {
         scope: entry.scope,
         token_type: 'bot',
         access_token: token,
-        bot_user_id: `U${rand(10)}`,
+        bot_user_id: botUserId,
         team: { name: 'Reviews Team', id: teamId },
         enterprise: null,
         is_enterprise_install: false,
         incoming_webhook: {
           channel: entry.install.channel,
-          channel_id: `C${rand(10)}`,
+          channel_id: entry.install.channelId ?? `C${rand(10)}`,
           configuration_url: `https://reviews-team.slack.com/services/${hookPath[3] ?? `B${rand(10)}`}`,
           url: entry.install.url,
         },

@@ -40,6 +40,7 @@ import * as m0039 from './0039_review_workflow';
 import * as m0040 from './0040_rules';
 import * as m0041 from './0041_reply_approvals';
 import * as m0042 from './0042_zendesk';
+import * as m0043 from './0043_slack_ask';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '0040_rules': m0040,
   '0041_reply_approvals': m0041,
   '0042_zendesk': m0042,
+  '0043_slack_ask': m0043,
 };

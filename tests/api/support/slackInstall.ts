@@ -12,11 +12,12 @@ import { as } from './replyStores';
 
 export type SlackChannel = { hook: ChatHook; destinationId: string; teamId: string; authorizeUrl: URL };
 
-export async function addToSlack(w: ConnectWorld, owner: SignedInUser, appId: string, channel = '#app-reviews'): Promise<SlackChannel> {
+/** `channel`: the channel's name; `channelId`: its id as Slack's install answer gives it (the fake makes one up otherwise). */
+export async function addToSlack(w: ConnectWorld, owner: SignedInUser, appId: string, opts: { channel?: string; channelId?: string } = {}): Promise<SlackChannel> {
   let hook: ChatHook | undefined;
   w.slack.webhook = () => {
     hook = w.chat.hook('slack');
-    return { url: hook.url, channel };
+    return { url: hook.url, channel: opts.channel ?? '#app-reviews', ...(opts.channelId ? { channelId: opts.channelId } : {}) };
   };
   const started = await call<{ url: string }>(w.api, 'POST', '/api/v1/oauth/authorize', { platform: 'slack', payload: payloadFor({ app_id: appId }) }, as(owner));
   expect(started.status, started.text).toBe(200);
