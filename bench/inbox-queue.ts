@@ -27,12 +27,11 @@ import path from 'node:path';
 import { benchEnv, figure, percentile } from './support/engineBench';
 import { benchAppKey, seedMillionReviews } from './support/millionReviews';
 import { migratedPostgres } from './support/migratedPostgres';
+import { signedInApi } from './support/signedInApi';
 import type { InboxQuery } from '../server/reviews/data';
 
 const APPS = 20;
 const REVIEWS = Number(process.env.INBOX_QUEUE_BENCH_REVIEWS ?? 1_000_000);
-const WARMUP = 10;
-const SAMPLES = 60;
 const GOAL_MS = 50;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-inbox-queue-'));
@@ -88,28 +87,12 @@ async function main() {
     console.error(`postgres: ${REVIEWS} reviews, ${counts.rows[0].workflow} queue rows and ${counts.rows[0].tagged} review tags loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     setDbForTests(handle);
-    const { startTestApi } = await import('../tests/helpers/api');
-    const { sessionFor } = await import('../tests/helpers/session');
-    const api = await startTestApi();
-    const { authToken } = await sessionFor({ userId: USER_ID, orgId: ORG_ID, email: 'bench@example.com' });
-    const headers = { authorization: `Bearer ${authToken}` };
-
-    async function timed(paths: string[]): Promise<number> {
-      const times: number[] = [];
-      for (let i = 0; i < WARMUP + SAMPLES; i++) {
-        const p = paths[i % paths.length];
-        const t = performance.now();
-        const r = await fetch(`${api.url}${p}`, { headers });
-        const body = (await r.json()) as { data?: unknown[]; total?: number; total_is_estimate?: boolean };
-        const ms = performance.now() - t;
-        if (r.status !== 200 || body.data == null) throw new Error(`${p}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
-        if (i < paths.length) {
-          console.error(`${p}: ${body.data.length} items of ${body.total}${body.total_is_estimate ? ' (more than 1,000)' : ''}, ${ms.toFixed(1)} ms`);
-        }
-        if (i >= WARMUP) times.push(ms);
-      }
-      return percentile(times, 95);
-    }
+    const api = await signedInApi({ userId: USER_ID, orgId: ORG_ID });
+    const timed = (paths: readonly string[]) =>
+      api.p95(paths, (p, body, ms) => {
+        const data = body.data as unknown[];
+        console.error(`${p}: ${data.length} items of ${body.total}${body.total_is_estimate ? ' (more than 1,000)' : ''}, ${ms.toFixed(1)} ms`);
+      });
 
     const inbox = '/api/v1/org/reviews';
     const statuses = [`${inbox}?status=new`, `${inbox}?status=needs_reply`, `${inbox}?status=done`, `${inbox}?status=replied`, `${inbox}?status=needs_reply,done&rating=1,2`];

@@ -16,14 +16,13 @@ import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, figure, percentile } from './support/engineBench';
+import { benchEnv, figure } from './support/engineBench';
 import { benchAppKey, seedMillionReviews } from './support/millionReviews';
 import { migratedPostgres } from './support/migratedPostgres';
+import { signedInApi } from './support/signedInApi';
 
 const APPS = 20;
 const REVIEWS = Number(process.env.OVERVIEW_BENCH_REVIEWS ?? 1_000_000);
-const WARMUP = 10;
-const SAMPLES = 60;
 const GOAL_MS = 100;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arb-bench-overview-'));
@@ -60,36 +59,17 @@ async function main() {
     console.error(`postgres: ${REVIEWS} reviews inserted, indexed and analyzed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     setDbForTests(handle);
-    const { startTestApi } = await import('../tests/helpers/api');
-    const { sessionFor } = await import('../tests/helpers/session');
-    const api = await startTestApi();
-    const { authToken } = await sessionFor({ userId: USER_ID, orgId: ORG_ID, email: 'bench@example.com' });
-    const headers = { authorization: `Bearer ${authToken}` };
-
-    type Answer = { data?: { apps: unknown[]; terms_pending: boolean } };
-    async function once(p: string): Promise<{ ms: number; body: Answer }> {
-      const t = performance.now();
-      const r = await fetch(`${api.url}${p}`, { headers });
-      const body = (await r.json()) as Answer;
-      const ms = performance.now() - t;
-      if (r.status !== 200 || body.data == null) throw new Error(`${p}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
-      return { ms, body };
-    }
-    async function timed(p: string): Promise<number> {
-      const times: number[] = [];
-      for (let i = 0; i < WARMUP + SAMPLES; i++) {
-        const { ms } = await once(p);
-        if (i >= WARMUP) times.push(ms);
-      }
-      return percentile(times, 95);
-    }
+    const api = await signedInApi({ userId: USER_ID, orgId: ORG_ID });
+    type Answer = { apps: unknown[]; terms_pending: boolean };
+    const once = (p: string) => api.once<Answer>(p);
+    const timed = (p: string) => api.p95([p]);
 
     const first = await once('/api/v1/org/overview');
-    if (first.body.data!.apps.length !== APPS) throw new Error(`the overview has ${first.body.data!.apps.length} apps, not ${APPS}`);
+    if (first.body.data.apps.length !== APPS) throw new Error(`the overview has ${first.body.data.apps.length} apps, not ${APPS}`);
     const countedFrom = performance.now();
-    for (let pending = first.body.data!.terms_pending; pending; ) {
+    for (let pending = first.body.data.terms_pending; pending; ) {
       await new Promise((r) => setTimeout(r, 200));
-      pending = (await once('/api/v1/org/overview')).body.data!.terms_pending;
+      pending = (await once('/api/v1/org/overview')).body.data.terms_pending;
     }
     const counted = performance.now() - countedFrom + first.ms;
 

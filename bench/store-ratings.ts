@@ -21,16 +21,15 @@
 //   Only Scan Backward for the newest day, then 120 rows) and 3.3 ms (365 days: 2,928 rows). The same day at 200,000
 //   reviews (load ~16): 202 / 293 / 263 ms against 97.5 ms (2.07 / 3.0 / 2.7 ×).
 import { runBench } from './support/runBench';
-import { benchEnv, figure, percentile } from './support/engineBench';
+import { benchEnv, figure } from './support/engineBench';
 import { benchAppKey, seedMillionReviews } from './support/millionReviews';
 import { migratedPostgres } from './support/migratedPostgres';
+import { signedInApi } from './support/signedInApi';
 
 const APPS = 20;
 const REVIEWS = Number(process.env.STORE_RATINGS_BENCH_REVIEWS ?? 1_000_000);
 const DAYS = 730;
 const COUNTRIES = ['us', 'gb', 'de', 'fr', 'jp', 'ca', 'au', 'br'];
-const WARMUP = 10;
-const SAMPLES = 60;
 const ORG_ID = 'org_benchratingsABCDEFGHIJKLM';
 const USER_ID = 'usr_benchratings';
 
@@ -61,32 +60,15 @@ async function main() {
     console.error(`postgres: ${REVIEWS} reviews and ${APPS * COUNTRIES.length * DAYS} snapshots loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     setDbForTests(handle);
-    const { startTestApi } = await import('../tests/helpers/api');
-    const { sessionFor } = await import('../tests/helpers/session');
-    const api = await startTestApi();
-    const { authToken } = await sessionFor({ userId: USER_ID, orgId: ORG_ID, email: 'bench@example.com' });
-    const headers = { authorization: `Bearer ${authToken}` };
-
-    async function timed(paths: string[]): Promise<number> {
-      const times: number[] = [];
-      for (let i = 0; i < WARMUP + SAMPLES; i++) {
-        const p = paths[i % paths.length];
-        const t = performance.now();
-        const r = await fetch(`${api.url}${p}`, { headers });
-        const body = (await r.json()) as { data?: { series?: unknown[] } };
-        const ms = performance.now() - t;
-        if (r.status !== 200 || body.data == null) throw new Error(`${p}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
-        if (i >= WARMUP) times.push(ms);
-      }
-      return percentile(times, 95);
-    }
+    const api = await signedInApi({ userId: USER_ID, orgId: ORG_ID });
+    const timed = (paths: readonly string[]) => api.p95(paths);
 
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     const keys = Array.from({ length: APPS }, (_, a) => benchAppKey(a));
     const history90 = keys.map((k) => `/api/v1/org/apps/${k}/ratings`);
     const history365 = keys.map((k) => `/api/v1/org/apps/${k}/ratings?from=${day(364)}`);
     // The answer is what the bench says it is: 90 points over 8 storefronts.
-    const sample = (await (await fetch(`${api.url}${history90[0]}`, { headers })).json()) as { data: { series: unknown[]; current: { countries: unknown[] } } };
+    const sample = (await api.once<{ series: unknown[]; current: { countries: unknown[] } }>(history90[0])).body;
     if (sample.data.series.length !== 90 || sample.data.current.countries.length !== COUNTRIES.length) throw new Error(`unexpected answer: ${JSON.stringify(sample).slice(0, 300)}`);
 
     const reference = await timed(['/api/v1/org/members']);
