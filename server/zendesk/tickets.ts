@@ -192,11 +192,28 @@ export async function runDueTickets(limit = 50): Promise<number> {
   return done;
 }
 
-/** The review's ticket row, after one attempt when it is queued (the "Create ticket" button's answer). */
+/** The review's ticket row, after one attempt when it is queued, or after the one someone else is making (the "Create ticket" button's answer). */
 export async function ticketNow(orgId: string, reviewId: string): Promise<TicketRow | undefined> {
   const row = await ticketRowOf(orgId, reviewId);
-  if (row?.state === 'queued') return (await attemptTicket(row.id)) ?? (await ticketRowOf(orgId, reviewId));
-  return row;
+  if (row?.state !== 'queued') return row;
+  return (await attemptTicket(row.id)) ?? (await afterOtherAttempt(orgId, reviewId));
+}
+
+/** How long a request waits for an attempt another request (or the job) is making at the same ticket. */
+const OTHER_ATTEMPT_WAIT_MS = 5_000;
+
+/**
+ * The ticket once the attempt someone else holds is over (its lease given back), or as it is after
+ * OTHER_ATTEMPT_WAIT_MS: two clicks at once then answer "created" and "already has one", not "created" and "queued".
+ */
+async function afterOtherAttempt(orgId: string, reviewId: string): Promise<TicketRow | undefined> {
+  const until = Date.now() + OTHER_ATTEMPT_WAIT_MS;
+  for (;;) {
+    const row = await ticketRowOf(orgId, reviewId);
+    const held = row?.state === 'queued' && row.lease_until !== null && new Date(row.lease_until).getTime() > Date.now();
+    if (!held || Date.now() >= until) return row;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 // An edited review's ticket gets a note: registered where the poll's transaction runs the edit hooks (every process
