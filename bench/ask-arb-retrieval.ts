@@ -10,7 +10,7 @@ import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, figure, openBenchDb, percentile } from './support/engineBench';
+import { benchEnv, figure, logPlan, openBenchDb, percentile } from './support/engineBench';
 import { benchAppKey, seedMillionReviews } from './support/millionReviews';
 
 const APPS = 20;
@@ -162,8 +162,7 @@ async function main() {
       ['1–2★ this month by rating', askGroupsQuery({ appKeys: keys, from: new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)), ratings: [1, 2] }, 'rating')],
     ];
     for (const [label, statement] of plans) {
-      const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${statement}`.execute(bench.db);
-      console.error(`\n--- ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+      await logPlan(bench.db, label, statement);
     }
   } finally {
     await bench.close();

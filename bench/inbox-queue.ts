@@ -24,7 +24,7 @@ import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, figure, percentile } from './support/engineBench';
+import { benchEnv, figure, logPlan, percentile } from './support/engineBench';
 import { benchAppKey, seedMillionReviews } from './support/millionReviews';
 import { migratedPostgres } from './support/migratedPostgres';
 import { signedInApi } from './support/signedInApi';
@@ -144,12 +144,10 @@ async function main() {
       ['assignee=me, status=needs_reply', { ...base, statuses: ['needs_reply'], assignees: { ids: [USER_ID], none: false } }],
     ];
     for (const [label, query] of counted) {
-      const plan = await sql<Record<string, string>>`explain (analyze, costs off, settings on) ${inboxCountQuery(query)}`.execute(handle.db);
-      console.error(`\n--- postgres: the count of ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+      await logPlan(handle.db, `postgres: the count of ${label}`, inboxCountQuery(query), ['settings on']);
     }
     for (const [label, query, how] of explained) {
-      const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${inboxPageQuery(query, how)}`.execute(handle.db);
-      console.error(`\n--- postgres: ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+      await logPlan(handle.db, `postgres: ${label}`, inboxPageQuery(query, how));
     }
     await api.close();
     setDbForTests(null);

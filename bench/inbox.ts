@@ -40,7 +40,7 @@ import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, figure, percentile } from './support/engineBench';
+import { benchEnv, figure, logPlan, percentile } from './support/engineBench';
 import { seedMillionReviews } from './support/millionReviews';
 import type { InboxQuery } from '../server/reviews/data';
 
@@ -89,7 +89,6 @@ async function measure(o: Opened) {
   const { setDbForTests } = await import('../server/db/client');
   setDbForTests(o.handle);
   const bench = { db: o.handle.db };
-  const { sql } = await import('kysely');
   const { startTestApi } = await import('../tests/helpers/api');
   const { sessionFor } = await import('../tests/helpers/session');
   const orgId = ORG_ID;
@@ -178,11 +177,9 @@ async function measure(o: Opened) {
   ];
   explained.push(['q=rare1234 (few matches: from the GIN index)', { appKeys: keys, q: 'rare1234', limit: 26 }]);
   const { statsGroupsQuery } = await import('../server/stats/data');
-  const statsPlan = await sql<Record<string, string>>`explain (analyze, costs off) ${statsGroupsQuery({ appKey: keys[0], from: new Date(Date.now() - 90 * 86_400_000), toExclusive: new Date(), interval: 'day' })}`.execute(bench.db);
-  console.error(`\n--- ${kind}: an app's 90-day stats\n${statsPlan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+  await logPlan(bench.db, `${kind}: an app's 90-day stats`, statsGroupsQuery({ appKey: keys[0], from: new Date(Date.now() - 90 * 86_400_000), toExclusive: new Date(), interval: 'day' }));
   for (const [label, query] of explained) {
-    const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${inboxPageQuery(query, label.includes('GIN'))}`.execute(bench.db);
-    console.error(`\n--- ${kind}: ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+    await logPlan(bench.db, `${kind}: ${label}`, inboxPageQuery(query, label.includes('GIN')));
   }
 
   await api.close();

@@ -16,7 +16,7 @@ import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, figure } from './support/engineBench';
+import { benchEnv, figure, logPlan } from './support/engineBench';
 import { benchAppKey, seedMillionReviews } from './support/millionReviews';
 import { migratedPostgres } from './support/migratedPostgres';
 import { signedInApi } from './support/signedInApi';
@@ -89,8 +89,7 @@ async function main() {
       ['app figures (app_review_days)', appFiguresQuery(ORG_ID, new Date())],
       ['reply times (reviews_replied_idx)', replyTimesQuery(keys, new Date())],
     ] as const) {
-      const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${q}`.execute(db);
-      console.error(`\n--- postgres: ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+      await logPlan(db, `postgres: ${label}`, q);
     }
     await api.close();
     setDbForTests(null);

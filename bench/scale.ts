@@ -46,7 +46,7 @@
 //   at 5M: "battery" 1.1 ms, "refund widget" 10.9 ms by the walk (7.3 ms at 1M; it went to the GIN index before),
 //   rare1234's GIN page 1.0 ms; a rare word's p95 is mostly its walk's whole budget (20,000 reviews), the same at every size.
 import { runBench } from './support/runBench';
-import { benchEnv, figure, percentile } from './support/engineBench';
+import { benchEnv, figure, logPlan, percentile } from './support/engineBench';
 import { addReviews, benchAppKey, seedMillionReviews } from './support/millionReviews';
 import type { InboxQuery } from '../server/reviews/data';
 
@@ -132,8 +132,7 @@ async function main() {
         ['stats 90 days', statsGroupsQuery({ appKey: keys[0], from: new Date(Date.now() - 89 * 86_400_000), toExclusive: new Date(), interval: 'day' })],
       ];
       for (const [what, query] of plans) {
-        const plan = await sql<Record<string, string>>`explain (analyze, buffers, costs off) ${query}`.execute(handle.db);
-        console.error(`\n--- ${label(size)}: ${what}\n${plan.rows.map((x) => Object.values(x)[0]).join('\n')}`);
+        await logPlan(handle.db, `${label(size)}: ${what}`, query, ['buffers']);
       }
       await api.close();
     }

@@ -21,7 +21,7 @@
 //   Only Scan Backward for the newest day, then 120 rows) and 3.3 ms (365 days: 2,928 rows). The same day at 200,000
 //   reviews (load ~16): 202 / 293 / 263 ms against 97.5 ms (2.07 / 3.0 / 2.7 ×).
 import { runBench } from './support/runBench';
-import { benchEnv, figure } from './support/engineBench';
+import { benchEnv, figure, logPlan } from './support/engineBench';
 import { benchAppKey, seedMillionReviews } from './support/millionReviews';
 import { migratedPostgres } from './support/migratedPostgres';
 import { signedInApi } from './support/signedInApi';
@@ -89,8 +89,7 @@ async function main() {
       ['history (365 days)', `select country, day, rating, ratings_count from store_rating_snapshots where app_key = '${keys[0]}' and day between current_date - 365 and current_date and country = any(array['us','gb','de','fr','jp','ca','au','br']) order by day, country`],
     ];
     for (const [label, q] of plans) {
-      const plan = await sql<Record<string, string>>`explain (analyze, costs off) ${sql.raw(q)}`.execute(handle.db);
-      console.error(`\n--- postgres: ${label}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+      await logPlan(handle.db, `postgres: ${label}`, sql.raw(q));
     }
     await api.close();
     setDbForTests(null);

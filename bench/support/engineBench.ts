@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { sql, type KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin, type RawBuilder } from 'kysely';
 import type { DB } from '../../server/db/client';
 import type { ChatPlatform } from '../../tests/fakes/chatWebhooks';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-node-args.cjs';
@@ -120,6 +120,17 @@ export async function eachAtATime(count: number, concurrency: number, work: (i: 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * The statement's plan as it ran (EXPLAIN ANALYZE: the statement runs) to the log under `title`. `extra`: more EXPLAIN
+ * options before `costs off` ('buffers', 'settings on'). Costs stay off, so the log diffs across runs (and, as with
+ * costs off, PostgreSQL prints no JIT section).
+ */
+export async function logPlan(db: DB, title: string, statement: RawBuilder<unknown>, extra: string[] = []): Promise<void> {
+  const options = sql.raw(['analyze', ...extra, 'costs off'].join(', '));
+  const plan = await sql<Record<string, string>>`explain (${options}) ${statement}`.execute(db);
+  console.error(`\n--- ${title}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
 }
 
 export function figure(name: string, value: number, unit: string): void {
