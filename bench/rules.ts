@@ -14,12 +14,17 @@
 //      claimed, server/monitor/ingest.ts ingestPollResult with enrichment, 4 apps × 500 reviews a round, 4 at a time,
 //      one Slack destination of the organisation), into an organisation's apps whose 20 rules are disabled
 //      (`off`: migration 0040's triggers probe for an enabled rule and queue nothing) or enabled (`on`: the triggers
-//      queue every review into rule_queue, and the round also drains the queue with the real runner,
-//      server/rules/runner.ts drainRuleQueue: firings, tags, statuses, assignees, the audit log). The two modes
-//      alternate round by round in pairs (off on, on off, …) after one unmeasured pair, so the machine's drift and
-//      the growing table hit both; the same batch of texts every round. `rules_ingest_{off,on}_<db>` reviews/s,
-//      `rules_ingest_on_vs_off_time_<db>` the time ratio, goal ≤ 1.10; the firings, the drain's time, its CPU in this
-//      process and its statements, each a review, explain it. PostgreSQL (started from the system binaries) and PGlite.
+//      queue every review into rule_queue, and the real rules job, server/rules/jobs.ts, runs beside the polls in
+//      this process as in every worker: passes of server/rules/runner.ts, firings, tags, statuses, assignees, the
+//      audit log). Measured in blocks of 3 rounds back to back, so a round's evaluation overlaps the next round's
+//      polls as in steady work; an `on` block ends when the job has evaluated its last review. Blocks alternate in
+//      pairs (off on, on off, …) after one unmeasured round each way, so the machine's drift and the growing table hit
+//      both; the same batch of texts every round. `rules_ingest_{off,on}_<db>` reviews/s (stored, and on: evaluated),
+//      `rules_ingest_on_vs_off_time_<db>` the time ratio, goal ≤ 1.10; `rules_evaluated_after_last_poll_max_<db>` how
+//      long the job took past a block's last poll (goal: within a second). Then 2 serial rounds, the job stopped: the
+//      polls, then the queue drained by the runner alone on its own clock — the pass's cost (`rules_drain_*`: time,
+//      this process's CPU, statements and firings a review) and polls-then-drain against the off blocks
+//      (`rules_ingest_then_drain_vs_off_time_<db>`). PostgreSQL (started from the system binaries) and PGlite.
 //
 // Details (each round's times, counts) go to stderr. RULES_BENCH_PAIRS=n: measured pairs of (b) per database (3).
 // BENCH_PG_STATEMENTS=1 (the costliest statements) and BENCH_CPU_PROFILE_DIR=dir (a CPU profile of each drain): see
@@ -40,6 +45,18 @@
 //   stores a poll's 500 reviews in one statement, 260–820 µs a review here: 10 % of it leaves 26–82 µs a review for
 //   queueing, evaluating and acting, which one statement a review already exceeds. A third run (load 1.5–2.3):
 //   27.3 µs (0.14 ×), the reference 42.1 µs; PostgreSQL 3,990 vs 358/s (11.15 ×), PGlite 2,032 vs 221/s (9.18 ×).
+//   2026-12-04, the set-based pass (runner.ts, plan.ts, actions.ts: ~15 statements a pass of up to 500 reviews, 0.03
+//   a review, instead of 4.56; migration 0044 drops rule_queue's foreign key, one check of `reviews` per queued review
+//   inside the poll's statement): the drain 0.11–0.22 ms a review on PostgreSQL (2.5 ms before), 0.15–0.27 ms on
+//   PGlite (4.5 ms), of which 60–87 µs is this process's CPU on PostgreSQL (evaluation ~27, the driver's and Kysely's
+//   work ~17, garbage collection ~9). Polls then drain: 1.5–2.1 × PostgreSQL, 1.24–1.46 × PGlite (9.2 / 7.0 × before).
+//   With the rules job beside the polls in blocks of 3 rounds (load 1–2): (b) 1.66 × PostgreSQL (7,106 vs 4,284
+//   reviews/s), 1.55 × PGlite (3,188 vs 2,052): still missed. The statements are no longer the cost; CPU is: the off
+//   blocks keep this process 70–100 % busy on one core at ~95 µs of CPU a review (enrichment, parsing, the driver),
+//   and the rules add ~56 µs alone (serial) to ~96 µs beside the polls, which on 2 cores lands on the same thread.
+//   Within 10 % means ≤ ~10 µs a review for queueing, evaluating and acting — below the evaluation alone (18.6 µs
+//   here, goal (a) allows 200). The last review of a block is evaluated 0.42–0.60 s after its poll on PostgreSQL,
+//   ~1.0 s on PGlite, where a pass and a poll take turns on its one connection.
 import { runBench } from './support/runBench';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,6 +75,11 @@ const PER_APP = 500;
 const AT_A_TIME = 4;
 const PAIRS = Number(process.env.RULES_BENCH_PAIRS ?? 3);
 const GOAL_RATIO = 1.1;
+const SERIAL_ROUNDS = 2;
+/** Rounds of polls back to back in a measured block (see block()). */
+const BLOCK_ROUNDS = 3;
+/** "Within a second of it being stored" (issue 32): a round's 2,000 reviews, from its last poll's commit. */
+const LAG_GOAL_MS = 1000;
 
 const ORG_ID = 'org_benchrulesABCDEFGHIJKLMN';
 const USER_ID = 'usr_benchrules';
@@ -129,7 +151,7 @@ function benchRules(tag: Record<TagName, string>, ownerId: string): BenchRule[] 
 async function evaluationBench(): Promise<void> {
   const { compileConditions } = await import('../server/rules/compile');
   const { conditionsSchema } = await import('../server/rules/schema');
-  const { ruleReviewOf } = await import('../server/rules/runner');
+  const { ruleReviewOf } = await import('../server/rules/plan');
   const tags: Record<TagName, string> = { refund: 'tag_refund', bug: 'tag_bug', praise: 'tag_praise', pricing: 'tag_pricing', feature: 'tag_feature' };
   const rules = benchRules(tags, 'usr_owner');
   for (const r of rules) if (Object.keys(r.conditions).length !== 5) throw new Error(`${r.name}: ${Object.keys(r.conditions).length} conditions, not 5`);
@@ -201,11 +223,12 @@ async function ingestBench(kind: 'postgres' | 'pglite'): Promise<void> {
   const { insertTag } = await import('../server/workflow/data');
   const { createRule } = await import('../server/rules/service');
   const { drainRuleQueue } = await import('../server/rules/runner');
+  const { rulesJob } = await import('../server/rules/jobs');
   const { enrichReviews } = await import('../server/ai/enrich');
   const db = bench.db;
 
   // The organisation, its owner, the apps of every round, one Slack destination watching them, 5 tags, 20 rules.
-  const rounds = 2 * (PAIRS + 1);
+  const rounds = 2 + 2 * PAIRS * BLOCK_ROUNDS + SERIAL_ROUNDS;
   await db.insertInto('orgs').values({ id: ORG_ID, name: 'Bench rules' }).execute();
   await db
     .insertInto('users')
@@ -250,16 +273,9 @@ async function ingestBench(kind: 'postgres' | 'pglite'): Promise<void> {
   const setRules = (on: boolean) => sql`update rules set enabled = ${on} where org_id = ${ORG_ID}`.execute(db);
   const queued = async () => Number((await sql<{ n: string }>`select count(*) as n from rule_queue`.execute(db)).rows[0].n);
 
-  /** One round: its apps' polls ingested (and, rules on, the queue drained); its time in ms. */
-  const counter = statementCounter();
-  const counted = db.withPlugin(counter.plugin);
-  async function round(index: number, on: boolean): Promise<{ ms: number; reviews: number; fired: number; drainMs: number; statements: number; cpuUs: number }> {
-    await setRules(on);
+  /** One round's polls, 4 at a time, ingested by the real path; its time in ms. */
+  async function ingestRound(index: number): Promise<{ ms: number; reviews: number }> {
     let reviews = 0;
-    let drainMs = 0;
-    let fired = 0;
-    let statements = 0;
-    let cpuUs = 0;
     const started = performance.now();
     await eachAtATime(APPS_PER_ROUND, AT_A_TIME, async (i) => {
       const n = index * APPS_PER_ROUND + i;
@@ -269,66 +285,113 @@ async function ingestBench(kind: 'postgres' | 'pglite'): Promise<void> {
       const outcome = await ingestPollResult(db, source, app, { reviews: parsed, complete: true }, { workerId: opts.workerId, intervalSeconds: 300 });
       reviews += outcome!.inserted;
     });
-    if (on) {
-      const drainStarted = performance.now();
-      const cpu = process.cpuUsage();
-      const before = counter.count();
-      const stopProfile = await profileWindow(`rules-drain-${kind}-${index}`);
-      const r = await drainRuleQueue(10_000, counted);
-      await stopProfile();
-      drainMs = performance.now() - drainStarted;
-      const used = process.cpuUsage(cpu);
-      cpuUs = used.user + used.system;
-      statements = counter.count() - before;
-      fired = r.fired;
-      if (r.evaluated !== reviews || r.failed > 0) throw new Error(`round ${index}: ${r.evaluated} of ${reviews} reviews evaluated, ${r.failed} failed`);
-    }
     const ms = performance.now() - started;
     if (reviews !== APPS_PER_ROUND * PER_APP) throw new Error(`round ${index}: ${reviews} reviews ingested`);
-    const left = await queued();
-    if (left !== 0) throw new Error(`round ${index} (rules ${on ? 'on' : 'off'}): ${left} reviews left in rule_queue`);
-    const drained = ` (drain ${Math.round(drainMs)} ms, this process's CPU ${Math.round(cpuUs / 1000)} ms, ${statements} statements, ${fired} firings)`;
-    console.error(`${kind} round ${index}, rules ${on ? 'on ' : 'off'}: ${Math.round(ms)} ms${on ? drained : ''}`);
-    return { ms, reviews, fired, drainMs, statements, cpuUs };
+    return { ms, reviews };
   }
 
-  await round(0, false);
-  await round(1, true);
-  const total = { off: { ms: 0, reviews: 0 }, on: { ms: 0, reviews: 0, fired: 0, drainMs: 0, statements: 0, cpuUs: 0 } };
+  /** Until the rules job has evaluated everything queued (and handed over pending replies); how long that took, ms. */
+  async function evaluated(index: number): Promise<number> {
+    const started = performance.now();
+    for (;;) {
+      const r = await sql<{ busy: boolean }>`select exists (select 1 from rule_queue) or exists (select 1 from rule_firings where reply_pending) as busy`.execute(db);
+      if (!r.rows[0].busy) return performance.now() - started;
+      if (performance.now() - started > 60_000) throw new Error(`round ${index}: the rules job did not empty its queue in a minute`);
+      await new Promise((res) => setTimeout(res, 2));
+    }
+  }
+
+  /**
+   * A block: BLOCK_ROUNDS rounds of polls back to back, with the rules disabled (`off`) or enabled with the rules job
+   * running beside the polls in this process, as in every worker (`on`), so each round's evaluation overlaps the next
+   * round's polls, as in steady work; an `on` block ends when the job has evaluated its last review. Its time in ms.
+   */
+  async function block(first: number, on: boolean): Promise<{ ms: number; reviews: number; lagMs: number }> {
+    await setRules(on);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    let reviews = 0;
+    const polls: number[] = [];
+    for (let i = 0; i < BLOCK_ROUNDS; i++) {
+      const r = await ingestRound(first + i);
+      reviews += r.reviews;
+      polls.push(Math.round(r.ms));
+    }
+    const lagMs = on ? await evaluated(first) : 0;
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const lag = on ? `; every review evaluated ${Math.round(lagMs)} ms after the last poll` : '';
+    console.error(`${kind} block of rounds ${first}–${first + BLOCK_ROUNDS - 1}, rules ${on ? 'on ' : 'off'}: ${Math.round(ms)} ms, this process's CPU ${Math.round((used.user + used.system) / 1000)} ms (polls ${polls.join(', ')} ms${lag})`);
+    return { ms, reviews, lagMs };
+  }
+
+  /** A serial round: the polls with the job stopped, then the whole queue drained by the runner, on its own clock. */
+  const counter = statementCounter();
+  const counted = db.withPlugin(counter.plugin);
+  async function serialRound(index: number): Promise<{ ms: number; reviews: number; fired: number; drainMs: number; statements: number; cpuUs: number }> {
+    await setRules(true);
+    const r = await ingestRound(index);
+    const drainStarted = performance.now();
+    const cpu = process.cpuUsage();
+    const before = counter.count();
+    const stopProfile = await profileWindow(`rules-drain-${kind}-${index}`);
+    const d = await drainRuleQueue(10_000, counted);
+    await stopProfile();
+    const drainMs = performance.now() - drainStarted;
+    const used = process.cpuUsage(cpu);
+    const statements = counter.count() - before;
+    if (d.evaluated !== r.reviews || d.failed > 0) throw new Error(`round ${index}: ${d.evaluated} of ${r.reviews} reviews evaluated, ${d.failed} failed`);
+    if ((await queued()) !== 0) throw new Error(`round ${index}: reviews left in rule_queue`);
+    console.error(`${kind} serial round ${index}: polls ${Math.round(r.ms)} ms, then the drain ${Math.round(drainMs)} ms (this process's CPU ${Math.round((used.user + used.system) / 1000)} ms, ${statements} statements, ${d.fired} firings)`);
+    return { ...r, fired: d.fired, drainMs, statements, cpuUs: used.user + used.system };
+  }
+
+  const stopJob = await rulesJob.start();
+  // Unmeasured: one round each way (the first polls, the first passes, their plans and caches).
+  await setRules(false);
+  await ingestRound(0);
+  await setRules(true);
+  await ingestRound(1);
+  await evaluated(1);
+  let next = 2;
+  const total = { off: { ms: 0, reviews: 0 }, on: { ms: 0, reviews: 0, maxLagMs: 0 } };
   for (let p = 0; p < PAIRS; p++) {
     const order = p % 2 === 0 ? [false, true] : [true, false];
-    for (const [k, on] of order.entries()) {
-      const r = await round(2 + 2 * p + k, on);
+    for (const on of order) {
+      const r = await block(next, on);
+      next += BLOCK_ROUNDS;
       const t = on ? total.on : total.off;
       t.ms += r.ms;
       t.reviews += r.reviews;
-      if (on) {
-        total.on.fired += r.fired;
-        total.on.drainMs += r.drainMs;
-        total.on.statements += r.statements;
-        total.on.cpuUs += r.cpuUs;
-      }
+      if (on) total.on.maxLagMs = Math.max(total.on.maxLagMs, r.lagMs);
     }
+  }
+  await stopJob();
+  const serial = { ms: 0, reviews: 0, fired: 0, drainMs: 0, statements: 0, cpuUs: 0 };
+  for (let i = 0; i < SERIAL_ROUNDS; i++) {
+    const r = await serialRound(next + i);
+    for (const k of Object.keys(serial) as Array<keyof typeof serial>) serial[k] += r[k];
   }
   const firings = Number((await sql<{ n: string }>`select count(*) as n from rule_firings`.execute(db)).rows[0].n);
   console.error(`${kind}: ${firings} firings stored over all rounds`);
   await printStatementStats(bench);
   await bench.close();
 
-  const off = total.off.reviews / (total.off.ms / 1000);
-  const on = total.on.reviews / (total.on.ms / 1000);
-  const ratio = total.on.ms / total.on.reviews / (total.off.ms / total.off.reviews);
-  figure(`rules_ingest_off_${kind}`, off, 'reviews/s');
-  figure(`rules_ingest_on_${kind}`, on, 'reviews/s');
+  const perReviewOff = total.off.ms / total.off.reviews;
+  const ratio = total.on.ms / total.on.reviews / perReviewOff;
+  figure(`rules_ingest_off_${kind}`, total.off.reviews / (total.off.ms / 1000), 'reviews/s');
+  figure(`rules_ingest_on_${kind}`, total.on.reviews / (total.on.ms / 1000), 'reviews/s');
   figure(`rules_ingest_on_vs_off_time_${kind}`, ratio, 'x');
-  // The polls' own part (the reviews stored, the triggers queueing them), without the rules' pass that follows.
-  const storeRatio = (total.on.ms - total.on.drainMs) / total.on.reviews / (total.off.ms / total.off.reviews);
-  figure(`rules_ingest_store_and_queue_on_vs_off_time_${kind}`, storeRatio, 'x');
-  figure(`rules_ingest_on_firings_per_review_${kind}`, total.on.fired / total.on.reviews, 'firings');
-  figure(`rules_ingest_on_drain_per_review_${kind}`, (total.on.drainMs * 1000) / total.on.reviews, 'us');
-  figure(`rules_ingest_on_drain_cpu_per_review_${kind}`, total.on.cpuUs / total.on.reviews, 'us');
-  figure(`rules_ingest_on_drain_statements_per_review_${kind}`, total.on.statements / total.on.reviews, 'statements');
+  figure(`rules_evaluated_after_last_poll_max_${kind}`, total.on.maxLagMs, 'ms');
+  // The runner's own cost, measured alone (serial rounds): what the job does beside the polls.
+  figure(`rules_drain_per_review_${kind}`, (serial.drainMs * 1000) / serial.reviews, 'us');
+  figure(`rules_drain_cpu_per_review_${kind}`, serial.cpuUs / serial.reviews, 'us');
+  figure(`rules_drain_statements_per_review_${kind}`, serial.statements / serial.reviews, 'statements');
+  figure(`rules_drain_firings_per_review_${kind}`, serial.fired / serial.reviews, 'firings');
+  // Polls and then the whole drain on one clock, one after the other: what the rules cost in all, against the off rounds.
+  figure(`rules_ingest_then_drain_vs_off_time_${kind}`, (serial.ms + serial.drainMs) / serial.reviews / perReviewOff, 'x');
   if (ratio > GOAL_RATIO) console.error(`${kind}: ingest with the rules on takes ${ratio.toFixed(2)} × the time without, over its goal of ${GOAL_RATIO} ×`);
+  if (total.on.maxLagMs > LAG_GOAL_MS) console.error(`${kind}: a round's reviews were evaluated ${Math.round(total.on.maxLagMs)} ms after its last poll, over the ${LAG_GOAL_MS} ms goal`);
 }
 
 async function main() {

@@ -242,21 +242,25 @@ export async function markInvitationAccepted(id: string, now: Date, db?: DB): Pr
 
 // --- audit log ----------------------------------------------------------------------------------------------------
 
-export async function recordAudit(
-  entry: { orgId: string; actor: { userId: string; email: string } | null; action: string; target?: string | null; details?: Record<string, unknown> },
-  db?: DB,
-): Promise<void> {
-  await (await dbOf(db))
-    .insertInto('audit_log')
-    .values({
-      org_id: entry.orgId,
-      actor_user_id: entry.actor?.userId ?? null,
-      actor_email: entry.actor?.email ?? null,
-      action: entry.action,
-      target: entry.target ?? null,
-      details: JSON.stringify(entry.details ?? {}),
-    })
-    .execute();
+export type AuditInput = { orgId: string; actor: { userId: string; email: string } | null; action: string; target?: string | null; details?: Record<string, unknown> };
+
+const auditRow = (entry: AuditInput) => ({
+  org_id: entry.orgId,
+  actor_user_id: entry.actor?.userId ?? null,
+  actor_email: entry.actor?.email ?? null,
+  action: entry.action,
+  target: entry.target ?? null,
+  details: JSON.stringify(entry.details ?? {}),
+});
+
+export async function recordAudit(entry: AuditInput, db?: DB): Promise<void> {
+  await (await dbOf(db)).insertInto('audit_log').values(auditRow(entry)).execute();
+}
+
+/** Several entries in one statement, in the order given (the rules pass writes what it did to many reviews at once). */
+export async function recordAudits(entries: AuditInput[], db?: DB): Promise<void> {
+  if (entries.length === 0) return;
+  await (await dbOf(db)).insertInto('audit_log').values(entries.map(auditRow)).execute();
 }
 
 /** Newest first, `limit` entries older than the entry `before` (an id), for cursor paging. */

@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
+import { PREPARED } from '../db/preparedStatements';
 import { readRule, type Rule, type RuleAction, type RuleConditions } from './schema';
 
 const dbOf = async (db?: DB) => db ?? (await getDb());
@@ -181,7 +182,7 @@ export type QueuedReview = { review_id: number; review_version: number; attempts
  */
 export async function takeQueued(trx: DB, limit: number): Promise<QueuedReview[]> {
   const r = await sql<QueuedReview>`
-    select review_id, review_version, attempts from rule_queue
+    ${PREPARED}select review_id, review_version, attempts from rule_queue
      order by queued_at, review_id limit ${limit} for update skip locked`.execute(trx);
   return r.rows.map((x) => ({ review_id: Number(x.review_id), review_version: x.review_version, attempts: x.attempts }));
 }
@@ -201,7 +202,7 @@ export async function workWaiting(db?: DB): Promise<{ queued: boolean; replies: 
 
 export async function dropQueued(trx: DB, items: Array<{ review_id: number; review_version: number }>): Promise<void> {
   if (items.length === 0) return;
-  await sql`delete from rule_queue q using unnest(${items.map((x) => x.review_id)}::bigint[], ${items.map((x) => x.review_version)}::int[]) as v(id, version)
+  await sql`${PREPARED}delete from rule_queue q using unnest(${items.map((x) => x.review_id)}::bigint[], ${items.map((x) => x.review_version)}::int[]) as v(id, version)
              where q.review_id = v.id and q.review_version = v.version`.execute(trx);
 }
 
@@ -250,7 +251,7 @@ const readReview = (r: ReviewRow): ReviewForRules => ({
 
 export async function reviewsForRules(ids: number[], db?: DB): Promise<ReviewForRules[]> {
   if (ids.length === 0) return [];
-  const r = await sql<ReviewRow>`select ${REVIEW_SELECT} from reviews r where r.id = any(${ids}::bigint[])`.execute(await dbOf(db));
+  const r = await sql<ReviewRow>`${PREPARED}select ${REVIEW_SELECT} from reviews r where r.id = any(${ids}::bigint[])`.execute(await dbOf(db));
   return r.rows.map(readReview);
 }
 
@@ -262,7 +263,7 @@ export async function reviewsForRules(ids: number[], db?: DB): Promise<ReviewFor
 export async function watchersWithRules(appKeys: string[], db?: DB): Promise<Array<{ org_id: string; app_key: string; added_at: Date }>> {
   if (appKeys.length === 0) return [];
   const r = await sql<{ org_id: string; app_key: string; added_at: Date }>`
-    select oa.org_id, oa.app_key, oa.created_at as added_at from org_apps oa
+    ${PREPARED}select oa.org_id, oa.app_key, oa.created_at as added_at from org_apps oa
      where oa.app_key = any(${appKeys}::text[]) and oa.plan_paused_at is null
        and exists (select 1 from rules r where r.org_id = oa.org_id and r.enabled)`.execute(await dbOf(db));
   return r.rows.map((x) => ({ ...x, added_at: new Date(x.added_at) }));
@@ -281,17 +282,71 @@ export async function tagsOfReviews(orgId: string, reviewIds: number[], db?: DB)
   return out;
 }
 
-/** Records that the rule fired on this version of the review: the firing's id, or null when it already had (nothing to do again). */
-export async function recordFiring(f: { orgId: string; ruleId: string; reviewId: number; reviewVersion: number }, db?: DB): Promise<number | null> {
-  const r = await sql<{ id: number }>`
-    insert into rule_firings (org_id, rule_id, review_id, review_version) values (${f.orgId}, ${f.ruleId}, ${f.reviewId}, ${f.reviewVersion})
-    on conflict (rule_id, review_id, review_version) do nothing returning id`.execute(await dbOf(db));
-  return r.rows[0] ? Number(r.rows[0].id) : null;
+export const reviewOrgKey = (orgId: string, reviewId: number) => `${orgId}:${reviewId}`;
+
+/** The tags of these reviews in each of these organisations, by reviewOrgKey (one statement for the pass). */
+export async function tagsOfReviewsInOrgs(orgIds: string[], reviewIds: number[], db: DB): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (orgIds.length === 0 || reviewIds.length === 0) return out;
+  const r = await sql<{ org_id: string; review_id: number; tag_id: string }>`
+    ${PREPARED}select org_id, review_id, tag_id from review_tags where org_id = any(${orgIds}::text[]) and review_id = any(${reviewIds}::bigint[])`.execute(db);
+  for (const x of r.rows) {
+    const key = reviewOrgKey(x.org_id, Number(x.review_id));
+    (out.get(key) ?? out.set(key, new Set()).get(key)!).add(x.tag_id);
+  }
+  return out;
 }
 
-/** What the firing's actions did; `replyPending`: its reply action runs after the commit (replies.ts). */
-export async function saveOutcomes(firingId: number, outcomes: unknown[], replyPending: boolean, db?: DB): Promise<void> {
-  await sql`update rule_firings set outcomes = ${JSON.stringify(outcomes)}::jsonb, reply_pending = ${replyPending} where id = ${firingId}`.execute(await dbOf(db));
+/** What a pass's actions name, each with the organisation it belongs to: tags (and names), members, destinations (and status). */
+export type PassReferences = {
+  tags: Map<string, { orgId: string; name: string }>;
+  users: Map<string, { orgId: string }>;
+  destinations: Map<string, { orgId: string; status: string }>;
+};
+
+export async function passReferences(ask: { tags: string[]; users: string[]; destinations: string[] }, db: DB): Promise<PassReferences> {
+  const out: PassReferences = { tags: new Map(), users: new Map(), destinations: new Map() };
+  if (ask.tags.length + ask.users.length + ask.destinations.length === 0) return out;
+  const r = await sql<{ kind: 'tag' | 'user' | 'destination'; id: string; org_id: string; extra: string | null }>`
+    ${PREPARED}select 'tag' as kind, id, org_id, name as extra from tags where id = any(${ask.tags}::text[])
+    union all select 'user', id, org_id, null from users where id = any(${ask.users}::text[]) and org_id is not null
+    union all select 'destination', id, org_id, status from destinations where id = any(${ask.destinations}::text[])`.execute(db);
+  for (const x of r.rows) {
+    if (x.kind === 'tag') out.tags.set(x.id, { orgId: x.org_id, name: x.extra ?? '' });
+    else if (x.kind === 'user') out.users.set(x.id, { orgId: x.org_id });
+    else out.destinations.set(x.id, { orgId: x.org_id, status: x.extra ?? '' });
+  }
+  return out;
+}
+
+export const firingKey = (f: { ruleId: string; reviewId: number; reviewVersion: number }) => `${f.ruleId}:${f.reviewId}:${f.reviewVersion}`;
+
+/**
+ * Of these matches, the firingKeys already recorded (a rule fires once per version of a review). Nearly always none:
+ * a review's version is queued once and its queue row locked by the one pass that takes it; this is what keeps a
+ * rule from acting twice should a version ever come round again.
+ */
+export async function firedAlready(rows: Array<{ ruleId: string; reviewId: number; reviewVersion: number }>, db: DB): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const r = await sql<{ rule_id: string; review_id: number; review_version: number }>`
+    ${PREPARED}select rule_id, review_id, review_version from rule_firings where review_id = any(${[...new Set(rows.map((x) => x.reviewId))]}::bigint[])`.execute(db);
+  const asked = new Set(rows.map(firingKey));
+  return new Set(r.rows.map((x) => firingKey({ ruleId: x.rule_id, reviewId: Number(x.review_id), reviewVersion: x.review_version })).filter((k) => asked.has(k)));
+}
+
+/**
+ * Records the firings with what their actions did (`replyPending`: its reply action runs after the commit,
+ * replies.ts), in one statement; how many were new (unique per rule × review × version: the rest already were).
+ */
+export async function insertFirings(rows: Array<{ orgId: string; ruleId: string; reviewId: number; reviewVersion: number; outcomes: unknown[]; replyPending: boolean }>, db: DB): Promise<number> {
+  if (rows.length === 0) return 0;
+  const r = await sql`
+    ${PREPARED}insert into rule_firings (org_id, rule_id, review_id, review_version, outcomes, reply_pending)
+    select v.org_id, v.rule_id, v.review_id, v.review_version, v.outcomes::jsonb, v.pending
+      from unnest(${rows.map((x) => x.orgId)}::text[], ${rows.map((x) => x.ruleId)}::text[], ${rows.map((x) => x.reviewId)}::bigint[], ${rows.map((x) => x.reviewVersion)}::int[],
+                  ${rows.map((x) => JSON.stringify(x.outcomes))}::text[], ${rows.map((x) => x.replyPending)}::boolean[]) as v(org_id, rule_id, review_id, review_version, outcomes, pending)
+    on conflict (rule_id, review_id, review_version) do nothing`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 export type PendingReplyFiring = { id: number; org_id: string; rule_id: string; rule_name: string; review_id: number; outcomes: Array<{ type: string; outcome: string }>; fired_at: Date };
@@ -328,22 +383,24 @@ export async function firingsOfReview(orgId: string, reviewId: number, db?: DB):
 }
 
 /**
- * A `notify` action: the review to one destination of the organisation, once per version, through the delivery
- * engine (a delivery row; the worker formats and sends it like any other). `new` for the first version, `updated`
- * for an edit — the kinds and once-key (review, destination, kind, version) the fan-out uses, so a destination that
- * already got the review from its own filters gets nothing twice. Only an active destination (a paused one gets
- * nothing new, as everywhere). 'queued', 'already' (it had it), or 'inactive'.
+ * `notify` actions: each review to one destination of the organisation, once per version, through the delivery engine
+ * (a delivery row; the worker formats and sends it like any other). `new` for the first version, `updated` for an
+ * edit — the kinds and once-key (review, destination, kind, version) the fan-out uses, so a destination that already
+ * got the review from its own filters gets nothing twice. The caller checked that each destination is active and the
+ * organisation's. One statement; the notifyKeys of the deliveries it queued (the others had them).
  */
-export async function queueNotify(p: { orgId: string; destinationId: string; reviewId: number; appKey: string; version: number }, db?: DB): Promise<'queued' | 'already' | 'inactive'> {
-  const d = await dbOf(db);
-  const dest = await d.selectFrom('destinations').select(['status']).where('id', '=', p.destinationId).where('org_id', '=', p.orgId).executeTakeFirst();
-  if (!dest || dest.status !== 'active') return 'inactive';
-  const kind = p.version === 0 ? 'new' : 'updated';
-  const r = await sql`
-    insert into deliveries (destination_id, review_id, app_key, kind, review_version)
-    values (${p.destinationId}, ${p.reviewId}, ${p.appKey}, ${kind}, ${p.version})
-    on conflict do nothing`.execute(d);
-  return Number(r.numAffectedRows ?? 0) > 0 ? 'queued' : 'already';
+export const notifyKey = (x: { destinationId: string; reviewId: number; version: number }) => `${x.destinationId}:${x.reviewId}:${x.version}`;
+export const deliveryKindOf = (version: number) => (version === 0 ? 'new' : 'updated');
+
+export async function queueNotifies(rows: Array<{ destinationId: string; reviewId: number; appKey: string; version: number }>, db: DB): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const r = await sql<{ destination_id: string; review_id: number; review_version: number }>`
+    ${PREPARED}insert into deliveries (destination_id, review_id, app_key, kind, review_version)
+    select * from unnest(${rows.map((x) => x.destinationId)}::text[], ${rows.map((x) => x.reviewId)}::bigint[], ${rows.map((x) => x.appKey)}::text[],
+                         ${rows.map((x) => deliveryKindOf(x.version))}::text[], ${rows.map((x) => x.version)}::int[])
+    on conflict do nothing
+    returning destination_id, review_id, review_version`.execute(db);
+  return new Set(r.rows.map((x) => notifyKey({ destinationId: x.destination_id, reviewId: Number(x.review_id), version: x.review_version })));
 }
 
 /** The newest `limit` reviews of these apps (the dry run's sample), with what the runner reads of them. */

@@ -10,7 +10,7 @@ import { AUTO_REPLY_MAX_AGE_DAYS } from '@/shared/replies';
 import { WORKFLOW_STATUS_LABELS } from '@/shared/workflow';
 import type { Membership } from '../org/membership';
 import { appKeysOf, recentReviews, referenceNames, repliedReviews, rulesOf, tagsOfReviews, type ReviewForRules, type StoredRule } from './data';
-import { predicateOf, ruleCovers, ruleReviewOf } from './runner';
+import { predicateOf, ruleCovers, ruleReviewOf } from './plan';
 import { ruleOrNotFound } from './service';
 import type { RuleAction } from './schema';
 

@@ -12,10 +12,11 @@
  */
 import { sql, type Transaction } from 'kysely';
 import { getDb, type DB } from '../db/client';
+import { PREPARED } from '../db/preparedStatements';
 import type { Database } from '../db/types';
 import { randomId } from '../crypto';
 import { HttpError, notFound } from '../http/errors';
-import { recordAudit } from '../org/data';
+import { recordAudit, type AuditInput } from '../org/data';
 import { matchesFilters, readFilters } from '../monitor/filters';
 import { NOT_PLAN_PAUSED } from '../monitor/sourceDemand';
 import { wake } from '../monitor/wake';
@@ -45,19 +46,21 @@ async function inTransaction<T>(db: DB | undefined, fn: (trx: DB) => Promise<T>)
 /** The SQL of a review's status for organisation `org` (alias `r` of reviews, `w` of its review_workflow row or null). */
 export const STATUS_SQL = sql<WorkflowStatus>`coalesce(w.status, case when r.reply_text is not null then 'replied' else 'new' end)`;
 
-async function audit(orgId: string, actor: WorkflowActor, action: string, reviewIds: string[], details: Record<string, unknown>, db: DB): Promise<void> {
+/** The audit entry of a change to reviews' workflow: who (a member, or the rule or system named in the details), what, which reviews. */
+export function workflowAuditEntry(orgId: string, actor: WorkflowActor, action: string, reviewIds: string[], details: Record<string, unknown>): AuditInput {
   const who = actor.kind === 'member' ? { userId: actor.userId, email: actor.email } : null;
   const by = actor.kind === 'rule' ? { rule_id: actor.ruleId, rule: actor.ruleName } : actor.kind === 'system' ? { by: actor.label } : {};
-  await recordAudit(
-    {
-      orgId,
-      actor: who,
-      action,
-      target: reviewIds.length === 1 ? reviewIds[0] : `${reviewIds.length} reviews`,
-      details: { ...details, ...by, review_ids: reviewIds },
-    },
-    db,
-  );
+  return {
+    orgId,
+    actor: who,
+    action,
+    target: reviewIds.length === 1 ? reviewIds[0] : `${reviewIds.length} reviews`,
+    details: { ...details, ...by, review_ids: reviewIds },
+  };
+}
+
+async function audit(orgId: string, actor: WorkflowActor, action: string, reviewIds: string[], details: Record<string, unknown>, db: DB): Promise<void> {
+  await recordAudit(workflowAuditEntry(orgId, actor, action, reviewIds, details), db);
 }
 
 const cleanIds = (ids: readonly string[]) => [...new Set(ids.filter((id) => /^\d{1,18}$/.test(id)))];
@@ -197,6 +200,73 @@ async function deliverTagged(orgId: string, pairs: Array<{ review_id: string; ta
                          ${rows.map(() => 'new')}::text[], ${rows.map(() => 0)}::int[])
     on conflict do nothing`.execute(db);
   return Number(r.numAffectedRows ?? 0);
+}
+
+// ── the rules pass (server/rules/actions.ts): one statement for many reviews ─────────────────────────────────────
+// The pass has already checked what these name: the reviews are of apps the organisation watches (its watchers), the
+// tags and members the organisation's. It writes the audit entries itself, one per rule and change.
+
+/** Where an (organisation, review) pair's workflow stands (`stored`: it has a review_workflow row). */
+export type WorkflowState = { status: WorkflowStatus; reason: string | null; assigneeId: string | null; stored: boolean };
+
+export const workflowKey = (orgId: string, reviewId: number | string) => `${orgId}:${reviewId}`;
+
+/** The workflow of these (organisation, review) pairs, by workflowKey. */
+export async function workflowStates(pairs: Array<{ orgId: string; reviewId: number }>, db: DB): Promise<Map<string, WorkflowState>> {
+  const out = new Map<string, WorkflowState>();
+  if (pairs.length === 0) return out;
+  const r = await sql<{ org_id: string; review_id: string; status: WorkflowStatus; status_reason: string | null; assignee_id: string | null; stored: boolean }>`
+    ${PREPARED}select p.org_id, r.id::text as review_id, ${STATUS_SQL} as status, w.status_reason, w.assignee_id, w.review_id is not null as stored
+      from unnest(${pairs.map((p) => p.orgId)}::text[], ${pairs.map((p) => p.reviewId)}::bigint[]) as p(org_id, review_id)
+      join reviews r on r.id = p.review_id
+      left join review_workflow w on w.org_id = p.org_id and w.review_id = r.id`.execute(db);
+  for (const x of r.rows) out.set(workflowKey(x.org_id, x.review_id), { status: x.status, reason: x.status_reason, assigneeId: x.assignee_id, stored: x.stored === true });
+  return out;
+}
+
+/** Each pair to its status with no reason, where that changes it (as setStatus); the workflowKeys written. */
+export async function writeStatuses(rows: Array<{ orgId: string; reviewId: number; status: WorkflowStatus }>, db: DB): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const r = await sql<{ org_id: string; review_id: string }>`
+    ${PREPARED}insert into review_workflow as w (org_id, review_id, status, status_reason, updated_at)
+    select v.org_id, v.review_id, v.status, null, now()
+      from unnest(${rows.map((x) => x.orgId)}::text[], ${rows.map((x) => x.reviewId)}::bigint[], ${rows.map((x) => x.status)}::text[]) as v(org_id, review_id, status)
+     order by 1, 2
+    on conflict (org_id, review_id) do update set status = excluded.status, status_reason = null, updated_at = now()
+     where w.status is distinct from excluded.status or w.status_reason is not null
+    returning w.org_id, w.review_id::text as review_id`.execute(db);
+  return new Set(r.rows.map((x) => workflowKey(x.org_id, x.review_id)));
+}
+
+/** Each pair to its assignee (null: nobody), where that changes it (as setAssignee); the workflowKeys written. */
+export async function writeAssignees(rows: Array<{ orgId: string; reviewId: number; assigneeId: string | null }>, db: DB): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const r = await sql<{ org_id: string; review_id: string }>`
+    ${PREPARED}insert into review_workflow as w (org_id, review_id, status, assignee_id, updated_at)
+    select v.org_id, r.id, case when r.reply_text is not null then 'replied' else 'new' end, v.assignee_id, now()
+      from unnest(${rows.map((x) => x.orgId)}::text[], ${rows.map((x) => x.reviewId)}::bigint[], ${rows.map((x) => x.assigneeId)}::text[]) as v(org_id, review_id, assignee_id)
+      join reviews r on r.id = v.review_id
+     order by 1, 2
+    on conflict (org_id, review_id) do update set assignee_id = excluded.assignee_id, updated_at = now()
+     where w.assignee_id is distinct from excluded.assignee_id
+    returning w.org_id, w.review_id::text as review_id`.execute(db);
+  return new Set(r.rows.map((x) => workflowKey(x.org_id, x.review_id)));
+}
+
+/**
+ * Tags reviews of the organisation, pair by pair: the pairs that are new, each delivered to the destinations filtered
+ * by its tag (deliverTagged), and how many deliveries that queued.
+ */
+export async function insertTagPairs(orgId: string, pairs: Array<{ reviewId: number; tagId: string }>, db: DB): Promise<{ added: Array<{ review_id: string; tag_id: string }>; queued: number }> {
+  if (pairs.length === 0) return { added: [], queued: 0 };
+  const r = await sql<{ review_id: string; tag_id: string }>`
+    ${PREPARED}insert into review_tags (org_id, review_id, tag_id)
+    select ${orgId}, v.review_id, v.tag_id from unnest(${pairs.map((p) => p.reviewId)}::bigint[], ${pairs.map((p) => p.tagId)}::text[]) as v(review_id, tag_id)
+     order by 2, 3
+    on conflict do nothing
+    returning review_id::text, tag_id`.execute(db);
+  if (r.rows.length === 0) return { added: [], queued: 0 };
+  return { added: r.rows, queued: await deliverTagged(orgId, r.rows, db) };
 }
 
 /** Removes tags from the organisation's reviews among `reviewIds`; how many (review, tag) pairs were removed. */

@@ -356,6 +356,71 @@ describe('actions, order, stop_after, edits, timing', () => {
     }
   });
 
+  test('a pass over many reviews: actions in order as if each ran alone, refusals skipped with the reason, one audit entry per rule and change; another organisation on the same app acts on its own', async () => {
+    const owner = await newOwner('rulesbatch');
+    const [m1, m2, leaver] = [await memberOf(owner, 'member'), await memberOf(owner, 'member'), await memberOf(owner, 'member')];
+    const { appId, appKey } = await feedApp(owner);
+    const other = await newOwner('rulesbatchother');
+    expect((await call(w.api, 'POST', '/api/v1/org/apps', { app_id: appId, app_store: 'apple_app_store' }, as(other))).status).toBe(201);
+    const [crash, gone] = [await newTag(owner, 'crash'), await newTag(owner, 'gone')];
+    const theirs = await newTag(other, 'theirs');
+    const paused = await createDestination({ orgId: owner.orgId, platform: 'slack', url: w.chat.hook('slack').url, apps: [{ store: 'apple_app_store', appId: newIosApp(w).appId, title: 'Elsewhere' }], welcomeCount: 0 });
+    expect((await api(owner, 'PATCH', `/api/v1/org/destinations/${paused.id}`, { paused: true })).status).toBe(200);
+    const crashes = { keywords_any: ['crash'] };
+    const first = await newRule(owner, { name: 'First', conditions: crashes, actions: [{ type: 'tag', tag_id: crash }, { type: 'assign', user_id: m1.userId }, { type: 'set_status', status: 'needs_reply' }] });
+    const second = await newRule(owner, { name: 'Second', conditions: crashes, actions: [{ type: 'tag', tag_id: crash }, { type: 'assign', user_id: m2.userId }, { type: 'set_status', status: 'needs_reply' }, { type: 'notify', destination_id: paused.id }] });
+    const refused = await newRule(owner, { name: 'Refused', conditions: crashes, actions: [{ type: 'assign', user_id: leaver.userId }, { type: 'tag', tag_id: gone }] });
+    // What the third rule names goes away after it was written: a member removed, a tag deleted.
+    expect((await call(w.api, 'DELETE', `/api/v1/org/members/${leaver.userId}`, undefined, as(owner))).status).toBe(200);
+    expect((await api(owner, 'DELETE', `/api/v1/org/tags/${gone}`)).status).toBe(200);
+    const mine = await newRule(other, { name: 'Theirs', conditions: crashes, actions: [{ type: 'tag', tag_id: theirs }, { type: 'set_status', status: 'done' }] });
+
+    const seeds = Array.from({ length: 40 }, (_, i) => ({ content: i % 4 === 3 ? uniq('Lovely app') : uniq(`It crashes on start ${i}`), rating: 1 + (i % 3) }));
+    const ids = await ingest(appId, seeds);
+    const crashed = ids.filter((_, i) => i % 4 !== 3);
+    const calm = ids.filter((_, i) => i % 4 === 3);
+    expect(crashed).toHaveLength(30);
+
+    for (const id of crashed) {
+      const f = await firings(id);
+      expect(f.map((x) => x.rule_id)).toEqual([first.id, second.id, refused.id, mine.id]);
+      expect(f.map((x) => x.outcomes.map((o) => `${o.type} ${o.outcome}${o.reason ? `: ${o.reason}` : ''}`))).toEqual([
+        ['tag done', 'assign done', 'set_status done'],
+        ['tag unchanged', 'assign done', 'set_status unchanged', `notify skipped: the destination is paused, stopped or no longer there`],
+        ['assign skipped: assignee_id: that person is not a member of your organisation.', `tag skipped: tag ${gone} is not a tag of your organisation.`],
+        ['tag done', 'set_status done'],
+      ]);
+    }
+    for (const id of calm) expect(await firings(id)).toEqual([]);
+    const wf = await workflowOfReviews(owner.orgId, crashed);
+    for (const id of crashed) expect(wf.get(id)).toMatchObject({ status: 'needs_reply', assignee_id: m2.userId, tags: [expect.objectContaining({ id: crash })] });
+    const theirWf = await workflowOfReviews(other.orgId, crashed);
+    for (const id of crashed) expect(theirWf.get(id)).toMatchObject({ status: 'done', assignee_id: null, tags: [expect.objectContaining({ id: theirs })] });
+    expect((await workflowOfReviews(owner.orgId, calm)).get(calm[0])).toMatchObject({ status: 'new', assignee_id: null, tags: [] });
+    const delivered = await (await getDb()).selectFrom('deliveries').select('id').where('destination_id', '=', paused.id).execute();
+    expect(delivered).toEqual([]);
+
+    // The audit log: each rule's each change once, naming every review it changed; nothing for what was already so.
+    const audit = await api<Array<{ action: string; details: { rule_id?: string; review_ids?: string[]; assignee_id?: string; status?: string; tags?: string[] } }>>(owner, 'GET', '/api/v1/org/audit-log?limit=100');
+    const byRules = audit.json.data.filter((e) => e.details.rule_id).map((e) => [e.details.rule_id, e.action, [...(e.details.review_ids ?? [])].sort()]);
+    const sorted = [...crashed].sort();
+    expect(byRules).toEqual(
+      expect.arrayContaining([
+        [first.id, 'review.tagged', sorted],
+        [first.id, 'review.assigned', sorted],
+        [first.id, 'review.status_changed', sorted],
+        [second.id, 'review.assigned', sorted],
+      ]),
+    );
+    expect(byRules).toHaveLength(4);
+    const theirAudit = await call<Array<{ action: string; details: { rule_id?: string } }>>(w.api, 'GET', '/api/v1/org/audit-log?limit=100', undefined, as(other));
+    expect(theirAudit.json.data.filter((e) => e.details.rule_id).map((e) => [e.details.rule_id, e.action]).sort()).toEqual([
+      [mine.id, 'review.status_changed'],
+      [mine.id, 'review.tagged'],
+    ]);
+    expect(appKey).toContain(appId);
+  });
+
   test('rules run in order; stop_after ends them; a disabled rule does not run; an edit is evaluated again; within a second of the poll', async () => {
     const owner = await newOwner('rulesorder');
     const { appId } = await feedApp(owner);

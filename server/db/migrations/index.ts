@@ -41,6 +41,7 @@ import * as m0040 from './0040_rules';
 import * as m0041 from './0041_reply_approvals';
 import * as m0042 from './0042_zendesk';
 import * as m0043 from './0043_slack_ask';
+import * as m0044 from './0044_rule_queue_no_fk';
 
 /**
  * Every migration, in order. Add a new file as NNNN_name.ts and one line here; never edit a migration that has shipped.
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '0041_reply_approvals': m0041,
   '0042_zendesk': m0042,
   '0043_slack_ask': m0043,
+  '0044_rule_queue_no_fk': m0044,
 };
