@@ -43,7 +43,9 @@ export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
   globalIgnores(['.next/**', '.next-*/**', 'node_modules/**', 'data/**', 'data-test/**', 'tmp/**', 'test-results/**',
-    'playwright-report/**', 'public/**', 'next-env.d.ts']),
+    'playwright-report/**', 'public/**', 'next-env.d.ts',
+    // The n8n package's build output (npm run build there; its tests build into .test-build-*): compiled CommonJS.
+    'integrations/n8n/dist/**', 'integrations/n8n/.test-build-*/**']),
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -44,6 +44,7 @@ const HTTP_BEHAVIOUR_ONLY = [
   'tests/api/appEvent.test.ts', // the analytics event: validated, stored as sent
   'tests/api/dbLock.test.ts', // PGlite's own data-directory lock (skipped on PostgreSQL)
   'tests/api/pgliteDir.test.ts', // PGlite's own initdb (skipped on PostgreSQL)
+  'tests/api/n8nNode.test.ts', // the n8n node in n8n's engine: its requests and what it makes of the answers (the API's stored-data behaviour: publicApiSeedRequests.test.ts, both databases)
 ];
 export default defineConfig({
   resolve: { alias },

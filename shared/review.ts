@@ -1,9 +1,13 @@
 /**
- * The public review: the one shape of a review outside the server, described once. It is the `data` items of the
- * dashboard's inbox (GET v1/org/reviews) and the public API (GET v1/apps/{appKey}/reviews), which the OpenAPI document
- * and so the browser's generated types (lib/api/schema.d.ts) read from here, and — with the differences
- * webhookReviewSchema lists — the `data` of a signed webhook's review message (server/destinations/platforms/webhook.ts).
- * A field added here is added to all three; the server's reviewJson and webhookReview must then fill it (tsc says so).
+ * The review outside the server, described once, in two clothes:
+ * - publicReviewSchema, times as ISO 8601 strings: the `data` items of the dashboard's inbox (GET v1/org/reviews, as
+ *   inboxReviewSchema), the CSV export and the MCP tools — read by people, the browser and assistants;
+ * - apiReviewSchema, the same fields with every time as unix seconds (an integer, null stays null), as the seed
+ *   product's public API documents them: the public API (GET v1/apps/{appKey}/reviews) and — with the differences
+ *   webhookReviewSchema lists — the `data` of a signed webhook's review message (server/destinations/platforms/webhook.ts,
+ *   payload `version: 2`).
+ * The OpenAPI document and so the browser's generated types (lib/api/schema.d.ts) read them from here. A field added to
+ * publicReviewSchema is added to all of them; the server's reviewJson and webhookReview must then fill it (tsc says so).
  */
 import { z } from 'zod';
 import { WORKFLOW_STATUSES } from '@/shared/workflow';
@@ -51,11 +55,23 @@ export const publicReviewSchema = z.object({
 
 export type PublicReview = z.output<typeof publicReviewSchema>;
 
+const unixSeconds = (what: string) => z.number().int().meta({ description: `${what}, in unix seconds (the second it falls in).` });
+
+/** The public API's review: the public review with its times in unix seconds, as the seed product's API answers them. */
+export const apiReviewSchema = publicReviewSchema.extend({
+  content_updated_at: unixSeconds('When the reviewer last wrote or changed the review (the store\'s time); `from` and `to` filter on it'),
+  written_at: unixSeconds('When the review was first written, when the store says so').nullable(),
+  replied_at: unixSeconds("When the store's reply was last changed").nullable(),
+  reply: publicReviewSchema.shape.reply.unwrap().extend({ at: unixSeconds('When it was sent') }).nullable().meta({ description: "The organisation's reply sent through ARB, or null." }),
+});
+
+export type ApiReview = z.output<typeof apiReviewSchema>;
+
 /**
- * A signed webhook's review (`review.created`, `review.updated`, `review.test`): the public review, made from the
+ * A signed webhook's review (`review.created`, `review.updated`, `review.test`): the public API's review, made from the
  * message the engine built rather than from the inbox's row.
  */
-export const webhookReviewSchema = publicReviewSchema.extend({
+export const webhookReviewSchema = apiReviewSchema.extend({
   id: z.string().nullable().meta({ description: 'The review id of the public API; null in a test message (review.test).' }),
   reply_state: z.enum(['published', 'none']).meta({ description: 'published when the store shows a reply.' }),
   reply: z.null().meta({

@@ -1469,6 +1469,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One review of the API key's organisation's apps, by its id */
+        get: operations["getApiV1ReviewsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/slack/commands": {
         parameters: {
             query?: never;
@@ -2073,6 +2090,8 @@ export interface operations {
                             app_id: string;
                             /** @enum {string} */
                             app_store: "apple_app_store" | "google_play_store";
+                            /** @description The store as a short label ("App Store", "Google Play"), as the seed product's API names it. */
+                            app_store_slug: string;
                             /** @description App Store storefronts watched; empty for Google Play apps. */
                             countries: string[];
                             /** @description The organisation's store credentials for the app, if any: never the key itself. */
@@ -2212,15 +2231,16 @@ export interface operations {
     getApiV1AppsAppKeyReviews: {
         parameters: {
             query?: {
-                /** @description Two-letter country codes, comma-separated. */
+                /** @description Two-letter country codes, comma-separated. Empty is the same as absent. */
                 country?: string;
-                /** @description Unix seconds; on or after this time (content_updated_at). */
+                /** @description On or after this time, on content_updated_at (compared at whole seconds, as it is answered): unix seconds (1714550400) or ISO 8601 (2024-05-01T00:00:00Z, offsets too; a date alone is the start of that UTC day). Empty is the same as absent. */
                 from?: string;
                 limit?: number;
-                /** @description Star ratings, comma-separated. */
+                /** @description Star ratings, comma-separated. Empty is the same as absent (any rating). */
                 rating?: string;
+                /** @description The id of the last review of the previous page. Empty is the same as absent (the first page). */
                 starting_after?: string;
-                /** @description Unix seconds; on or before this time (content_updated_at). */
+                /** @description On or before this time, on content_updated_at (compared at whole seconds, as it is answered): unix seconds (1714550400) or ISO 8601 (2024-05-01T00:00:00Z, offsets too; a date alone is the whole of that UTC day). Empty is the same as absent. */
                 to?: string;
             };
             header?: never;
@@ -2249,17 +2269,19 @@ export interface operations {
                             content_body: string;
                             content_rating: number;
                             content_title: string | null;
-                            content_updated_at: string;
+                            /** @description When the reviewer last wrote or changed the review (the store's time); `from` and `to` filter on it, in unix seconds (the second it falls in). */
+                            content_updated_at: number;
                             country: string | null;
                             edited: boolean;
                             id: string;
                             language: string | null;
                             /** @description The rating before the last edit. */
                             previous_rating: number | null;
-                            replied_at: string | null;
+                            replied_at: number | null;
                             /** @description The organisation's reply sent through ARB, or null. */
                             reply: {
-                                at: string;
+                                /** @description When it was sent, in unix seconds (the second it falls in). */
+                                at: number;
                                 /** @description Who sent it: an e-mail address, or "API key <name>". */
                                 by: string | null;
                                 /** @description The reviewer changed the review after this reply was sent. */
@@ -2289,7 +2311,7 @@ export interface operations {
                             title: string;
                             /** @description The app version the review was written for. */
                             version: string | null;
-                            written_at: string | null;
+                            written_at: number | null;
                         }[];
                         /** @description More entries follow: ask again with the last id as the cursor. */
                         has_more: boolean;
@@ -16706,6 +16728,167 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1ReviewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            app_id: string;
+                            app_key: string;
+                            app_store: string;
+                            author_display_name: string;
+                            content_body: string;
+                            content_rating: number;
+                            content_title: string | null;
+                            /** @description When the reviewer last wrote or changed the review (the store's time); `from` and `to` filter on it, in unix seconds (the second it falls in). */
+                            content_updated_at: number;
+                            country: string | null;
+                            edited: boolean;
+                            id: string;
+                            language: string | null;
+                            /** @description The rating before the last edit. */
+                            previous_rating: number | null;
+                            replied_at: number | null;
+                            /** @description The organisation's reply sent through ARB, or null. */
+                            reply: {
+                                /** @description When it was sent, in unix seconds (the second it falls in). */
+                                at: number;
+                                /** @description Who sent it: an e-mail address, or "API key <name>". */
+                                by: string | null;
+                                /** @description The reviewer changed the review after this reply was sent. */
+                                edited_after_reply: boolean;
+                                /** @description Why the store refused it, in plain words (state failed). */
+                                failure: string | null;
+                                /** @enum {string} */
+                                state: "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                                text: string;
+                            } | null;
+                            /**
+                             * @description The reply's life: none, or the organisation's reply through ARB (sending, pending_publish until the store shows it, published, failed; a rule's draft awaiting_approval or rejected), or published when the store shows a reply written elsewhere.
+                             * @enum {string}
+                             */
+                            reply_state: "none" | "draft" | "sending" | "pending_publish" | "published" | "failed" | "awaiting_approval" | "rejected";
+                            reply_text: string | null;
+                            sentiment: string | null;
+                            store_permalink: string;
+                            /** @description The organisation's tags on the review, by name. */
+                            tags: {
+                                /** @description #rrggbb */
+                                color: string;
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description The app's title. */
+                            title: string;
+                            /** @description The app version the review was written for. */
+                            version: string | null;
+                            written_at: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, revoked or mistyped API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not include the API, or its calls this month are used up (code plan_limit) */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not this organisation’s) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed (see the Allow header) */
+            405: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Past the key's rate (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure on our side (the message names the request id) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

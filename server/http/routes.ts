@@ -85,6 +85,7 @@ import v1PublicEmailConfirm from '@/pages/api/v1/public/email/confirm';
 import v1PublicEmailUnsubscribe from '@/pages/api/v1/public/email/unsubscribe';
 import v1PublicReviews from '@/pages/api/v1/public/reviews';
 import v1PublicSendSummary from '@/pages/api/v1/public/send-summary';
+import v1ReviewsId from '@/pages/api/v1/reviews/[id]';
 import v1SlackCommands from '@/pages/api/v1/slack/commands';
 import v1SlackEvents from '@/pages/api/v1/slack/events';
 import v1SlackInteractions from '@/pages/api/v1/slack/interactions';
@@ -178,6 +179,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: '/api/v1/public/email/unsubscribe', route: v1PublicEmailUnsubscribe },
   { path: '/api/v1/public/reviews', route: v1PublicReviews },
   { path: '/api/v1/public/send-summary', route: v1PublicSendSummary },
+  { path: '/api/v1/reviews/[id]', route: v1ReviewsId },
   { path: '/api/v1/slack/commands', route: v1SlackCommands },
   { path: '/api/v1/slack/events', route: v1SlackEvents },
   { path: '/api/v1/slack/interactions', route: v1SlackInteractions },

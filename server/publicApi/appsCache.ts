@@ -14,8 +14,8 @@ import type { taggedAnswer } from '../http/api';
 import type { appShape } from '../orgApps/appShape';
 import { createReadCache, type ReadCache } from '../apiKeys/readCache';
 
-/** One app of the list: the dashboard's app shape and its id in the reviews call. */
-type PublicApp = z.input<typeof appShape> & { id: string };
+/** One app of the list: the dashboard's app shape, its id in the reviews call and its store's short label. */
+type PublicApp = z.input<typeof appShape> & { id: string; app_store_slug: string };
 type Answer = ReturnType<typeof taggedAnswer<PublicApp[]>>;
 
 const g = globalThis as unknown as { __arbPublicAppsLists?: ReadCache<Answer> };

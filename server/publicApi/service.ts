@@ -1,8 +1,9 @@
 /**
  * The public API's reads, for a caller holding an organisation's `arb_` key: the organisation's apps, and one app's
  * stored reviews newest first, paged by review id (`starting_after`, as the seed product's API and its n8n node do) —
- * the same queries and the same review shape as the dashboard's inbox. The MCP server (server/mcp) reads through the
- * same functions, and also searches all the organisation's apps at once and reads one review by its id.
+ * the same queries and the same review shape as the dashboard's inbox (ISO 8601 times; the public API's endpoint
+ * answers them as unix seconds, apiReview.ts). The MCP server (server/mcp) reads through the same functions, and also
+ * searches all the organisation's apps at once and reads one review by its id.
  */
 import { badRequest, notFound } from '../http/errors';
 import { getOrgAppCountries, listOrgApps, orgAppKeys } from '../orgApps/data';

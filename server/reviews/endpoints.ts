@@ -7,13 +7,9 @@ import { RAW, endpoint, pageAnswer } from '../http/api';
 import { membershipOf } from '../org/membership';
 import { EXPORT_MAX_ROWS, exportCsv, inboxOf } from './inbox';
 import { filterFields, inboxFilterQuery } from './filterQuery';
-import { inboxReviewSchema, publicReviewSchema } from '@/shared/review';
+import { inboxReviewSchema } from '@/shared/review';
 
 export { list } from './filterQuery';
-
-
-/** The public review (shared/review.ts): the inbox's and the public API's answers, and the signed webhook's data. */
-export const reviewShape = publicReviewSchema;
 
 export const listOrgReviews = endpoint({
   statuses: [404],

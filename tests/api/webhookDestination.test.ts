@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => w.world.close());
 
 type Connected = { destination_id: string; created: boolean; signing_secret?: string | null; platform: string };
-type Event = { type: string; timestamp: string | null; data: Record<string, unknown> };
+type Event = { type: string; version?: number; timestamp: string | null; data: Record<string, unknown> };
 
 const as = (u: { token: string } | null) => ({ ip: newIp(), ...(u ? { token: u.token } : {}) });
 const retryFast = { retryBaseMs: 200, timeoutMs: 20_000 };
@@ -84,6 +84,12 @@ describe('adding a Webhook destination', () => {
     expect(page.status, page.text).toBe(200);
     const fromApi = [...page.json.data].reverse(); // oldest first, as they were delivered
     expect(reviewEvents(hook).map((r) => (r.body as Event).data)).toEqual(fromApi);
+    // Payload version 2: the review's times are the public API's unix seconds; the envelope's timestamp stays ISO 8601.
+    for (const r of reviewEvents(hook)) {
+      const e = r.body as Event;
+      expect(e.version).toBe(2);
+      expect(e.data.content_updated_at).toBe(Math.floor(Date.parse(e.timestamp!) / 1000));
+    }
 
     // Stored encrypted: the row holds no readable secret.
     const row = await (await getDb()).selectFrom('destinations').select(['signing_secret_enc', 'target_enc']).where('id', '=', id).executeTakeFirstOrThrow();

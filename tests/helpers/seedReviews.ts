@@ -31,8 +31,16 @@ export async function appWith(owner: SignedInUser, store: 'apple_app_store' | 'g
   const key = `${store}__${appId}`;
   await db.insertInto('apps').values({ key, store, app_id: appId, title: `App ${appId}`, icon_url: null, store_url: null, developer: null }).execute();
   await db.insertInto('org_apps').values({ org_id: owner.orgId, app_key: key, countries: store === 'apple_app_store' ? ['us'] : [], added_by: owner.userId, added_by_email: owner.email }).execute();
+  await addReviews(key, seeds);
+  return key;
+}
+
+/** More reviews of an app made by appWith, as a poll stores its news; their ids, in the order of `seeds`. */
+export async function addReviews(appKey: string, seeds: Seed[]): Promise<string[]> {
+  const db = await getDb();
+  const store = appKey.slice(0, appKey.indexOf('__'));
   const rows = seeds.map((s) => ({
-    app_key: key,
+    app_key: appKey,
     store,
     store_review_id: `r${uniq()}`,
     country: s.country ?? 'us',
@@ -51,8 +59,11 @@ export async function appWith(owner: SignedInUser, store: 'apple_app_store' | 'g
     reply_updated_at: s.reply ? new Date() : null,
     permalink: null,
   }));
+  const ids: string[] = [];
   // In batches: one statement per review made files with hundreds of reviews slow.
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('reviews').values(rows.slice(i, i + 500)).execute();
-  return key;
+  for (let i = 0; i < rows.length; i += 500) {
+    const added = await db.insertInto('reviews').values(rows.slice(i, i + 500)).returning(['id']).execute();
+    ids.push(...added.map((r) => String(r.id)));
+  }
+  return ids;
 }
-

@@ -7,10 +7,10 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { formatReview } from '@/server/destinations/platforms/webhook';
 import { schemaMismatches } from '@/server/http/answerCheck';
-import { publicReviewSchema, webhookReviewSchema } from '@/shared/review';
+import { apiReviewSchema, publicReviewSchema, webhookReviewSchema } from '@/shared/review';
 import { playInput, reviewInput } from './format/sampleReviews';
 
-const envelope = z.object({ type: z.enum(['review.created', 'review.updated', 'review.test']), timestamp: z.string(), data: webhookReviewSchema });
+const envelope = z.object({ type: z.enum(['review.created', 'review.updated', 'review.test']), version: z.literal(2), timestamp: z.string(), data: webhookReviewSchema });
 const bodyOf = (input: Parameters<typeof formatReview>[0]) => {
   const m = formatReview(input);
   if (m.kind !== 'json') throw new Error('a signed webhook sends JSON');
@@ -28,6 +28,14 @@ describe("the signed webhook's review is the public review", () => {
   test('it has every field of the public review, and only the translation besides', () => {
     const webhookOnly = Object.keys(webhookReviewSchema.shape).filter((k) => !(k in publicReviewSchema.shape));
     expect(webhookOnly).toEqual(['translation']);
+    expect(Object.keys(apiReviewSchema.shape)).toEqual(Object.keys(publicReviewSchema.shape));
+  });
+
+  test("its times are the public API's unix seconds, not the dashboard's ISO strings", () => {
+    const input = reviewInput({ reviewId: '41' });
+    const body = bodyOf(input) as { timestamp: string; data: Record<string, unknown> };
+    expect(body.data.content_updated_at).toBe(Math.floor(input.review.updatedAt.getTime() / 1000));
+    expect(body.timestamp).toBe(input.review.updatedAt.toISOString()); // the Standard Webhooks envelope keeps ISO 8601
   });
 
   test('the check names a field the webhook sends that the schema does not list', () => {

@@ -62,15 +62,16 @@ describe('message ids', () => {
 });
 
 describe('the webhook formatter', () => {
-  test('a new review: review.created with the public API’s review fields, dated by the review', () => {
+  test('a new review: review.created, payload version 2, with the public API’s review fields (times in unix seconds), dated by the review', () => {
     const m = formatReviewFor('webhook', reviewInput({ reviewId: '42', sentiment: { label: 'negative', score: -0.6 } }));
     expect(m.kind).toBe('json');
     expect(m.kind === 'json' && m.body).toEqual({
       type: 'review.created',
+      version: 2,
       timestamp: '2024-05-14T15:41:09.000Z',
       data: expect.objectContaining({
         id: '42', app_key: 'apple_app_store__1488000123', app_store: 'apple_app_store', title: 'Lumen Notes', author_display_name: 'kayak_dad',
-        content_title: 'Sync broke after the update', content_rating: 2, content_updated_at: '2024-05-14T15:41:09.000Z', country: 'us',
+        content_title: 'Sync broke after the update', content_rating: 2, content_updated_at: 1715701269, replied_at: null, country: 'us',
         sentiment: 'negative', version: '5.12.0', edited: false, previous_rating: null, reply_state: 'none',
         store_permalink: 'https://apps.apple.com/us/app/id1488000123?see-all=reviews',
       }),
@@ -86,10 +87,11 @@ describe('the webhook formatter', () => {
 
   test('an edit is review.updated with the rating before; a test message is review.test without an id; the welcome names the app', () => {
     const edit = formatReviewFor('webhook', reviewInput({ reviewId: '42', kind: 'updated', previous: { rating: 5, body: 'Loved it', title: 'Great' } }));
-    expect(edit.kind === 'json' && edit.body).toMatchObject({ type: 'review.updated', data: { edited: true, previous_rating: 5 } });
+    expect(edit.kind === 'json' && edit.body).toMatchObject({ type: 'review.updated', version: 2, data: { edited: true, previous_rating: 5 } });
     const test = formatReviewFor('webhook', reviewInput());
-    expect(test.kind === 'json' && test.body).toMatchObject({ type: 'review.test', data: { id: null } });
+    expect(test.kind === 'json' && test.body).toMatchObject({ type: 'review.test', version: 2, data: { id: null } });
     const welcome = formatWelcomeFor('webhook', { ...welcomeInput, connectedAt: new Date('2026-12-01T08:00:00Z') });
     expect(welcome.kind === 'json' && welcome.body).toMatchObject({ type: 'destination.connected', timestamp: '2026-12-01T08:00:00.000Z', data: { app_store: 'apple_app_store' } });
+    expect(welcome.kind === 'json' && 'version' in (welcome.body as object)).toBe(false); // only the review messages changed
   });
 });

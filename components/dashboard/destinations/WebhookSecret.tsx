@@ -7,10 +7,14 @@ import { useId, useState } from 'react';
 import styles from '../Dashboard.module.css';
 import own from './Destinations.module.css';
 
-/** What a review looks like at the endpoint: the public API's review shape in the Standard Webhooks envelope. */
+/**
+ * What a review looks like at the endpoint: the public API's review shape (times in unix seconds) in the Standard
+ * Webhooks envelope, payload version 2 (docs/API.md, "Signed webhooks").
+ */
 export const SAMPLE_PAYLOAD = JSON.stringify(
   {
     type: 'review.created',
+    version: 2,
     timestamp: '2026-11-24T09:12:44.000Z',
     data: {
       id: '48213',
@@ -22,8 +26,8 @@ export const SAMPLE_PAYLOAD = JSON.stringify(
       content_title: 'Sync broke after the update',
       content_body: 'Notes no longer sync between iPad and iPhone.',
       content_rating: 2,
-      content_updated_at: '2026-11-24T09:12:44.000Z',
-      written_at: '2026-11-24T09:12:44.000Z',
+      content_updated_at: 1795511564,
+      written_at: 1795511564,
       reply_text: null,
       replied_at: null,
       reply_state: 'none',

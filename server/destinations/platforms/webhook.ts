@@ -3,21 +3,28 @@
  * API's review shape (GET v1/apps/{appKey}/reviews), wrapped in the Standard Webhooks envelope
  * `{ type, timestamp, data }`. Types: `review.created`, `review.updated`, `review.test` (the dashboard's test message,
  * which is no stored review: its `id` is null), `destination.connected` (the welcome, before the recent reviews),
- * `alert.spike` (a spike alert) and `summary.weekly` (an app's weekly summary). `timestamp` is when the event happened:
- * the review's last change, the connection, the start of the spike, the end of the week.
+ * `alert.spike` (a spike alert) and `summary.weekly` (an app's weekly summary). `timestamp` is when the event happened
+ * (ISO 8601, as Standard Webhooks has it): the review's last change, the connection, the start of the spike, the end
+ * of the week. The three review types also carry `version: 2`: their review's times are unix seconds, as in the public
+ * API (version 1 had ISO 8601 strings there and no `version`).
  * No length limits: the receiver is a program, not a chat. The body only depends on the message, so a retry sends the
  * same bytes (signed again with the time of the retry).
  */
 import type { AlertMessageInput, AppInfo, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import type { WebhookReview } from '@/shared/review';
 import { rejectsOn, type AnswerRules } from '../answers';
+import { unixSeconds } from '../../publicApi/timeBounds';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+const seconds = (d: Date | null | undefined) => (d ? unixSeconds(d) : null);
+
+/** The review messages' payload version: 2 since their review's times are unix seconds (1 had ISO 8601 strings). */
+export const REVIEW_PAYLOAD_VERSION = 2;
 
 /** The signed webhook's review: the public review's schema with the webhook's differences (shared/review.ts). */
 export type { WebhookReview };
 
-/** The public API's review fields (server/reviews/inbox.ts reviewJson), from the message the engine built. */
+/** The public API's review fields (server/publicApi/apiReview.ts), from the message the engine built. */
 export function webhookReview(input: ReviewMessageInput): WebhookReview {
   const { review: r, app } = input;
   return {
@@ -30,10 +37,10 @@ export function webhookReview(input: ReviewMessageInput): WebhookReview {
     content_title: r.title,
     content_body: r.body,
     content_rating: r.rating,
-    content_updated_at: iso(r.updatedAt)!,
-    written_at: iso(r.createdAt),
+    content_updated_at: seconds(r.updatedAt)!,
+    written_at: seconds(r.createdAt),
     reply_text: r.replyText,
-    replied_at: iso(r.replyUpdatedAt),
+    replied_at: seconds(r.replyUpdatedAt),
     reply_state: r.replyText ? 'published' : 'none',
     reply: null,
     country: r.country,
@@ -53,7 +60,7 @@ export function webhookReview(input: ReviewMessageInput): WebhookReview {
 export function formatReview(input: ReviewMessageInput): FormattedMessage {
   const data = webhookReview(input);
   const type = data.id === null ? 'review.test' : input.kind === 'updated' ? 'review.updated' : 'review.created';
-  return { kind: 'json', body: { type, timestamp: data.content_updated_at, data } };
+  return { kind: 'json', body: { type, version: REVIEW_PAYLOAD_VERSION, timestamp: iso(input.review.updatedAt), data } };
 }
 
 /** The app as the public API names it, in the messages that are about an app rather than one review. */
