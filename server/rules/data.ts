@@ -37,10 +37,25 @@ export async function enabledRulesOf(orgIds: string[], db?: DB): Promise<Map<str
     .execute();
   for (const row of rows) {
     const list = out.get(row.org_id) ?? [];
-    list.push(readRule(row));
+    list.push(readCached(row));
     out.set(row.org_id, list);
   }
   return out;
+}
+
+/**
+ * The runner reads the enabled rules every pass: their conditions and actions are validated once per version of the
+ * rule (its updated_at, which every change of them moves), not on every pass.
+ */
+const parsedRules = new Map<string, { stamp: number; parsed: Pick<StoredRule, 'conditions' | 'actions' | 'unreadable'> }>();
+function readCached(row: Parameters<typeof readRule>[0]): StoredRule {
+  const stamp = new Date(row.updated_at).getTime();
+  const hit = parsedRules.get(row.id);
+  if (hit && hit.stamp === stamp) return { ...row, apps: row.apps ?? [], ...hit.parsed };
+  const rule = readRule(row);
+  if (parsedRules.size > 10_000) parsedRules.clear();
+  parsedRules.set(row.id, { stamp, parsed: { conditions: rule.conditions, actions: rule.actions, unreadable: rule.unreadable } });
+  return rule;
 }
 
 export async function ruleOf(orgId: string, id: string, db?: DB): Promise<StoredRule | undefined> {
