@@ -45,6 +45,7 @@ const HTTP_BEHAVIOUR_ONLY = [
   'tests/api/dbLock.test.ts', // PGlite's own data-directory lock (skipped on PostgreSQL)
   'tests/api/pgliteDir.test.ts', // PGlite's own initdb (skipped on PostgreSQL)
   'tests/api/n8nNode.test.ts', // the n8n node in n8n's engine: its requests and what it makes of the answers (the API's stored-data behaviour: publicApiSeedRequests.test.ts, both databases)
+  'tests/api/n8nDeclarative.test.ts', // what n8n's declarative engine (RoutingNode) sends, recorded on loopback, and the answers
 ];
 export default defineConfig({
   resolve: { alias },

@@ -1,8 +1,10 @@
 // The seed product's n8n node (n8n-nodes-appreviewbot) against ARB, over real HTTP on a real database (PGlite and
 // PostgreSQL): each request exactly as the node sends it — its credential test and app picker (GET /apps, the label
-// `${title} (${app_store_slug})`), Review › Get Many with Return All (n8n's generic pagination: `limit=100&starting_after=`
-// on the first page, then the last id), with Limit, with its Additional Fields (country, rating 1…5 or "Any" = `rating=`,
-// From/To as `new Date(value).toISOString()`), and its polling trigger (the first run keeps "now" as the watermark;
+// `${title} (${app_store_slug})`), Review › Get Many with Return All (what n8n-core's generic pagination really sends,
+// tests/api/n8nDeclarative.test.ts: `starting_after=` alone on the first page, then the last id — the pagination's
+// query replaces the request's, so neither `limit` nor the Additional Fields go with it, and pages are ARB's default
+// 20), with Limit, with its Additional Fields (country, rating 1…5 or "Any" = `rating=`, From/To as
+// `new Date(value).toISOString()`), and its polling trigger (the first run keeps "now" as the watermark;
 // each poll asks `from = watermark + 1` in unix seconds, pages by starting_after, and keeps the newest
 // content_updated_at it got as the next watermark). Every answer is checked with the exact review ids.
 //
@@ -57,7 +59,10 @@ function seedNode(key: string) {
     return r.body;
   };
 
-  /** Review › Get Many. Return All: pages of 100 by starting_after while has_more (and the page is not empty). */
+  /**
+   * Review › Get Many. Return All: by starting_after while has_more (and the page is not empty), nothing else on the
+   * query (n8nDeclarative.test.ts: n8n's pagination replaces the query, so the filters are not sent).
+   */
   const getMany = async (appId: string, o: { returnAll?: boolean; limit?: number; country?: string; rating?: string; from?: string; to?: string } = {}) => {
     const fields = {
       country: o.country,
@@ -69,7 +74,7 @@ function seedNode(key: string) {
     const all: Review[] = [];
     let startingAfter = ''; // the pagination's expression before any response: `$response.body?.data?.[…]?.id ?? ""`
     for (;;) {
-      const page = await ok<Page>(`/apps/${appId}/reviews`, { limit: '100', ...fields, starting_after: startingAfter });
+      const page = await ok<Page>(`/apps/${appId}/reviews`, { starting_after: startingAfter });
       all.push(...page.data);
       if (!(page.has_more === true && page.data.length > 0)) return all;
       startingAfter = page.data[page.data.length - 1].id ?? '';
@@ -137,16 +142,12 @@ describe('Review › Get Many', () => {
   };
   const where = (all: string[], keep: (s: Seed) => boolean) => all.filter((_, i) => keep(seeds[i]));
 
-  test('Return All: limit=100&starting_after= first, then the last id, until has_more is false: every review once, in order', async () => {
+  test('Return All: starting_after= first, then the last id, until has_more is false: every review once, in order', async () => {
     const { app, all, node } = await fixture();
     const got = await node.getMany(app, { returnAll: true });
     expect(ids(got)).toEqual(all);
-    const id = (i: number) => all[i];
-    expect(node.sent).toEqual([
-      `/apps/${app}/reviews?limit=100&starting_after=`,
-      `/apps/${app}/reviews?limit=100&starting_after=${id(99)}`,
-      `/apps/${app}/reviews?limit=100&starting_after=${id(199)}`,
-    ]);
+    // Pages of the API's default 20: the first with `starting_after=` (empty = absent), then each page's last id.
+    expect(node.sent).toEqual(Array.from({ length: Math.ceil(all.length / 20) }, (_, p) => `/apps/${app}/reviews?starting_after=${p === 0 ? '' : all[p * 20 - 1]}`));
     // The seed's review fields, its times in unix seconds: the second the stored time falls in (x.300 → x).
     expect(got[0]).toMatchObject({ content_updated_at: T0, written_at: null, replied_at: null, content_body: 'review 0', content_rating: 1, country: 'us' });
     expect(got.every((r, i) => r.content_updated_at === T0 - i)).toBe(true);
@@ -159,24 +160,24 @@ describe('Review › Get Many', () => {
     expect(node.sent).toEqual([`/apps/${app}/reviews?limit=7`, `/apps/${app}/reviews?limit=50`]);
   });
 
-  test('Additional Fields: country=us, rating=1, and "Any" rating sent as rating= (no filter); with Return All too', async () => {
+  test('Additional Fields with Limit: country=us, rating=1, and "Any" rating sent as rating= (no filter)', async () => {
     const { app, all, node } = await fixture();
-    expect(ids(await node.getMany(app, { returnAll: true, country: 'us' }))).toEqual(where(all, (s) => s.country === 'us'));
-    expect(ids(await node.getMany(app, { returnAll: true, rating: '1' }))).toEqual(where(all, (s) => s.rating === 1));
-    expect(ids(await node.getMany(app, { returnAll: true, rating: '' }))).toEqual(all);
+    expect(ids(await node.getMany(app, { limit: 100, country: 'us' }))).toEqual(where(all, (s) => s.country === 'us').slice(0, 100));
+    expect(ids(await node.getMany(app, { limit: 100, rating: '1' }))).toEqual(where(all, (s) => s.rating === 1).slice(0, 100));
+    expect(ids(await node.getMany(app, { limit: 100, rating: '' }))).toEqual(all.slice(0, 100));
     expect(ids(await node.getMany(app, { limit: 10, rating: '1', country: 'us' }))).toEqual(where(all, (s) => s.rating === 1 && s.country === 'us').slice(0, 10));
-    expect(node.sent[0]).toBe(`/apps/${app}/reviews?limit=100&country=us&starting_after=`);
-    expect(node.sent).toContain(`/apps/${app}/reviews?limit=100&rating=&starting_after=`);
+    expect(node.sent[0]).toBe(`/apps/${app}/reviews?limit=100&country=us`);
+    expect(node.sent).toContain(`/apps/${app}/reviews?limit=100&rating=`);
   });
 
   test('From and To as the node sends them (ISO 8601 of the picked time): both included, at whole seconds', async () => {
     const { app, all, node } = await fixture();
     // review i is stored at T0 - i + 0.3 s and answered as T0 - i; From/To pick whole seconds, as n8n's date picker does.
     const iso = (s: number) => new Date((T0 + s) * 1000).toISOString();
-    expect(ids(await node.getMany(app, { returnAll: true, from: iso(-4) }))).toEqual(all.slice(0, 5));
-    expect(ids(await node.getMany(app, { returnAll: true, to: iso(-245) }))).toEqual(all.slice(245));
-    expect(ids(await node.getMany(app, { returnAll: true, from: iso(-12), to: iso(-10) }))).toEqual(all.slice(10, 13));
-    expect(node.sent[0]).toBe(`/apps/${app}/reviews?limit=100&from=${encodeURIComponent(iso(-4))}&starting_after=`);
+    expect(ids(await node.getMany(app, { limit: 100, from: iso(-4) }))).toEqual(all.slice(0, 5));
+    expect(ids(await node.getMany(app, { limit: 100, to: iso(-245) }))).toEqual(all.slice(245));
+    expect(ids(await node.getMany(app, { limit: 100, from: iso(-12), to: iso(-10) }))).toEqual(all.slice(10, 13));
+    expect(node.sent[0]).toBe(`/apps/${app}/reviews?limit=100&from=${encodeURIComponent(iso(-4))}`);
     // The same bounds as unix seconds, with another offset, and sent empty (= absent).
     const page = async (q: string) => {
       const r = await node.get<Page>(`/apps/${app}/reviews`, Object.fromEntries(new URLSearchParams(q)));
@@ -289,7 +290,7 @@ describe('the polling trigger', () => {
     expect(ids(await any.poll(T0 + 10))).toHaveLength(4);
     expect(node.sent).toEqual([`/apps/${app}/reviews?limit=100&country=us&rating=1&from=${T0 + 1}`, `/apps/${app}/reviews?limit=100&from=${T0 + 1}`]);
     expect(oneStarUs.state.watermark).toBe(T0 + 8);
-    expect(ids(await node.getMany(app, { returnAll: true, rating: '5' }))).toEqual([c]);
+    expect(ids(await node.getMany(app, { limit: 100, rating: '5' }))).toEqual([c]);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * Runs the built package (dist/, CommonJS, loaded by n8n's PackageDirectoryLoader from package.json's "n8n" section)
- * inside n8n's own engine, n8n-core and n8n-workflow from npm, the way an n8n server does — no stand-ins for the
+ * Runs the built package (dist/, CommonJS, loaded by n8n's PackageDirectoryLoader from package.json's "n8n" section;
+ * this one by default, another folder of nodes with `startN8n({ dir })`, as tests/fixtures/n8n-declarative) inside
+ * n8n's own engine, n8n-core and n8n-workflow from npm, the way an n8n server does — no stand-ins for the
  * contexts a node sees:
  *   - workflows: `WorkflowExecute.run()` on a `Workflow` (manual mode), so parameters, expressions, resource locators,
  *     `httpRequestWithAuthentication`, credentials and errors go through n8n's code;
@@ -28,7 +29,11 @@ import type * as Wf from 'n8n-workflow';
 
 export const PACKAGE_DIR = path.resolve(__dirname, '..');
 const load = createRequire(path.join(PACKAGE_DIR, 'package.json'));
-const PACKAGE = 'n8n-nodes-arb';
+
+/** A package of n8n nodes to build and load: its folder (package.json, tsconfig.build.json) and the files dist/ needs
+ * besides the compiled ones. */
+export type N8nPackage = { dir: string; assets?: string[] };
+export const ARB_PACKAGE: N8nPackage = { dir: PACKAGE_DIR, assets: ['nodes/Arb/arb.svg'] };
 
 type Data = Wf.ICredentialDataDecryptedObject;
 export type Item = Wf.IDataObject;
@@ -44,25 +49,26 @@ function n8nUserFolder(): string {
 
 /**
  * The package as `npm pack` would ship it, in a fresh folder inside this one (so its requires resolve to this
- * node_modules): package.json, and dist/ compiled by its own tsconfig.build.json, with the icon.
+ * node_modules, whichever package it is): package.json, and dist/ compiled by its own tsconfig.build.json, with its
+ * assets (the icon).
  */
-function buildPackage(): string {
+function buildPackage(pkg: N8nPackage): string {
   const out = fs.mkdtempSync(path.join(PACKAGE_DIR, '.test-build-'));
   const tsc = path.resolve(PACKAGE_DIR, '../../node_modules/typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', path.join(PACKAGE_DIR, 'tsconfig.build.json'), '--outDir', path.join(out, 'dist')], { stdio: 'pipe' });
-  fs.copyFileSync(path.join(PACKAGE_DIR, 'package.json'), path.join(out, 'package.json'));
-  fs.copyFileSync(path.join(PACKAGE_DIR, 'nodes/Arb/arb.svg'), path.join(out, 'dist/nodes/Arb/arb.svg'));
+  execFileSync(process.execPath, [tsc, '-p', path.join(pkg.dir, 'tsconfig.build.json'), '--outDir', path.join(out, 'dist')], { stdio: 'pipe' });
+  fs.copyFileSync(path.join(pkg.dir, 'package.json'), path.join(out, 'package.json'));
+  for (const asset of pkg.assets ?? []) fs.copyFileSync(path.join(pkg.dir, asset), path.join(out, 'dist', asset));
   return out;
 }
 
 export type N8n = Awaited<ReturnType<typeof startN8n>>;
 
-export async function startN8n() {
+export async function startN8n(pkg: N8nPackage = ARB_PACKAGE) {
   if (!fs.existsSync(path.join(PACKAGE_DIR, 'node_modules/n8n-core'))) {
     throw new Error('integrations/n8n/node_modules is missing: npm install --prefix integrations/n8n --ignore-scripts (scripts/test.sh does it before the tests).');
   }
   const userFolder = n8nUserFolder();
-  const built = buildPackage();
+  const built = buildPackage(pkg);
   const core = load('n8n-core') as typeof Core;
   const wf = load('n8n-workflow') as typeof Wf;
   const di = load('@n8n/di') as { Container: { get<T>(c: new (...a: never[]) => T): T } };
@@ -167,14 +173,14 @@ export async function startN8n() {
 
   let nextId = 0;
   /** A node of this package in a workflow, with a credential saved for it. */
-  function node(type: 'arb' | 'arbTrigger' | 'arbWebhookTrigger', parameters: Wf.INodeParameters, credential?: { type: string; data: Data }): Wf.INode {
+  function node(type: string, parameters: Wf.INodeParameters, credential?: { type: string; data: Data }): Wf.INode {
     const id = `n${++nextId}`;
     const credentials: Wf.INodeCredentials = {};
     if (credential) {
       saved.set(`cred-${id}`, credential);
       credentials[credential.type] = { id: `cred-${id}`, name: credential.type };
     }
-    return { id, name: `${type} ${id}`, type: `${PACKAGE}.${type}`, typeVersion: 1, position: [0, 0], parameters, credentials };
+    return { id, name: `${type} ${id}`, type: `${loader.packageName}.${type}`, typeVersion: 1, position: [0, 0], parameters, credentials };
   }
 
   const workflowOf = (nodes: Wf.INode[], staticData?: Wf.IDataObject) =>
