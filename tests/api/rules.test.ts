@@ -421,6 +421,30 @@ describe('actions, order, stop_after, edits, timing', () => {
     expect(appKey).toContain(appId);
   });
 
+  test('the queue: a review gone since it was queued is dropped; a version queued again after its rules fired does not act twice', async () => {
+    const owner = await newOwner('rulesqueue');
+    const { appId } = await feedApp(owner);
+    const tag = await newTag(owner, 'once');
+    const rule = await newRule(owner, { name: 'Once', actions: [{ type: 'tag', tag_id: tag }, { type: 'set_status', status: 'needs_reply' }] });
+    const [id] = await ingest(appId, [{ content: uniq('Any review'), rating: 3 }]);
+    expect((await firings(id)).map((f) => f.rule_id)).toEqual([rule.id]);
+    const db = await getDb();
+    const ruleEntries = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from audit_log where org_id = ${owner.orgId} and details ->> 'rule_id' = ${rule.id}`.execute(db)).rows[0].n);
+    const before = await ruleEntries();
+    expect(before).toBe(2);
+    // A member undoes what the rule did: acting again would show.
+    expect((await api(owner, 'PATCH', `/api/v1/org/reviews/${id}`, { status: 'done', tags_remove: [tag] })).status).toBe(200);
+    // Nothing queues one version twice today (the triggers queue a new version once); firedAlready is what keeps a rule
+    // from acting again if one ever is. And a review deleted after it was queued (rule_queue has no foreign key,
+    // migration 0044): the pass drops its row.
+    await sql`insert into rule_queue (review_id, review_version) values (${Number(id)}, 0), (${9_000_000_000_000}, 0)`.execute(db);
+    await rulesSettled();
+    expect(await firings(id)).toHaveLength(1);
+    expect(await ruleEntries()).toBe(before);
+    expect((await workflowOfReviews(owner.orgId, [id])).get(id)).toMatchObject({ status: 'done', tags: [] });
+  });
+
   test('rules run in order; stop_after ends them; a disabled rule does not run; an edit is evaluated again; within a second of the poll', async () => {
     const owner = await newOwner('rulesorder');
     const { appId } = await feedApp(owner);
