@@ -6,9 +6,7 @@
  */
 import type { ApiReview } from '@/shared/review';
 import type { InboxReview } from '../reviews/inbox';
-import { unixSeconds } from './timeBounds';
-
-const seconds = (iso: string | null) => (iso === null ? null : unixSeconds(iso));
+import { unixSeconds, unixSecondsOrNull as seconds } from './timeBounds';
 
 export function apiReviewJson(r: InboxReview): ApiReview {
   return {

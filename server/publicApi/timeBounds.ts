@@ -58,3 +58,6 @@ export const boundSecond = (ms: number, name: BoundName): number => (name === 'f
 
 /** Unix seconds of a stored time, as the public API and the signed webhook answer it: the second it falls in. */
 export const unixSeconds = (d: Date | string | number): number => Math.floor(new Date(d).getTime() / 1000);
+
+/** The same for a time that may be absent: null stays null. */
+export const unixSecondsOrNull = (d: Date | string | number | null | undefined): number | null => (d === null || d === undefined ? null : unixSeconds(d));

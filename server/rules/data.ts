@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import { getDb, type DB } from '../db/client';
 import { PREPARED } from '../db/preparedStatements';
+import { workflowKey } from '../workflow/data';
 import { readRule, type Rule, type RuleAction, type RuleConditions } from './schema';
 
 const dbOf = async (db?: DB) => db ?? (await getDb());
@@ -286,27 +287,23 @@ export async function watchersWithRules(appKeys: string[], db?: DB): Promise<Arr
 
 /** The tags of these reviews in the organisation. */
 export async function tagsOfReviews(orgId: string, reviewIds: number[], db?: DB): Promise<Map<number, Set<string>>> {
+  const byKey = await tagsOfReviewsInOrgs([orgId], reviewIds, await dbOf(db));
   const out = new Map<number, Set<string>>();
-  if (reviewIds.length === 0) return out;
-  const r = await sql<{ review_id: number; tag_id: string }>`
-    select review_id, tag_id from review_tags where org_id = ${orgId} and review_id = any(${reviewIds}::bigint[])`.execute(await dbOf(db));
-  for (const x of r.rows) {
-    const id = Number(x.review_id);
-    (out.get(id) ?? out.set(id, new Set()).get(id)!).add(x.tag_id);
+  for (const id of reviewIds) {
+    const tags = byKey.get(workflowKey(orgId, id));
+    if (tags) out.set(id, tags);
   }
   return out;
 }
 
-export const reviewOrgKey = (orgId: string, reviewId: number) => `${orgId}:${reviewId}`;
-
-/** The tags of these reviews in each of these organisations, by reviewOrgKey (one statement for the pass). */
+/** The tags of these reviews in each of these organisations, by workflowKey (one statement for the pass). */
 export async function tagsOfReviewsInOrgs(orgIds: string[], reviewIds: number[], db: DB): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   if (orgIds.length === 0 || reviewIds.length === 0) return out;
   const r = await sql<{ org_id: string; review_id: number; tag_id: string }>`
     ${PREPARED}select org_id, review_id, tag_id from review_tags where org_id = any(${orgIds}::text[]) and review_id = any(${reviewIds}::bigint[])`.execute(db);
   for (const x of r.rows) {
-    const key = reviewOrgKey(x.org_id, Number(x.review_id));
+    const key = workflowKey(x.org_id, Number(x.review_id));
     (out.get(key) ?? out.set(key, new Set()).get(key)!).add(x.tag_id);
   }
   return out;

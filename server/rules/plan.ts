@@ -10,7 +10,8 @@
  * newest version.
  */
 import { compileConditions, type Predicate, type RuleReview } from './compile';
-import { reviewOrgKey, type PassReferences, type QueuedReview, type ReviewForRules, type StoredRule } from './data';
+import { workflowKey } from '../workflow/data';
+import { type PassReferences, type QueuedReview, type ReviewForRules, type StoredRule } from './data';
 
 const compiled = new Map<string, { stamp: number; predicate: Predicate }>();
 
@@ -98,7 +99,7 @@ export function planFirings(input: {
       if (w.app_key !== review.app_key || !isNewWork(review, w.added_at)) continue;
       const rules = input.rulesByOrg.get(w.org_id);
       if (!rules?.length) continue;
-      const tags = new Set(input.tags.get(reviewOrgKey(w.org_id, review.id)));
+      const tags = new Set(input.tags.get(workflowKey(w.org_id, review.id)));
       fired.push(...firingsOnReview(w.org_id, rules, review, tags, input.refs));
     }
   }

@@ -13,10 +13,9 @@
 import type { AlertMessageInput, AppInfo, FormattedMessage, ReviewMessageInput, SummaryMessageInput, WelcomeMessageInput } from '../types';
 import type { WebhookReview } from '@/shared/review';
 import { rejectsOn, type AnswerRules } from '../answers';
-import { unixSeconds } from '../../publicApi/timeBounds';
+import { unixSecondsOrNull as seconds } from '../../publicApi/timeBounds';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-const seconds = (d: Date | null | undefined) => (d ? unixSeconds(d) : null);
 
 /** The review messages' payload version: 2 since their review's times are unix seconds (1 had ISO 8601 strings). */
 export const REVIEW_PAYLOAD_VERSION = 2;
