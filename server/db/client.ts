@@ -16,6 +16,7 @@ import { makePrivateDir } from '../privateFiles';
 import { projectRequire } from '../projectRequire';
 import { initPgliteDir } from './pglite-initdb.cjs';
 import { preparingPool } from './preparedStatements';
+import { takingTurns } from './pgliteTurns';
 
 export type DB = Kysely<Database>;
 
@@ -153,7 +154,8 @@ export async function openDatabase(target: DbTarget): Promise<Handle> {
       ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
     };
     const client = dir ? await PGlite.create(dir, options) : await PGlite.create(options);
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    // Statements take turns with timers and sockets (pgliteTurns.ts): PGlite would otherwise hold the thread.
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(takingTurns(client)) });
     return {
       db,
       target,

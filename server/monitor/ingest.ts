@@ -24,6 +24,7 @@ import { queueSentimentRefinement, refinesSentiment } from '../ai/enrich/refine'
 import { PREPARED } from '../db/preparedStatements';
 import { log } from '../log';
 import { findRefusedReviews, isDataError } from './unstorable';
+import { wake } from './wake';
 
 /** A review first seen after the first complete poll is announced even if the store dates it a little earlier:
  * the App Store feed publishes reviews hours after they were written. Older than this, it is history we never saw. */
@@ -423,6 +424,13 @@ async function storeWithoutLock(db: DB, source: SourceRow, app: Pick<AppRow, 'st
  * attempt (one statement, or one transaction), so the second one starts from the same state.
  */
 export async function ingestPollResult(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null> {
+  const outcome = await ingestWithoutRefused(db, source, app, result, opts);
+  // Migration 0040's triggers queued what was stored or edited for the organisations' rules (server/rules/jobs.ts).
+  if (outcome && (outcome.inserted > 0 || outcome.edited > 0)) wake('rules');
+  return outcome;
+}
+
+async function ingestWithoutRefused(db: DB, source: SourceRow, app: Pick<AppRow, 'store'>, result: PollResult, opts: IngestOptions): Promise<IngestOutcome | null> {
   try {
     return await ingestOnce(db, source, app, result, opts);
   } catch (err) {

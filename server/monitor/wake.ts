@@ -1,10 +1,11 @@
 /**
  * Wakes this process's engine loops right away instead of at their next idle tick — e.g. after a new destination is
- * saved (its welcome should arrive within seconds) or after an ingest queued deliveries. On globalThis because the
- * API routes (Next's bundle) and the engine (server/main.ts) are different module instances in one process.
- * Other processes don't hear this; their idle tick (about a second) picks the work up.
+ * saved (its welcome should arrive within seconds) or after an ingest queued deliveries; and the rules job
+ * (server/rules/jobs.ts) after a poll stored or edited reviews. On globalThis because the API routes (Next's bundle)
+ * and the engine (server/main.ts) are different module instances in one process. Other processes don't hear this;
+ * their idle tick (about a second; the rules job's 250 ms) picks the work up.
  */
-export type WakeTarget = 'poll' | 'deliver';
+export type WakeTarget = 'poll' | 'deliver' | 'rules';
 
 const g = globalThis as unknown as { __arbWake?: Set<(target: WakeTarget) => void> };
 

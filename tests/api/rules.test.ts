@@ -12,7 +12,7 @@ import { createDestination, drainDeliveries, pollAppNow } from '@/server/monitor
 import { clearGoogleTokenCache } from '@/server/sources/playDeveloper';
 import { workflowOfReviews } from '@/server/workflow/data';
 import { runDueTickets } from '@/server/zendesk/tickets';
-import { rulesJob } from '@/server/rules/jobs';
+import { rulesJob, startRulesLoop } from '@/server/rules/jobs';
 import { memberOf, newOwner, type SignedInUser } from '../helpers/orgs';
 import { call } from '../helpers/request';
 import { appWith } from '../helpers/seedReviews';
@@ -443,6 +443,31 @@ describe('actions, order, stop_after, edits, timing', () => {
     expect(await firings(id)).toHaveLength(1);
     expect(await ruleEntries()).toBe(before);
     expect((await workflowOfReviews(owner.orgId, [id])).get(id)).toMatchObject({ status: 'done', tags: [] });
+  });
+
+  test("a poll of this process wakes the job: its reviews are evaluated without waiting for the job's next look", async () => {
+    // The job's loop with a minute between looks: only the poll's wake (server/monitor/ingest.ts) can run the pass soon.
+    await stopRules?.();
+    stopRules = undefined;
+    const stopSlow = startRulesLoop(60_000);
+    try {
+      const owner = await newOwner('ruleswake');
+      const { appId } = await feedApp(owner);
+      const tag = await newTag(owner, 'woken');
+      await newRule(owner, { name: 'Woken', conditions: { ratings: [1] }, actions: [{ type: 'tag', tag_id: tag }] });
+      const published = w.feed.publish(appId, 'us', { title: 'Woken', content: 'Stopped working after the update', rating: 1, updated: new Date() });
+      await pollAppNow({ store: 'apple_app_store', appId });
+      const stored = Date.now();
+      const id = String((await (await getDb()).selectFrom('reviews').select('id').where('store_review_id', '=', published.id).executeTakeFirstOrThrow()).id);
+      while ((await firings(id)).length === 0) {
+        expect(Date.now() - stored, 'evaluated before the loop would have looked').toBeLessThan(10_000);
+        await new Promise((res) => setTimeout(res, 10));
+      }
+      expect(await tagsOf(owner.orgId, [id])).toEqual([[tag]]);
+    } finally {
+      await stopSlow();
+      stopRules = await rulesJob.start();
+    }
   });
 
   test('rules run in order; stop_after ends them; a disabled rule does not run; an edit is evaluated again; within a second of the poll', async () => {
