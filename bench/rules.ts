@@ -32,7 +32,7 @@
 //      the system binaries) and PGlite.
 //
 // Details (each round's times, counts) go to stderr. RULES_BENCH_PAIRS=n: measured pairs of (b) per database (3);
-// RULES_BENCH_DBS=postgres or pglite: one database only.
+// RULES_BENCH_DBS=postgres or pglite: (b) on one database only; empty: (a) only.
 // BENCH_PG_STATEMENTS=1 (the costliest statements) and BENCH_CPU_PROFILE_DIR=dir (a CPU profile of each drain): see
 // bench/support/engineBench.ts.
 //
@@ -447,7 +447,7 @@ async function ingestBench(kind: 'postgres' | 'pglite'): Promise<void> {
 
 async function main() {
   await evaluationBench();
-  for (const kind of (process.env.RULES_BENCH_DBS ?? 'postgres,pglite').split(',') as Array<'postgres' | 'pglite'>) await ingestBench(kind);
+  for (const kind of (process.env.RULES_BENCH_DBS ?? 'postgres,pglite').split(',').filter(Boolean) as Array<'postgres' | 'pglite'>) await ingestBench(kind);
 }
 
 runBench(main);

@@ -20,6 +20,11 @@ import { projectRequire } from '../projectRequire';
 import { baseLanguage, stopWordsFor } from './stopwords';
 
 const UNSPACED = new Set(['ja', 'zh', 'th', 'lo', 'km', 'my']);
+/**
+ * The languages whose lower case differs from the root's (Unicode's SpecialCasing: Turkish and Azeri dotted and
+ * dotless i, Lithuanian's dot above): only their text needs toLocaleLowerCase, which costs more than toLowerCase.
+ */
+const LOCALE_CASED = new Set(['tr', 'az', 'lt']);
 /** Punctuation that ends a clause: a phrase never spans it. */
 const CLAUSE_BREAK = /[.!?;:,()[\]{}"“”«»„¿¡\n\r\t…。、！？；：，「」『』（）|/\\•·–—]+/u;
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -35,7 +40,8 @@ function segmenter(lang: string): Intl.Segmenter {
 /** The clauses of `text`, each as its lower-cased words in order. */
 export function clauses(text: string, language?: string | null): string[][] {
   const lang = baseLanguage(language);
-  const lower = text.normalize('NFKC').toLocaleLowerCase(lang || 'en');
+  const normal = text.normalize('NFKC');
+  const lower = LOCALE_CASED.has(lang) ? normal.toLocaleLowerCase(lang) : normal.toLowerCase();
   const out: string[][] = [];
   for (const clause of lower.split(CLAUSE_BREAK)) {
     const words = UNSPACED.has(lang)
@@ -57,7 +63,6 @@ const STEMMED = new Set(['da', 'de', 'en', 'es', 'fr', 'id', 'it', 'nl', 'pl', '
 type Stemmer = { stemWord(word: string): string };
 const stemmers = new Map<string, Stemmer | null>();
 const STEM_CACHE_MAX = 50_000;
-const stemCache = new Map<string, Map<string, string>>();
 
 /** The language's stemmer, loaded on first use (only its stemmer file: the package's dictionaries stay unloaded). */
 function stemmerFor(lang: string): Stemmer | null {
@@ -81,18 +86,33 @@ function stemmerFor(lang: string): Stemmer | null {
 
 /** The word's stem in `language` (the word itself where there is no stemmer): what word forms are grouped by. */
 export function stemOf(word: string, language?: string | null): string {
+  return stemmerOf(language)(word);
+}
+
+const unstemmed = (word: string) => word;
+const boundStemmers = new Map<string, (word: string) => string>();
+
+/** stemOf for one language, its stemmer and cache looked up once: for the many words of one text. */
+export function stemmerOf(language?: string | null): (word: string) => string {
   const lang = baseLanguage(language) || 'en';
+  let bound = boundStemmers.get(lang);
+  if (bound) return bound;
   const stemmer = stemmerFor(lang);
-  if (!stemmer) return word;
-  let cache = stemCache.get(lang);
-  if (!cache) stemCache.set(lang, (cache = new Map()));
-  let stem = cache.get(word);
-  if (stem === undefined) {
-    stem = stemmer.stemWord(word) || word;
-    if (cache.size >= STEM_CACHE_MAX) cache.clear();
-    cache.set(word, stem);
+  if (!stemmer) bound = unstemmed;
+  else {
+    const cache = new Map<string, string>();
+    bound = (word) => {
+      let stem = cache.get(word);
+      if (stem === undefined) {
+        stem = stemmer.stemWord(word) || word;
+        if (cache.size >= STEM_CACHE_MAX) cache.clear();
+        cache.set(word, stem);
+      }
+      return stem;
+    };
   }
-  return stem;
+  boundStemmers.set(lang, bound);
+  return bound;
 }
 
 /** English particles that finish a phrasal verb: "log in", "sign up", "logged out". */

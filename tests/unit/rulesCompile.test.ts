@@ -1,7 +1,7 @@
 // A rule's conditions as one predicate (server/rules/compile.ts): each condition alone, all of them together (AND),
 // keywords by word form in the review's language and in its translation, phrases, and the stored JSON read back.
 import { describe, expect, test } from 'vitest';
-import { compileConditions, type RuleReview } from '@/server/rules/compile';
+import { compileConditions, textLength, type RuleReview } from '@/server/rules/compile';
 import { conditionsSchema, readRule } from '@/server/rules/schema';
 
 const review = (over: Partial<RuleReview> = {}): RuleReview => ({
@@ -74,6 +74,11 @@ describe('rule conditions', () => {
     expect(matches({ max_length: 3 }, review({ body: '👍🏽ok' }))).toBe(false);
     expect(matches({ max_length: 4 }, review({ body: 'éé👍!' }))).toBe(true);
     expect(conditionsSchema.safeParse({ min_length: 10, max_length: 5 }).success).toBe(false);
+  });
+
+  test('textLength counts code points of the trimmed text, as spreading the string does, without the array', () => {
+    const texts = ['', '   ', 'abc', ' \n tab\tbed \n', '👍🏽ok', 'éé👍!', 'e\u0301', '日本語のレビュー', '\ud83d', 'a\udc4db', '\ud83d\ud83d\udc4d', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 '];
+    for (const t of texts) expect(textLength(t), JSON.stringify(t)).toBe([...t.trim()].length);
   });
 
   test('keywords_any matches word forms in the review’s language', () => {
