@@ -113,6 +113,15 @@ describe('rule conditions', () => {
     expect(p(review({ body: 'Signing in fails' }))).toBe(true);
     expect(p(review({ body: 'Sign up, then in the menu nothing' }))).toBe(false);
     expect(p(review({ body: 'I tried to sign. In the end, nothing' }))).toBe(false);
+    expect(p(review({ body: 'Sign. In' }))).toBe(false);
+    expect(p(review({ body: 'Sign… in' }))).toBe(false);
+  });
+
+  test('Turkish text is lower-cased the Turkish way (İ → i, I → ı), every other language the root way', () => {
+    const tr = (body: string) => review({ textLanguage: 'tr', body });
+    expect(compileConditions({ keywords_any: ['iade'] })(tr('İADE İSTİYORUM'))).toBe(true);
+    expect(compileConditions({ keywords_any: ['ışık'] })(tr('IŞIK YOK'))).toBe(true);
+    expect(compileConditions({ keywords_any: ['refund'] })(review({ body: 'REFUND PLEASE' }))).toBe(true);
   });
 
   test('keywords_none: none of them may appear (in the text or a translation)', () => {
