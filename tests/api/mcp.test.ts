@@ -16,6 +16,7 @@ import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { appWith, type Seed } from '../helpers/seedReviews';
+import { newApiKey } from './support/apiKeys';
 
 const w = {} as ApiWorld;
 const ENV = { TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000' };
@@ -32,11 +33,7 @@ afterAll(async () => {
 const TOOLS = ['get_review', 'list_apps', 'rating_stats', 'search_reviews', 'summarize_reviews', 'top_terms'];
 const DAY_HOURS = 24;
 
-async function keyFor(owner: SignedInUser): Promise<string> {
-  const r = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name: 'assistant' }, { token: owner.token });
-  expect(r.status, r.text).toBe(201);
-  return r.json.data.key;
-}
+const keyFor = async (owner: SignedInUser): Promise<string> => (await newApiKey(w.api, { token: owner.token }, 'assistant')).key;
 
 const mcpUrl = () => new URL('/api/mcp', w.api.url);
 

@@ -9,10 +9,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
-import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { addReviews, appWith, HOUR, type Seed } from '../helpers/seedReviews';
 import { startN8n, type Item, type N8n } from '../../integrations/n8n/test/harness';
+import { newApiKey } from './support/apiKeys';
 
 /** One request as ARB received it: path and query exactly as sent, and ARB's status. */
 type Seen = { url: string; status: number };
@@ -63,11 +63,7 @@ afterAll(async () => {
   await w?.close();
 });
 
-async function keyOf(u: SignedInUser): Promise<string> {
-  const r = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name: 'n8n' }, { token: u.token });
-  expect(r.status, r.text).toBe(201);
-  return r.json.data.key;
-}
+const keyOf = async (u: SignedInUser): Promise<string> => (await newApiKey(w.api, { token: u.token }, 'n8n')).key;
 
 const credential = (apiKey = key) => ({ type: 'arbDeclarativeTestApi', data: { baseUrl: proxy.url, apiKey } });
 const getMany = (app: string, parameters: Record<string, unknown> = {}, apiKey = key) =>

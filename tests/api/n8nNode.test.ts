@@ -16,6 +16,7 @@ import type { AndroidPublisherFake, ServiceAccountKey } from '../fakes/androidPu
 import { newIosApp, newIp, newPlayApp, payloadFor, startConnectWorld, type ConnectWorld } from './support/connectWorld';
 import { addOrgApp, as, saveStoreCredentials, startReplyStores } from './support/replyStores';
 import { startN8n, type Item, type N8n } from '../../integrations/n8n/test/harness';
+import { newApiKey } from './support/apiKeys';
 
 let w: ConnectWorld;
 let stores: FakeServer;
@@ -39,11 +40,7 @@ afterAll(async () => {
   await stores?.close();
 });
 
-async function keyOf(u: SignedInUser): Promise<string> {
-  const r = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name: 'n8n' }, as(u));
-  expect(r.status, r.text).toBe(201);
-  return r.json.data.key;
-}
+const keyOf = async (u: SignedInUser): Promise<string> => (await newApiKey(w.api, as(u), 'n8n')).key;
 
 const arbApi = (apiKey = key, baseUrl = w.api.url) => ({ type: 'arbApi', data: { baseUrl, apiKey } });
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });

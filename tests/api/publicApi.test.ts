@@ -14,6 +14,7 @@ import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { appWith, HOUR, type Seed } from '../helpers/seedReviews';
+import { newApiKey } from './support/apiKeys';
 
 const w = {} as ApiWorld;
 beforeAll(async () => {
@@ -30,11 +31,7 @@ const PUBLIC_FIELDS = [
   'reply_text', 'country', 'store_permalink', 'sentiment', 'language',
 ];
 
-async function keyFor(owner: SignedInUser, name = 'n8n'): Promise<{ key: string; id: string }> {
-  const r = await call<{ key: string; id: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name }, { token: owner.token });
-  expect(r.status, r.text).toBe(201);
-  return r.json.data;
-}
+const keyFor = (owner: SignedInUser, name = 'n8n') => newApiKey(w.api, { token: owner.token }, name);
 
 const get = <D = Review[]>(key: string | null, path: string) => call<D>(w.api, 'GET', `/api/v1${path}`, undefined, key ? { token: key } : {});
 const seeds = (n: number, f: (i: number) => Partial<Seed> = () => ({})): Seed[] => Array.from({ length: n }, (_, i) => ({ body: `review ${i}`, hoursAgo: i + 1, ...f(i) }));

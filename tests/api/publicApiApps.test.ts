@@ -12,6 +12,7 @@ import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { appWith } from '../helpers/seedReviews';
+import { newApiKey } from './support/apiKeys';
 
 const w = {} as ApiWorld;
 beforeAll(async () => {
@@ -21,11 +22,7 @@ afterAll(() => w.close());
 
 type App = { id: string; review_count: number; rating: number | null; reviews_this_week: number };
 
-async function keyFor(owner: SignedInUser): Promise<string> {
-  const r = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name: 'bench' }, { token: owner.token });
-  expect(r.status, r.text).toBe(201);
-  return r.json.data.key;
-}
+const keyFor = async (owner: SignedInUser): Promise<string> => (await newApiKey(w.api, { token: owner.token }, 'bench')).key;
 
 const apps = (key: string, headers: Record<string, string> = {}) =>
   fetch(`${w.api.url}/api/v1/apps`, { headers: { authorization: `Bearer ${key}`, ...headers } });

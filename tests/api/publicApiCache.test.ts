@@ -12,6 +12,7 @@ import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { appWith } from '../helpers/seedReviews';
+import { newApiKey } from './support/apiKeys';
 
 /** Long enough that nothing in a test expires by itself, unless the test sets a short one. */
 const ENV = { TRUST_PROXY: '1', PUBLIC_API_RATE_PER_MINUTE: '1000', PUBLIC_API_CACHE_MS: '60000' };
@@ -21,11 +22,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => w.close());
 
-async function keyFor(owner: SignedInUser): Promise<{ key: string; id: string }> {
-  const r = await call<{ key: string; id: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name: 'script' }, { token: owner.token });
-  expect(r.status, r.text).toBe(201);
-  return r.json.data;
-}
+const keyFor = (owner: SignedInUser) => newApiKey(w.api, { token: owner.token }, 'script');
 
 const apps = (key: string) => call<Array<{ id: string }>>(w.api, 'GET', '/api/v1/apps', undefined, { token: key });
 const usage = async (owner: SignedInUser) => (await call<{ usage: { api_calls: number } }>(w.api, 'GET', '/api/v1/org', undefined, { token: owner.token })).json.data.usage.api_calls;

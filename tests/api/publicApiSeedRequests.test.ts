@@ -16,9 +16,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
-import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { addReviews, appWith, type Seed } from '../helpers/seedReviews';
+import { newApiKey } from './support/apiKeys';
 
 const w = {} as ApiWorld;
 beforeAll(async () => {
@@ -34,11 +34,7 @@ type App = { id: string; title: string; app_store: string; app_store_slug: strin
 const T0 = Math.floor(Date.now() / 1000) - 3600;
 const at = (seconds: number, ms = 0) => new Date((T0 + seconds) * 1000 + ms);
 
-async function keyFor(owner: SignedInUser): Promise<string> {
-  const r = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name: 'n8n' }, { token: owner.token });
-  expect(r.status, r.text).toBe(201);
-  return r.json.data.key;
-}
+const keyFor = async (owner: SignedInUser): Promise<string> => (await newApiKey(w.api, { token: owner.token }, 'n8n')).key;
 
 /**
  * The node's HTTP: `GET {base}/api/v1{path}` with the credential's `Authorization: Bearer <key>` and the query built

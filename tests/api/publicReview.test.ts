@@ -7,6 +7,7 @@ import { startApiWorld, type ApiWorld } from '../helpers/apiWorld';
 import { call } from '../helpers/request';
 import { newOwner, type SignedInUser } from '../helpers/orgs';
 import { appWith } from '../helpers/seedReviews';
+import { newApiKey } from './support/apiKeys';
 
 const w = {} as ApiWorld;
 beforeAll(async () => {
@@ -14,11 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => w.close());
 
-async function keyFor(owner: SignedInUser): Promise<string> {
-  const r = await call<{ key: string }>(w.api, 'POST', '/api/v1/org/api-keys', { name: 'script' }, { token: owner.token });
-  expect(r.status, r.text).toBe(201);
-  return r.json.data.key;
-}
+const keyFor = async (owner: SignedInUser): Promise<string> => (await newApiKey(w.api, { token: owner.token }, 'script')).key;
 const get = <D>(key: string | null, path: string) => call<D>(w.api, 'GET', `/api/v1${path}`, undefined, key ? { token: key } : {});
 
 test("one review by id, as the app's reviews list answers it; another organisation's, unknown, malformed and keyless refused", async () => {
