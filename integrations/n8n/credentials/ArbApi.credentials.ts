@@ -18,7 +18,7 @@ export class ArbApi implements ICredentialType {
       default: '',
       required: true,
       placeholder: 'https://arb.example.com',
-      description: 'The address of your ARB server (its APP_URL), without /api',
+      description: 'The address you open ARB at in your browser, without /api',
     },
     {
       displayName: 'API Key',
