@@ -43,8 +43,8 @@ export function turnTaker(sliceMs = SLICE_MS, clock: Clock = performance) {
 type DialectClient = Pick<PGlite, 'query' | 'close'>;
 
 /** The client for the dialect: each statement takes its turn first (see the top). */
-export function takingTurns(client: PGlite, sliceMs = SLICE_MS): PGlite {
-  const turn = turnTaker(sliceMs);
+export function takingTurns(client: PGlite): PGlite {
+  const turn = turnTaker();
   const wrapped: DialectClient = {
     query: (async (text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
       await turn();

@@ -4,7 +4,7 @@
  * average (goal ≤ 0.2 ms; 19 µs before a review's normalised fields and its text's stemmer were worked out once):
  *
  *  - the cheap conditions (ratings, languages, countries, versions, sentiments, tags, lengths) are checked first, and
- *    each is a Set lookup or a comparison, on the review's fields normalised once (`normalisedOf`: its country and
+ *    each is a Set lookup or a comparison, on the review's fields normalised once (`workedOutOf`: its country and
  *    languages lower-cased, its length counted) for every rule;
  *  - keywords match word forms: a keyword and the review are cut into words the way the inbox's search and the topics
  *    cut them (server/insights/tokens.ts: `clauses`), and each word is reduced to its stem by the stemmer of the
@@ -43,8 +43,6 @@ export type RuleReview = {
  */
 type StemmedText = { stems: Set<string>; sequence: string[] };
 
-const texts = new WeakMap<RuleReview, Map<string, StemmedText[]>>();
-
 function stemText(text: string, lang: string): StemmedText {
   const stem = stemmerOf(lang);
   const stems = new Set<string>();
@@ -63,21 +61,49 @@ function stemText(text: string, lang: string): StemmedText {
 /** The review's language for reading its text: the detected one, else the store's (English's stemmer when neither). */
 export const readingLanguage = (r: Pick<RuleReview, 'textLanguage' | 'storeLanguage'>): string => baseLanguage(r.textLanguage ?? r.storeLanguage) || 'en';
 
-/** The review's texts, each with the language it is read in: its own, then each translation. Worked out once per review. */
-function ruleText(r: RuleReview): Map<string, StemmedText[]> {
-  let byLang = texts.get(r);
-  if (byLang) return byLang;
-  byLang = new Map();
+/** The review's texts, each with the language it is read in: its own, then each translation. */
+function stemmedTexts(r: RuleReview): Map<string, StemmedText[]> {
+  const byLang = new Map<string, StemmedText[]>();
   const add = (lang: string, text: string) => {
-    const list = byLang!.get(lang) ?? [];
+    const list = byLang.get(lang) ?? [];
     list.push(stemText(text, lang));
-    byLang!.set(lang, list);
+    byLang.set(lang, list);
   };
   add(readingLanguage(r), `${r.title ?? ''}\n${r.body}`);
   for (const t of r.translations) add(baseLanguage(t.language) || 'en', `${t.title ?? ''}\n${t.body}`);
-  texts.set(r, byLang);
   return byLang;
 }
+
+/** A language as the conditions compare it, and its base ("pt-br" and "pt"); null when unknown. */
+function languageForms(language: string | null): [string, string] | null {
+  if (!language) return null;
+  const lang = language.toLowerCase().replace('_', '-');
+  return [lang, baseLanguage(lang)];
+}
+
+/**
+ * What the conditions read of a review, worked out once per review and shared by every rule asking: the fields the
+ * cheap conditions compare, normalised, and (only once a keyword condition asks) its texts stemmed.
+ */
+type WorkedOut = {
+  country: string | null;
+  textLanguage: [string, string] | null;
+  storeLanguage: [string, string] | null;
+  length: number;
+  texts?: Map<string, StemmedText[]>;
+};
+const workedOut = new WeakMap<RuleReview, WorkedOut>();
+
+function workedOutOf(r: RuleReview): WorkedOut {
+  let w = workedOut.get(r);
+  if (!w) {
+    w = { country: r.country?.toLowerCase() ?? null, textLanguage: languageForms(r.textLanguage), storeLanguage: languageForms(r.storeLanguage), length: textLength(r.body) };
+    workedOut.set(r, w);
+  }
+  return w;
+}
+
+const ruleText = (r: RuleReview): Map<string, StemmedText[]> => (workedOutOf(r).texts ??= stemmedTexts(r));
 
 /** A keyword's stems in `lang`: one list per keyword (several words for a phrase); empty keywords dropped. */
 type KeywordStems = string[][];
@@ -114,26 +140,6 @@ function containsKeyword(text: StemmedText, kw: string[]): boolean {
     if (j === kw.length) return true;
   }
   return false;
-}
-
-/** A language as the conditions compare it, and its base ("pt-br" and "pt"); null when unknown. */
-function languageForms(language: string | null): [string, string] | null {
-  if (!language) return null;
-  const lang = language.toLowerCase().replace('_', '-');
-  return [lang, baseLanguage(lang)];
-}
-
-/** What the cheap conditions compare, normalised once per review and shared by every rule asking. */
-type Normalised = { country: string | null; textLanguage: [string, string] | null; storeLanguage: [string, string] | null; length: number };
-const normalised = new WeakMap<RuleReview, Normalised>();
-
-function normalisedOf(r: RuleReview): Normalised {
-  let n = normalised.get(r);
-  if (!n) {
-    n = { country: r.country?.toLowerCase() ?? null, textLanguage: languageForms(r.textLanguage), storeLanguage: languageForms(r.storeLanguage), length: textLength(r.body) };
-    normalised.set(r, n);
-  }
-  return n;
 }
 
 const languageMatches = (wanted: ReadonlySet<string>, forms: [string, string] | null): boolean => forms !== null && (wanted.has(forms[0]) || wanted.has(forms[1]));
@@ -176,14 +182,14 @@ export function compileConditions(c: RuleConditions): Predicate {
   if (c.countries?.length) {
     const s = new Set(c.countries.map((x) => x.toLowerCase()));
     checks.push((r) => {
-      const country = normalisedOf(r).country;
+      const country = workedOutOf(r).country;
       return country !== null && s.has(country);
     });
   }
   if (c.languages?.length) {
     const s = new Set(c.languages.map((x) => x.toLowerCase()));
     checks.push((r) => {
-      const n = normalisedOf(r);
+      const n = workedOutOf(r);
       return languageMatches(s, n.textLanguage) || languageMatches(s, n.storeLanguage);
     });
   }
@@ -197,11 +203,11 @@ export function compileConditions(c: RuleConditions): Predicate {
   }
   if (c.min_length !== undefined) {
     const min = c.min_length;
-    checks.push((r) => normalisedOf(r).length >= min);
+    checks.push((r) => workedOutOf(r).length >= min);
   }
   if (c.max_length !== undefined) {
     const max = c.max_length;
-    checks.push((r) => normalisedOf(r).length <= max);
+    checks.push((r) => workedOutOf(r).length <= max);
   }
   // The word conditions last: they are the only ones that read the text.
   if (c.keywords_any?.length) checks.push(keywordMatcher(c.keywords_any));
